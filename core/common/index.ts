@@ -1,0 +1,7 @@
+// Pieces every concept shares: validated operations, user-visible errors, e-mail and slug rules.
+// Kept free of Node imports so the browser may use the validation rules too.
+export { fn } from './fn';
+export { VisibleError, isVisibleError } from './visible-error';
+export { EmailSchema, isEmail, normaliseEmail, EMAIL_MESSAGES } from './email';
+export { slugify } from './slug';
+export { TRACKING_PARAMS, TrackingSchema, trackingFrom, withTracking, type Tracking } from './tracking';

@@ -1,0 +1,39 @@
+// Query parameters that follow a visitor across public pages: utm (campaign source),
+// raud (slug of the referring audience) and vus (funnel variant: '', 'sp' or 'ip').
+import * as v from 'valibot';
+
+export const TRACKING_PARAMS = ['utm', 'raud', 'vus'] as const;
+export type Tracking = Partial<Record<(typeof TRACKING_PARAMS)[number], string>>;
+
+const Param = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100), v.regex(/^[\w.~-]*$/)));
+
+export const TrackingSchema = v.object({
+  utm: Param,
+  raud: Param,
+  vus: v.optional(v.picklist(['', 'sp', 'ip'])),
+});
+
+/** The valid tracking values in a query string; anything malformed is dropped, never an error. */
+export function trackingFrom(search: URLSearchParams): Tracking {
+  const tracking: Tracking = {};
+  for (const name of TRACKING_PARAMS) {
+    const value = search.get(name);
+    if (value === null) continue;
+    const result = v.safeParse(TrackingSchema.entries[name], value);
+    if (result.success && result.output !== undefined) tracking[name] = result.output;
+  }
+  return tracking;
+}
+
+/** `path` with the tracking values added (values already in `path` win). */
+export function withTracking(path: string, tracking: Tracking): string {
+  const [pathname = '', rest = ''] = path.split('?');
+  const [query = '', hash] = rest.split('#');
+  const params = new URLSearchParams(query);
+  for (const name of TRACKING_PARAMS) {
+    const value = tracking[name];
+    if (value !== undefined && !params.has(name)) params.set(name, value);
+  }
+  const search = params.toString();
+  return `${pathname}${search ? `?${search}` : ''}${hash ? `#${hash}` : ''}`;
+}

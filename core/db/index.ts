@@ -1,0 +1,4 @@
+// The single table: its definition, the client, and the conventions every entity follows.
+export { db, ensureTable } from './client';
+export { tableDefinition, createTableInput } from './table';
+export { entityConfig, isConditionFailure } from './entity-config';

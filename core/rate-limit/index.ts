@@ -1,0 +1,24 @@
+// Fixed-window rate limits kept in the table, so every Lambda and every local process agrees.
+import { VisibleError } from '#core/common';
+import { RateLimitWindowEntity } from './entity';
+
+export type Limit = { bucket: string; max: number; windowSeconds: number };
+
+export const LIMITS = {
+  waitlistPerIp: { bucket: 'waitlist-ip', max: 5, windowSeconds: 60 },
+  tokenPerIp: { bucket: 'token-ip', max: 30, windowSeconds: 60 },
+  analyticsPerIp: { bucket: 'analytics-ip', max: 120, windowSeconds: 60 },
+} satisfies Record<string, Limit>;
+
+/** Counts one request of `key`; throws a 429 VisibleError once the window's maximum is passed. */
+export async function hit(limit: Limit, key: string, now = Date.now()): Promise<void> {
+  const windowMs = limit.windowSeconds * 1000;
+  const windowStart = Math.floor(now / windowMs) * windowMs;
+  const { data } = await RateLimitWindowEntity.update({ bucket: limit.bucket, key, windowStart })
+    .add({ count: 1 })
+    .set({ expiresAt: Math.ceil((windowStart + windowMs) / 1000) + 60 })
+    .go({ response: 'all_new' });
+  if ((data.count ?? 0) > limit.max) {
+    throw new VisibleError('rate_limited', 'Too many requests. Please wait a minute and try again.', 429);
+  }
+}

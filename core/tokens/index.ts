@@ -1,0 +1,39 @@
+// Short-lived signed tokens bound to one purpose: base64url(payload).base64url(HMAC-SHA256).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { config } from '#core/config';
+
+export type TokenPurpose = 'waitlist';
+
+type Payload = { p: TokenPurpose; exp: number; sub?: string };
+
+function signature(body: string): string {
+  return createHmac('sha256', config().APP_SECRET).update(body).digest('base64url');
+}
+
+export function sign(purpose: TokenPurpose, ttlSeconds: number, subject?: string, now = Date.now()): string {
+  const payload: Payload = { p: purpose, exp: Math.floor(now / 1000) + ttlSeconds, ...(subject && { sub: subject }) };
+  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  return `${body}.${signature(body)}`;
+}
+
+export type Verified = { ok: true; subject?: string } | { ok: false; reason: 'malformed' | 'forged' | 'expired' | 'wrong_purpose' };
+
+/** Checks signature, purpose and expiry; never throws on bad input. */
+export function verify(purpose: TokenPurpose, token: string | null | undefined, now = Date.now()): Verified {
+  const [body, sig, extra] = (token ?? '').split('.');
+  if (!body || !sig || extra !== undefined) return { ok: false, reason: 'malformed' };
+  const expected = Buffer.from(signature(body));
+  const given = Buffer.from(sig);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    return { ok: false, reason: 'forged' };
+  }
+  let payload: Payload;
+  try {
+    payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Payload;
+  } catch {
+    return { ok: false, reason: 'malformed' };
+  }
+  if (payload.p !== purpose) return { ok: false, reason: 'wrong_purpose' };
+  if (typeof payload.exp !== 'number' || payload.exp * 1000 < now) return { ok: false, reason: 'expired' };
+  return { ok: true, ...(payload.sub && { subject: payload.sub }) };
+}

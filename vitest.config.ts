@@ -1,0 +1,13 @@
+// Unit and integration tests: beside the code, against DynamoDB Local (one table per worker).
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['core/**/*.test.ts', 'web/**/*.test.ts', 'functions/**/*.test.ts', 'scripts/**/*.test.ts'],
+    globalSetup: ['tests/integration/global-setup.ts'],
+    setupFiles: ['tests/integration/setup.ts'],
+    pool: 'forks',
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
