@@ -3,7 +3,6 @@
 import * as v from 'valibot';
 
 export const TRACKING_PARAMS = ['utm', 'raud', 'vus'] as const;
-export type Tracking = Partial<Record<(typeof TRACKING_PARAMS)[number], string>>;
 
 const Param = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100), v.regex(/^[\w.~-]*$/)));
 
@@ -13,6 +12,8 @@ export const TrackingSchema = v.object({
   vus: v.optional(v.picklist(['', 'sp', 'ip'])),
 });
 
+export type Tracking = v.InferOutput<typeof TrackingSchema>;
+
 /** The valid tracking values in a query string; anything malformed is dropped, never an error. */
 export function trackingFrom(search: URLSearchParams): Tracking {
   const tracking: Tracking = {};
@@ -20,7 +21,7 @@ export function trackingFrom(search: URLSearchParams): Tracking {
     const value = search.get(name);
     if (value === null) continue;
     const result = v.safeParse(TrackingSchema.entries[name], value);
-    if (result.success && result.output !== undefined) tracking[name] = result.output;
+    if (result.success && result.output !== undefined) Object.assign(tracking, { [name]: result.output });
   }
   return tracking;
 }

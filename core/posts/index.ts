@@ -12,8 +12,6 @@ export { renderMarkdown } from './markdown';
 export type Post = EntityItem<typeof PostEntity>;
 export type PostType = Post['type'];
 
-/** How a post's type reads beside its minutes: '6 min read'. */
-export const POST_VERB: Record<PostType, string> = { article: 'read', audio: 'listen', video: 'watch' };
 
 const Text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(max));
 

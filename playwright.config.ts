@@ -1,0 +1,39 @@
+// Browser journeys in Debian's Chromium against `npm start --ephemeral` (in-memory DynamoDB Local
+// on a fixed port, so tests can check what was stored).
+import { defineConfig } from '@playwright/test';
+
+export const E2E_PORT = 3100;
+export const E2E_DYNAMO_PORT = 8765;
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  timeout: 30_000,
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: `npx tsx scripts/start.ts --ephemeral --port ${E2E_PORT} --dynamo-port ${E2E_DYNAMO_PORT}`,
+    url: `http://127.0.0.1:${E2E_PORT}/healthz`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 180_000,
+    env: { TABLE_NAME: 'cluefeed-e2e', APP_SECRET: 'e2e-secret-that-is-long-enough-0123456789abcdef' },
+    stdout: 'pipe',
+  },
+});

@@ -1,0 +1,43 @@
+// Sets up what a fresh machine lacks before `npm start` or `npm test` (plain Node: it runs
+// before dependencies exist). Installs npm packages when missing or stale; with --test also the
+// system Chromium and Java the tests need (via apt when running as root, else it says how).
+import { execSync, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const forTests = process.argv.includes('--test');
+
+function ensureNodeModules() {
+  const lock = join(root, 'package-lock.json');
+  const installed = join(root, 'node_modules', '.package-lock.json');
+  const stale = !existsSync(installed) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs);
+  if (!stale) return;
+  console.log('Installing npm dependencies...');
+  execSync(existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund', {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
+
+const has = (command, args) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+const isRoot = process.getuid?.() === 0;
+
+function ensureSystemPackage(name, present, aptPackages) {
+  if (present()) return;
+  const command = `apt-get update && apt-get install -y --no-install-recommends ${aptPackages}`;
+  if (isRoot && has('apt-get', ['--version'])) {
+    console.log(`Installing ${name}...`);
+    execSync(command, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (present()) return;
+  }
+  console.error(`${name} is needed and was not found. Install it with:\n\n  sudo ${command}\n`);
+  process.exit(1);
+}
+
+ensureNodeModules();
+if (forTests) {
+  ensureSystemPackage('Java 17+ (for DynamoDB Local)', () => has('java', ['-version']), 'openjdk-17-jre-headless');
+  ensureSystemPackage('Chromium (for Playwright and Lighthouse)', () => existsSync('/usr/bin/chromium'), 'chromium');
+}

@@ -1,0 +1,69 @@
+// Writes the demo content through the same core operations the product uses. Idempotent: ids are
+// derived from each item's key, so a second run finds everything and writes nothing.
+import { createHash } from 'node:crypto';
+import * as Audiences from '#core/audiences';
+import * as ContentCards from '#core/content-cards';
+import * as Posts from '#core/posts';
+import { audiences, authors, contentCards, posts } from './data';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A stable ULID-shaped id for a seed key. */
+export function seedId(key: string): string {
+  const digest = createHash('sha256').update(`cluefeed-demo:${key}`).digest();
+  return Array.from(digest.subarray(0, 26), (byte) => CROCKFORD[byte % 32]).join('');
+}
+
+export type SeedResult = { audiences: number; posts: number; contentCards: number };
+
+export async function seedDemoData(): Promise<SeedResult> {
+  const created: SeedResult = { audiences: 0, posts: 0, contentCards: 0 };
+  const audienceIds = new Map(audiences.map((a) => [a.key, seedId(`audience:${a.key}`)]));
+  const postIds = new Map(posts.map((p) => [p.key, seedId(`post:${p.key}`)]));
+  const idOf = (ids: Map<string, string>, key: string) => {
+    const id = ids.get(key);
+    if (!id) throw new Error(`Seed data refers to an unknown key: ${key}`);
+    return id;
+  };
+
+  for (const audience of audiences) {
+    const id = idOf(audienceIds, audience.key);
+    if (await Audiences.byId(id)) continue;
+    const { key: _key, related, ...fields } = audience;
+    await Audiences.create({
+      ...fields,
+      id,
+      relatedAudienceIds: related.map((key) => idOf(audienceIds, key)),
+      createdAt: '2026-09-01T09:00:00.000Z',
+    });
+    created.audiences++;
+  }
+
+  for (const post of posts) {
+    const id = idOf(postIds, post.key);
+    if (await Posts.byId(id)) continue;
+    const { key: _key, audience, author, ...fields } = post;
+    const writer = authors[author];
+    if (!writer) throw new Error(`Seed post ${post.key} has an unknown author: ${author}`);
+    await Posts.create({ ...fields, id, audienceId: idOf(audienceIds, audience), author: writer, createdAt: post.date });
+    created.posts++;
+  }
+
+  for (const [index, card] of contentCards.entries()) {
+    const id = seedId(`card:${index}:${card.primary}`);
+    if (await ContentCards.byId(id)) continue;
+    await ContentCards.create({
+      id,
+      date: card.date,
+      audienceId: idOf(audienceIds, card.audience),
+      primaryStoryId: idOf(postIds, card.primary),
+      secondaryStoryIds: card.secondary.map((key) => idOf(postIds, key)),
+      primaryStoriesHeader: card.primaryStoriesHeader,
+      secondaryStoriesHeader: card.secondaryStoriesHeader,
+      verbalDescriptor: card.verbalDescriptor,
+      createdAt: card.date,
+    });
+    created.contentCards++;
+  }
+  return created;
+}

@@ -1,0 +1,21 @@
+// First-party page views: one beacon per visited path, with its tracking values.
+import { useLocation } from '@remix-run/react';
+import { useEffect } from 'react';
+import { trackingFrom } from '#core/common';
+
+export function PageViews() {
+  const { pathname, search } = useLocation();
+  useEffect(() => {
+    const body = JSON.stringify({
+      name: 'page_view',
+      path: pathname,
+      referrer: document.referrer.slice(0, 500) || undefined,
+      ...trackingFrom(new URLSearchParams(search)),
+    });
+    const blob = new Blob([body], { type: 'application/json' });
+    if (!navigator.sendBeacon?.('/api/events', blob)) {
+      void fetch('/api/events', { method: 'POST', body, keepalive: true, headers: { 'Content-Type': 'application/json' } });
+    }
+  }, [pathname, search]);
+  return null;
+}

@@ -1,0 +1,20 @@
+// A story (post) in a list: title link, teaser, and how long it takes.
+import type { Post } from '#core/posts';
+import { duration } from '../lib/format';
+import { TrackedLink } from './tracked-link';
+
+export type StoryView = Pick<Post, 'slug' | 'title' | 'teaser' | 'minutes' | 'type' | 'author'>;
+
+export function Story({ post, raud, withTeaser = true }: { post: StoryView; raud?: string; withTeaser?: boolean }) {
+  return (
+    <div className="story">
+      <TrackedLink to={`/p/${post.slug}`} raud={raud} className="story__title">
+        {post.title}
+      </TrackedLink>
+      {withTeaser && <p className="story__teaser">{post.teaser}</p>}
+      <p className="story__meta">
+        {duration(post)} · {post.author.name}
+      </p>
+    </div>
+  );
+}

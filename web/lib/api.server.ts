@@ -1,0 +1,84 @@
+// JSON API plumbing: bounded body parsing, the caller's address, and errors as 4xx JSON.
+import { isVisibleError, VisibleError } from '#core/common';
+import { NO_STORE } from './cache';
+import { securityHeaders } from './security-headers.server';
+
+export type ApiError = { error: { code: string; message: string } };
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      ...securityHeaders(),
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': NO_STORE,
+      ...headers,
+    },
+  });
+}
+
+export function apiError(status: number, code: string, message: string, headers?: Record<string, string>) {
+  return json({ error: { code, message } } satisfies ApiError, status, headers);
+}
+
+/** Runs an API handler; VisibleErrors become their 4xx, anything else a logged 500. */
+export async function handleApi(run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isVisibleError(error)) {
+      const retry: Record<string, string> = error.status === 429 ? { 'Retry-After': '60' } : {};
+      return apiError(error.status, error.code, error.message, retry);
+    }
+    console.error(error);
+    return apiError(500, 'internal', 'Something went wrong on our side. Please try again.');
+  }
+}
+
+/** Reads a JSON object body of at most `maxBytes`, refusing anything else with a clear 4xx. */
+export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+  if (!request.headers.get('content-type')?.includes('application/json')) {
+    throw new VisibleError('request.unsupported_type', 'Send the body as application/json', 415);
+  }
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw tooLarge();
+  const reader = request.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  try {
+    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+    return parsed;
+  } catch {
+    throw new VisibleError('request.bad_json', 'The body is not a valid JSON object', 400);
+  }
+}
+
+function tooLarge() {
+  return new VisibleError('request.too_large', 'The request body is too large', 413);
+}
+
+/**
+ * The caller's address for rate limits: CloudFront's viewer address on AWS; locally the server
+ * replaces X-Forwarded-For with the socket address, so a client cannot choose its own.
+ */
+export function clientIp(request: Request): string {
+  const viewer = request.headers.get('cloudfront-viewer-address');
+  if (viewer) return viewer.slice(0, viewer.lastIndexOf(':'));
+  const forwarded = request.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim();
+  return forwarded || 'unknown';
+}
+
+export function methodNotAllowed(allowed: string): Response {
+  return apiError(405, 'request.method_not_allowed', `Use ${allowed}`, { Allow: allowed });
+}

@@ -1,0 +1,105 @@
+// The document shell: header with the featured-audience menu, the page, and first-party page views.
+import type { LinksFunction, MetaFunction } from '@remix-run/node';
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from '@remix-run/react';
+import type { ReactNode } from 'react';
+import * as Audiences from '#core/audiences';
+import { publicConfig } from '#core/config';
+import { SiteHeader } from './components/site-header';
+import { SiteFooter } from './components/site-footer';
+import { NotFoundPage } from './components/not-found-page';
+import { PageViews } from './components/page-views';
+import { useNonce } from './lib/nonce';
+import { publicPageHeaders } from './lib/cache';
+import appCss from './styles/app.css?url';
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: appCss },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export const meta: MetaFunction = () => [
+  { title: 'Cluefeed' },
+  { name: 'description', content: 'Personalised web3 news, picked and explained for you.' },
+];
+
+export const headers = publicPageHeaders;
+
+export async function loader() {
+  const featured = await Audiences.featured();
+  return {
+    featured: featured.map(({ title, slug }) => ({ title, slug })),
+    ...publicConfig(),
+  };
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#ffffff" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { featured } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <SiteHeader featured={featured} />
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <SiteFooter />
+      <PageViews />
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const root = useRouteLoaderData<RootData>('root');
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (!notFound) console.error(error);
+  return (
+    <>
+      <SiteHeader featured={root?.featured ?? []} />
+      <main id="main" tabIndex={-1}>
+        {notFound ? (
+          <NotFoundPage />
+        ) : (
+          <section className="page narrow center">
+            <h1>Something went wrong</h1>
+            <p>We could not show this page. Please try again in a moment.</p>
+          </section>
+        )}
+      </main>
+      <SiteFooter />
+    </>
+  );
+}

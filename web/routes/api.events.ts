@@ -1,0 +1,20 @@
+// POST /api/events: first-party analytics beacons (page views with utm, raud, vus).
+import type { ActionFunctionArgs } from '@remix-run/node';
+import * as Analytics from '#core/analytics';
+import * as RateLimit from '#core/rate-limit';
+import { clientIp, handleApi, methodNotAllowed, readJson } from '../lib/api.server';
+
+const MAX_BODY_BYTES = 2048;
+
+export function loader() {
+  return methodNotAllowed('POST');
+}
+
+export function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return methodNotAllowed('POST');
+  return handleApi(async () => {
+    await RateLimit.hit(RateLimit.LIMITS.analyticsPerIp, clientIp(request));
+    await Analytics.record((await readJson(request, MAX_BODY_BYTES)) as Parameters<typeof Analytics.record>[0]);
+    return new Response(null, { status: 204 });
+  });
+}

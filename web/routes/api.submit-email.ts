@@ -1,0 +1,27 @@
+// POST /api/submit-email (header X-API-Token, body {email}): joins the waiting list.
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { VisibleError } from '#core/common';
+import * as RateLimit from '#core/rate-limit';
+import * as Tokens from '#core/tokens';
+import * as Waitlist from '#core/waitlist';
+import { clientIp, handleApi, json, methodNotAllowed, readJson } from '../lib/api.server';
+
+const MAX_BODY_BYTES = 1024;
+
+export function loader() {
+  return methodNotAllowed('POST');
+}
+
+export function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return methodNotAllowed('POST');
+  return handleApi(async () => {
+    const token = Tokens.verify('waitlist', request.headers.get('x-api-token'));
+    if (!token.ok) {
+      throw new VisibleError(`token.${token.reason}`, 'Your session expired. Please reload the page and try again.', 401);
+    }
+    await RateLimit.hit(RateLimit.LIMITS.waitlistPerIp, clientIp(request));
+    const body = (await readJson(request, MAX_BODY_BYTES)) as Record<string, unknown>;
+    await Waitlist.join({ ...body, email: body.email as string });
+    return json({ ok: true });
+  });
+}

@@ -1,0 +1,131 @@
+// Audience page /a/:slug: its content cards (5, then all), WhatToExpect, and the bottom bar.
+// A past slug answers 301 to the current one; an unknown slug is a 404.
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
+import * as Audiences from '#core/audiences';
+import * as ContentCards from '#core/content-cards';
+import { BottomBar } from '../components/bottom-bar';
+import { ContentCardView } from '../components/content-card';
+import { TrackedLink } from '../components/tracked-link';
+import { WhatToExpect } from '../components/what-to-expect';
+import { notFound, publicPageHeaders } from '../lib/cache';
+
+export const headers = publicPageHeaders;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data
+    ? [
+        { title: `For those who ${data.audience.title} · Cluefeed` },
+        {
+          name: 'description',
+          content: `Stories for people who ${data.audience.title}, picked and explained, ${data.audience.frequency}.`,
+        },
+      ]
+    : [{ title: 'Page not found · Cluefeed' }];
+
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const lookup = await Audiences.bySlug(params.slug ?? '');
+  if (lookup.kind === 'missing') throw notFound();
+  if (lookup.kind === 'moved') throw redirect(`/a/${lookup.slug}${url.search}`, 301);
+  const { audience } = lookup;
+  const [cards, related] = await Promise.all([
+    ContentCards.forAudience(audience.id),
+    Audiences.byIds(audience.relatedAudienceIds ?? []),
+  ]);
+  const showAll = url.searchParams.get('cards') === 'all';
+  const shown = showAll ? cards : cards.slice(0, ContentCards.CARDS_BEFORE_VIEW_MORE);
+  return {
+    audience: { title: audience.title, slug: audience.slug, frequency: audience.frequency, state: audience.state },
+    cards: shown.map((card) => ({ ...card, path: `/cc/${ContentCards.pathSlug(card)}` })),
+    totalCards: cards.length,
+    related: related.map(({ title, slug }) => ({ title, slug })),
+    expectOpen: url.searchParams.has('expect'),
+  };
+}
+
+export default function AudiencePage() {
+  const { audience, cards, totalCards, related, expectOpen } = useLoaderData<typeof loader>();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const openExpect = (event: React.MouseEvent) => {
+    event.preventDefault();
+    dialog.current?.showModal();
+  };
+  useEffect(() => {
+    if (expectOpen && dialog.current?.open) {
+      dialog.current.close();
+      dialog.current.showModal();
+    }
+  }, [expectOpen]);
+  const expectLink = (
+    <TrackedLink to="?expect=1" preventScrollReset replace className="button button--ghost" onClick={openExpect}>
+      What to expect
+    </TrackedLink>
+  );
+
+  return (
+    <div className="page audience">
+      <header className="audience__hero" id="subscribe">
+        <p className="eyebrow">{audience.frequency === 'daily' ? 'Daily newsletter' : 'Weekly newsletter'}</p>
+        <h1>For those who {audience.title}</h1>
+        <p className="audience__lede">
+          {audience.frequency === 'daily'
+            ? 'The stories that matter to you, picked and explained every morning. Readable in 5 minutes.'
+            : 'The week’s stories that matter to you, picked and explained in one e-mail.'}
+        </p>
+        {expectLink}
+      </header>
+
+      {audience.state === 'upcoming' ? (
+        <p className="notice">This niche is coming soon. Its first stories are being picked right now.</p>
+      ) : (
+        <section aria-labelledby="latest-stories">
+          <h2 id="latest-stories" className="section-title">
+            Latest stories
+          </h2>
+          <ul className="cards">
+            {cards.map((card) => (
+              <li key={card.id}>
+                <ContentCardView card={card} href={card.path} raud={audience.slug} />
+              </li>
+            ))}
+          </ul>
+          {cards.length < totalCards && (
+            <TrackedLink to="?cards=all" preventScrollReset replace className="button button--wide">
+              View more
+            </TrackedLink>
+          )}
+        </section>
+      )}
+
+      {related.length > 0 && (
+        <section aria-labelledby="related-audiences" className="related">
+          <h2 id="related-audiences" className="section-title">
+            Related audiences
+          </h2>
+          <ul className="cloud">
+            {related.map((item) => (
+              <li key={item.slug}>
+                <TrackedLink to={`/a/${item.slug}`} raud={audience.slug} className="cloud__item">
+                  {item.title}
+                </TrackedLink>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <WhatToExpect ref={dialog} title={audience.title} frequency={audience.frequency} initiallyOpen={expectOpen} />
+      <BottomBar>
+        <p>
+          <strong>For those who {audience.title}</strong>
+          <span>{audience.frequency === 'daily' ? 'Every morning, 5 minutes' : 'Once a week'}</span>
+        </p>
+        <button type="button" className="button" onClick={() => dialog.current?.showModal()}>
+          What to expect
+        </button>
+      </BottomBar>
+    </div>
+  );
+}

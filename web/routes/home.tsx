@@ -1,0 +1,50 @@
+// Home: the waiting-list landing page.
+import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { isVisibleError, trackingFrom } from '#core/common';
+import * as RateLimit from '#core/rate-limit';
+import * as Waitlist from '#core/waitlist';
+import { useRouteLoaderData } from '@remix-run/react';
+import { WaitlistForm, type WaitlistActionData } from '../components/waitlist-form';
+import { clientIp } from '../lib/api.server';
+import type { RootData } from '../root';
+import { publicPageHeaders } from '../lib/cache';
+
+export const meta: MetaFunction = () => [
+  { title: "Cluefeed · Discover the news you're missing" },
+  { name: 'description', content: 'An AI agent finds the web3 stories that matter to you and explains them.' },
+];
+export const headers = publicPageHeaders;
+
+/** Without JavaScript the form posts here; with it, the form uses /api/token and /api/submit-email. */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  try {
+    await RateLimit.hit(RateLimit.LIMITS.waitlistPerIp, clientIp(request));
+    await Waitlist.join({
+      email: String(form.get('email') ?? ''),
+      ...trackingFrom(new URL(request.url).searchParams),
+    });
+    return { ok: true } satisfies WaitlistActionData;
+  } catch (error) {
+    if (!isVisibleError(error)) throw error;
+    const fieldError = error.code === 'input.invalid' ? error.message : undefined;
+    return data({ ok: false, fieldError } satisfies WaitlistActionData, { status: error.status });
+  }
+}
+
+export default function Home() {
+  const root = useRouteLoaderData<RootData>('root');
+  return (
+    <div className="landing">
+      <section className="landing__hero">
+        <h1>Discover the news you&apos;re missing.</h1>
+        <p className="landing__subtitle">
+          Our AI agent reads the whole web3 world every day and delivers the stories that matter to
+          you, picked and explained.
+        </p>
+        <WaitlistForm contactEmail={root?.contactEmail ?? ''} />
+      </section>
+      <footer className="landing__footer">© 2025 Cluefeed</footer>
+    </div>
+  );
+}
