@@ -4,13 +4,26 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['build/', '.sst/', 'node_modules/', '.data/', 'test-results/', 'playwright-report/', 'sst-env.d.ts'] },
+  {
+    ignores: [
+      'build/',
+      '.sst/',
+      'node_modules/',
+      '.data/',
+      'test-results/',
+      'playwright-report/',
+      'sst-env.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   {
@@ -25,20 +38,45 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['#web/*', '**/web/**', '#scripts/*', '**/functions/**', '**/stacks/**', '@remix-run/*', 'aws-lambda'], message: 'core imports nothing from web, functions, stacks, scripts or Remix.' },
+            {
+              group: [
+                '#web/*',
+                '**/web/**',
+                '#scripts/*',
+                '**/functions/**',
+                '**/stacks/**',
+                '@remix-run/*',
+                'aws-lambda',
+              ],
+              message: 'core imports nothing from web, functions, stacks, scripts or Remix.',
+            },
           ],
         },
       ],
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Only core/config reads process.env.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Only core/config reads process.env.' },
+      ],
     },
   },
   { files: ['core/config/index.ts'], rules: { 'no-restricted-properties': 'off' } },
+  {
+    files: ['sst.config.ts', 'stacks/**/*.ts'],
+    rules: { '@typescript-eslint/triple-slash-reference': 'off' },
+  },
   {
     files: ['web/**/*.{ts,tsx}', 'functions/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^#core/[^/]+/.+', message: "Import a concept through its index: '#core/<concept>'." }] },
+        {
+          patterns: [
+            {
+              regex: '^#core/[^/]+/.+',
+              message: "Import a concept through its index: '#core/<concept>'.",
+            },
+          ],
+        },
       ],
     },
   },

@@ -33,7 +33,10 @@ export default defineConfig({
     url: `http://127.0.0.1:${E2E_PORT}/healthz`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,
-    env: { TABLE_NAME: 'cluefeed-e2e', APP_SECRET: 'e2e-secret-that-is-long-enough-0123456789abcdef' },
+    env: {
+      TABLE_NAME: 'cluefeed-e2e',
+      APP_SECRET: 'e2e-secret-that-is-long-enough-0123456789abcdef',
+    },
     stdout: 'pipe',
   },
 });

@@ -3,7 +3,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['core/**/*.test.ts', 'web/**/*.test.ts', 'functions/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: [
+      'core/**/*.test.ts',
+      'web/**/*.test.ts',
+      'functions/**/*.test.ts',
+      'scripts/**/*.test.ts',
+    ],
     globalSetup: ['tests/integration/global-setup.ts'],
     setupFiles: ['tests/integration/setup.ts'],
     pool: 'forks',

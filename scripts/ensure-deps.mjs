@@ -12,7 +12,9 @@ const forTests = process.argv.includes('--test');
 function ensureNodeModules() {
   const lock = join(root, 'package-lock.json');
   const installed = join(root, 'node_modules', '.package-lock.json');
-  const stale = !existsSync(installed) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs);
+  const stale =
+    !existsSync(installed) ||
+    (existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs);
   if (!stale) return;
   console.log('Installing npm dependencies...');
   execSync(existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund', {
@@ -29,7 +31,10 @@ function ensureSystemPackage(name, present, aptPackages) {
   const command = `apt-get update && apt-get install -y --no-install-recommends ${aptPackages}`;
   if (isRoot && has('apt-get', ['--version'])) {
     console.log(`Installing ${name}...`);
-    execSync(command, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execSync(command, {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     if (present()) return;
   }
   console.error(`${name} is needed and was not found. Install it with:\n\n  sudo ${command}\n`);
@@ -38,6 +43,14 @@ function ensureSystemPackage(name, present, aptPackages) {
 
 ensureNodeModules();
 if (forTests) {
-  ensureSystemPackage('Java 17+ (for DynamoDB Local)', () => has('java', ['-version']), 'openjdk-17-jre-headless');
-  ensureSystemPackage('Chromium (for Playwright and Lighthouse)', () => existsSync('/usr/bin/chromium'), 'chromium');
+  ensureSystemPackage(
+    'Java 17+ (for DynamoDB Local)',
+    () => has('java', ['-version']),
+    'openjdk-17-jre-headless',
+  );
+  ensureSystemPackage(
+    'Chromium (for Playwright and Lighthouse)',
+    () => existsSync('/usr/bin/chromium'),
+    'chromium',
+  );
 }

@@ -29,7 +29,9 @@ function appSecret(dataDir: string): string {
 
 async function main() {
   if (!hasJava()) {
-    console.error(`Java 17+ is needed to run DynamoDB Local and was not found.\nInstall it with:\n\n  ${JAVA_INSTALL_HINT}\n`);
+    console.error(
+      `Java 17+ is needed to run DynamoDB Local and was not found.\nInstall it with:\n\n  ${JAVA_INSTALL_HINT}\n`,
+    );
     process.exit(1);
   }
   const dataDir = join(root, '.data');
@@ -52,11 +54,15 @@ async function main() {
   await ensureTable();
   const seeded = await seedDemoData();
   const total = seeded.audiences + seeded.posts + seeded.contentCards;
-  console.log(total > 0 ? `Seeded demo data: ${JSON.stringify(seeded)}` : 'Demo data already present.');
+  console.log(
+    total > 0 ? `Seeded demo data: ${JSON.stringify(seeded)}` : 'Demo data already present.',
+  );
 
   const port = Number(args.port ?? process.env.PORT ?? 3000);
   const server = await startWebServer({ buildDir: join(root, 'build'), port });
-  console.log(`\nCluefeed is running at http://localhost:${port}\nDynamoDB Local: ${dynamo.endpoint}${args.ephemeral ? ' (in memory)' : ` (data in ${join(dataDir, 'dynamodb')})`}\nPress Ctrl-C to stop.\n`);
+  console.log(
+    `\nCluefeed is running at http://localhost:${port}\nDynamoDB Local: ${dynamo.endpoint}${args.ephemeral ? ' (in memory)' : ` (data in ${join(dataDir, 'dynamodb')})`}\nPress Ctrl-C to stop.\n`,
+  );
 
   let stopping = false;
   const stop = async () => {

@@ -21,14 +21,20 @@ export default function handleRequest(
   _loadContext: AppLoadContext,
 ) {
   const nonce = randomBytes(16).toString('base64');
-  for (const [name, value] of Object.entries(securityHeaders(nonce))) responseHeaders.set(name, value);
+  for (const [name, value] of Object.entries(securityHeaders(nonce)))
+    responseHeaders.set(name, value);
   const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <RemixServer
+          context={remixContext}
+          url={request.url}
+          abortDelay={ABORT_DELAY}
+          nonce={nonce}
+        />
       </NonceProvider>,
       {
         nonce,

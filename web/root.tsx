@@ -27,8 +27,13 @@ export const links: LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
-export const meta: MetaFunction = () => [
-  { title: 'Cluefeed' },
+export const meta: MetaFunction = ({ error }) => [
+  {
+    title:
+      isRouteErrorResponse(error) && error.status === 404
+        ? 'Page not found · Cluefeed'
+        : 'Cluefeed',
+  },
   { name: 'description', content: 'Personalised web3 news, picked and explained for you.' },
 ];
 

@@ -7,7 +7,10 @@ describe('audiences', () => {
   it('finds a created audience by its slug', async () => {
     const audience = await createAudience();
     const found = await Audiences.bySlug(audience.slug);
-    expect(found).toEqual({ kind: 'found', audience: expect.objectContaining({ id: audience.id, title: audience.title }) });
+    expect(found).toEqual({
+      kind: 'found',
+      audience: expect.objectContaining({ id: audience.id, title: audience.title }),
+    });
   });
 
   it('answers a past slug with the current one', async () => {
@@ -22,13 +25,21 @@ describe('audiences', () => {
 
   it('refuses a slug that another audience already owns, current or past', async () => {
     const first = await createAudience({ pastSlugs: [uniqueSlug('past')] });
-    await expect(createAudience({ slug: first.slug })).rejects.toMatchObject({ code: 'audience.slug_taken', status: 409 });
-    await expect(createAudience({ slug: first.pastSlugs![0] })).rejects.toMatchObject({ code: 'audience.slug_taken' });
+    await expect(createAudience({ slug: first.slug })).rejects.toMatchObject({
+      code: 'audience.slug_taken',
+      status: 409,
+    });
+    await expect(createAudience({ slug: first.pastSlugs![0] })).rejects.toMatchObject({
+      code: 'audience.slug_taken',
+    });
     expect(await Audiences.byId(first.id)).toMatchObject({ slug: first.slug });
   });
 
   it('rejects invalid input with a visible error', async () => {
-    await expect(createAudience({ slug: 'Not A Slug' })).rejects.toMatchObject({ code: 'input.invalid', status: 400 });
+    await expect(createAudience({ slug: 'Not A Slug' })).rejects.toMatchObject({
+      code: 'input.invalid',
+      status: 400,
+    });
   });
 
   it('lists featured audiences only in the featured cloud', async () => {

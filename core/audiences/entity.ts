@@ -27,7 +27,12 @@ export const AudienceEntity = new Entity(
       all: {
         index: 'gsi1',
         pk: { field: 'gsi1pk', composite: [], template: 'audiences', casing: 'none' },
-        sk: { field: 'gsi1sk', composite: ['title', 'id'], template: '${title}#${id}', casing: 'none' },
+        sk: {
+          field: 'gsi1sk',
+          composite: ['title', 'id'],
+          template: '${title}#${id}',
+          casing: 'none',
+        },
       },
     },
   },

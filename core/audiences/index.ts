@@ -10,7 +10,10 @@ import { AudienceEntity } from './entity';
 export { AudienceEntity };
 export type Audience = EntityItem<typeof AudienceEntity>;
 
-const SlugSchema = v.pipe(v.string(), v.check((s) => s === slugify(s) && s.length > 0, 'Invalid slug'));
+const SlugSchema = v.pipe(
+  v.string(),
+  v.check((s) => s === slugify(s) && s.length > 0, 'Invalid slug'),
+);
 
 export const AudienceInput = v.object({
   id: v.optional(v.string(), () => ulid()),
@@ -40,9 +43,14 @@ export const create = fn(AudienceInput, async (input): Promise<Audience> => {
     .go()
     .catch((error: unknown) => {
       if (isConditionFailure(error)) {
-        throw new VisibleError('audience.slug_taken', `The slug "${input.slug}" is already taken`, 409, {
-          cause: error,
-        });
+        throw new VisibleError(
+          'audience.slug_taken',
+          `The slug "${input.slug}" is already taken`,
+          409,
+          {
+            cause: error,
+          },
+        );
       }
       throw error;
     });
@@ -65,16 +73,16 @@ export async function byIds(ids: readonly string[]): Promise<Audience[]> {
 }
 
 export type SlugLookup =
-  | { kind: 'found'; audience: Audience }
-  | { kind: 'moved'; slug: string }
-  | { kind: 'missing' };
+  { kind: 'found'; audience: Audience } | { kind: 'moved'; slug: string } | { kind: 'missing' };
 
 /** An audience by slug; a past slug answers with the current one so the page can redirect. */
 export async function bySlug(slug: string): Promise<SlugLookup> {
   const ownerId = await ownerOfSlug('audience', slug);
   const audience = ownerId ? await byId(ownerId) : undefined;
   if (!audience) return { kind: 'missing' };
-  return audience.slug === slug ? { kind: 'found', audience } : { kind: 'moved', slug: audience.slug };
+  return audience.slug === slug
+    ? { kind: 'found', audience }
+    : { kind: 'moved', slug: audience.slug };
 }
 
 /** Every audience, ordered by title. */

@@ -4,4 +4,10 @@ export { fn } from './fn';
 export { VisibleError, isVisibleError } from './visible-error';
 export { EmailSchema, isEmail, normaliseEmail, EMAIL_MESSAGES } from './email';
 export { slugify } from './slug';
-export { TRACKING_PARAMS, TrackingSchema, trackingFrom, withTracking, type Tracking } from './tracking';
+export {
+  TRACKING_PARAMS,
+  TrackingSchema,
+  trackingFrom,
+  withTracking,
+  type Tracking,
+} from './tracking';

@@ -21,7 +21,8 @@ export function trackingFrom(search: URLSearchParams): Tracking {
     const value = search.get(name);
     if (value === null) continue;
     const result = v.safeParse(TrackingSchema.entries[name], value);
-    if (result.success && result.output !== undefined) Object.assign(tracking, { [name]: result.output });
+    if (result.success && result.output !== undefined)
+      Object.assign(tracking, { [name]: result.output });
   }
   return tracking;
 }

@@ -26,8 +26,18 @@ export const ContentCardEntity = new Entity(
       // An audience's cards, newest first: gsi1pk audienceCards#{audienceId}, gsi1sk {date}#{id}
       byAudience: {
         index: 'gsi1',
-        pk: { field: 'gsi1pk', composite: ['audienceId'], template: 'audienceCards#${audienceId}', casing: 'none' },
-        sk: { field: 'gsi1sk', composite: ['date', 'id'], template: '${date}#${id}', casing: 'none' },
+        pk: {
+          field: 'gsi1pk',
+          composite: ['audienceId'],
+          template: 'audienceCards#${audienceId}',
+          casing: 'none',
+        },
+        sk: {
+          field: 'gsi1sk',
+          composite: ['date', 'id'],
+          template: '${date}#${id}',
+          casing: 'none',
+        },
       },
     },
   },

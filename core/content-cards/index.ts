@@ -19,7 +19,9 @@ export const CARDS_BEFORE_VIEW_MORE = 5;
 const Text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(max));
 
 export const ContentCardInput = v.object({
-  id: v.optional(v.pipe(v.string(), v.regex(/^[0-9A-Za-z]+$/, 'A card id has no dashes')), () => ulid()),
+  id: v.optional(v.pipe(v.string(), v.regex(/^[0-9A-Za-z]+$/, 'A card id has no dashes')), () =>
+    ulid(),
+  ),
   date: v.pipe(v.string(), v.isoTimestamp()),
   audienceId: v.string(),
   primaryStoryId: v.string(),

@@ -46,8 +46,18 @@ export const PostEntity = new Entity(
       // An audience's posts, newest first: gsi1pk audiencePosts#{audienceId}, gsi1sk {date}#{id}
       byAudience: {
         index: 'gsi1',
-        pk: { field: 'gsi1pk', composite: ['audienceId'], template: 'audiencePosts#${audienceId}', casing: 'none' },
-        sk: { field: 'gsi1sk', composite: ['date', 'id'], template: '${date}#${id}', casing: 'none' },
+        pk: {
+          field: 'gsi1pk',
+          composite: ['audienceId'],
+          template: 'audiencePosts#${audienceId}',
+          casing: 'none',
+        },
+        sk: {
+          field: 'gsi1sk',
+          composite: ['date', 'id'],
+          template: '${date}#${id}',
+          casing: 'none',
+        },
       },
     },
   },

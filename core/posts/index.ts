@@ -12,13 +12,15 @@ export { renderMarkdown } from './markdown';
 export type Post = EntityItem<typeof PostEntity>;
 export type PostType = Post['type'];
 
-
 const Text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(max));
 
 export const PostInput = v.pipe(
   v.object({
     id: v.optional(v.string(), () => ulid()),
-    slug: v.pipe(v.string(), v.check((s) => s.length > 0 && s === slugify(s), 'Invalid slug')),
+    slug: v.pipe(
+      v.string(),
+      v.check((s) => s.length > 0 && s === slugify(s), 'Invalid slug'),
+    ),
     title: Text(200),
     date: v.pipe(v.string(), v.isoTimestamp()),
     teaser: Text(600),

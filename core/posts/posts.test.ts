@@ -8,7 +8,9 @@ describe('posts', () => {
     const audience = await createAudience();
     const post = await createPost(audience.id);
     expect(await Posts.bySlug(post.slug)).toMatchObject({ id: post.id, title: post.title });
-    await expect(createPost(audience.id, { slug: post.slug })).rejects.toMatchObject({ code: 'post.slug_taken' });
+    await expect(createPost(audience.id, { slug: post.slug })).rejects.toMatchObject({
+      code: 'post.slug_taken',
+    });
   });
 
   it('refuses a post with both a link and content', async () => {
@@ -41,7 +43,10 @@ describe('posts', () => {
     const audience = await createAudience();
     await createPost(audience.id, { date: '2026-10-01T00:00:00.000Z', title: 'Older' });
     await createPost(audience.id, { date: '2026-11-01T00:00:00.000Z', title: 'Newer' });
-    expect((await Posts.byAudience(audience.id, 5)).map((p) => p.title)).toEqual(['Newer', 'Older']);
+    expect((await Posts.byAudience(audience.id, 5)).map((p) => p.title)).toEqual([
+      'Newer',
+      'Older',
+    ]);
   });
 
   it('builds keys from the id alone', () => {

@@ -15,8 +15,18 @@ export const RateLimitWindowEntity = new Entity(
     indexes: {
       // Requests of one caller in one window: pk rateLimit#{bucket}#{key}, sk window#{windowStart}
       byWindow: {
-        pk: { field: 'pk', composite: ['bucket', 'key'], template: 'rateLimit#${bucket}#${key}', casing: 'none' },
-        sk: { field: 'sk', composite: ['windowStart'], template: 'window#${windowStart}', casing: 'none' },
+        pk: {
+          field: 'pk',
+          composite: ['bucket', 'key'],
+          template: 'rateLimit#${bucket}#${key}',
+          casing: 'none',
+        },
+        sk: {
+          field: 'sk',
+          composite: ['windowStart'],
+          template: 'window#${windowStart}',
+          casing: 'none',
+        },
       },
     },
   },

@@ -19,6 +19,10 @@ export async function hit(limit: Limit, key: string, now = Date.now()): Promise<
     .set({ expiresAt: Math.ceil((windowStart + windowMs) / 1000) + 60 })
     .go({ response: 'all_new' });
   if ((data.count ?? 0) > limit.max) {
-    throw new VisibleError('rate_limited', 'Too many requests. Please wait a minute and try again.', 429);
+    throw new VisibleError(
+      'rate_limited',
+      'Too many requests. Please wait a minute and try again.',
+      429,
+    );
   }
 }

@@ -9,7 +9,10 @@ describe('rate limit', () => {
     const key = ulid();
     const now = Date.UTC(2026, 10, 22, 10, 0, 5);
     for (let i = 0; i < 3; i++) await RateLimit.hit(limit, key, now);
-    await expect(RateLimit.hit(limit, key, now)).rejects.toMatchObject({ code: 'rate_limited', status: 429 });
+    await expect(RateLimit.hit(limit, key, now)).rejects.toMatchObject({
+      code: 'rate_limited',
+      status: 429,
+    });
   });
 
   it('starts counting again in the next window', async () => {
@@ -21,7 +24,9 @@ describe('rate limit', () => {
 
   it('counts concurrent requests atomically', async () => {
     const key = ulid();
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => RateLimit.hit(limit, key)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => RateLimit.hit(limit, key)),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
   });
 });

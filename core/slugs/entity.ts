@@ -14,7 +14,12 @@ export const SlugClaimEntity = new Entity(
     indexes: {
       // Owner of a slug: pk slug#{kind}#{slug}
       bySlug: {
-        pk: { field: 'pk', composite: ['kind', 'slug'], template: 'slug#${kind}#${slug}', casing: 'none' },
+        pk: {
+          field: 'pk',
+          composite: ['kind', 'slug'],
+          template: 'slug#${kind}#${slug}',
+          casing: 'none',
+        },
         sk: { field: 'sk', composite: [], template: 'slug', casing: 'none' },
       },
     },

@@ -10,16 +10,31 @@ function signature(body: string): string {
   return createHmac('sha256', config().APP_SECRET).update(body).digest('base64url');
 }
 
-export function sign(purpose: TokenPurpose, ttlSeconds: number, subject?: string, now = Date.now()): string {
-  const payload: Payload = { p: purpose, exp: Math.floor(now / 1000) + ttlSeconds, ...(subject && { sub: subject }) };
+export function sign(
+  purpose: TokenPurpose,
+  ttlSeconds: number,
+  subject?: string,
+  now = Date.now(),
+): string {
+  const payload: Payload = {
+    p: purpose,
+    exp: Math.floor(now / 1000) + ttlSeconds,
+    ...(subject && { sub: subject }),
+  };
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${body}.${signature(body)}`;
 }
 
-export type Verified = { ok: true; subject?: string } | { ok: false; reason: 'malformed' | 'forged' | 'expired' | 'wrong_purpose' };
+export type Verified =
+  | { ok: true; subject?: string }
+  | { ok: false; reason: 'malformed' | 'forged' | 'expired' | 'wrong_purpose' };
 
 /** Checks signature, purpose and expiry; never throws on bad input. */
-export function verify(purpose: TokenPurpose, token: string | null | undefined, now = Date.now()): Verified {
+export function verify(
+  purpose: TokenPurpose,
+  token: string | null | undefined,
+  now = Date.now(),
+): Verified {
   const [body, sig, extra] = (token ?? '').split('.');
   if (!body || !sig || extra !== undefined) return { ok: false, reason: 'malformed' };
   const expected = Buffer.from(signature(body));
@@ -34,6 +49,7 @@ export function verify(purpose: TokenPurpose, token: string | null | undefined, 
     return { ok: false, reason: 'malformed' };
   }
   if (payload.p !== purpose) return { ok: false, reason: 'wrong_purpose' };
-  if (typeof payload.exp !== 'number' || payload.exp * 1000 < now) return { ok: false, reason: 'expired' };
+  if (typeof payload.exp !== 'number' || payload.exp * 1000 < now)
+    return { ok: false, reason: 'expired' };
   return { ok: true, ...(payload.sub && { subject: payload.sub }) };
 }

@@ -10,12 +10,18 @@ describe('tokens', () => {
     const token = Tokens.sign('waitlist', 60);
     const [body] = token.split('.');
     expect(Tokens.verify('waitlist', `${body}.AAAA`)).toEqual({ ok: false, reason: 'forged' });
-    expect(Tokens.verify('waitlist', token, Date.now() + 61_000)).toEqual({ ok: false, reason: 'expired' });
+    expect(Tokens.verify('waitlist', token, Date.now() + 61_000)).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
     expect(Tokens.verify('waitlist', 'nonsense')).toEqual({ ok: false, reason: 'malformed' });
     expect(Tokens.verify('waitlist', null)).toEqual({ ok: false, reason: 'malformed' });
   });
 
   it('carries a subject', () => {
-    expect(Tokens.verify('waitlist', Tokens.sign('waitlist', 60, 'abc'))).toEqual({ ok: true, subject: 'abc' });
+    expect(Tokens.verify('waitlist', Tokens.sign('waitlist', 60, 'abc'))).toEqual({
+      ok: true,
+      subject: 'abc',
+    });
   });
 });

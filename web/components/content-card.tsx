@@ -4,7 +4,15 @@ import { formatDate } from '../lib/format';
 import { Story } from './story';
 import { TrackedLink } from './tracked-link';
 
-export function ContentCardView({ card, href, raud }: { card: ContentCardWithStories; href: string; raud?: string }) {
+export function ContentCardView({
+  card,
+  href,
+  raud,
+}: {
+  card: ContentCardWithStories;
+  href: string;
+  raud?: string;
+}) {
   return (
     <article className="card">
       <p className="card__date">

@@ -14,7 +14,12 @@ export function PageViews() {
     });
     const blob = new Blob([body], { type: 'application/json' });
     if (!navigator.sendBeacon?.('/api/events', blob)) {
-      void fetch('/api/events', { method: 'POST', body, keepalive: true, headers: { 'Content-Type': 'application/json' } });
+      void fetch('/api/events', {
+        method: 'POST',
+        body,
+        keepalive: true,
+        headers: { 'Content-Type': 'application/json' },
+      });
     }
   }, [pathname, search]);
   return null;

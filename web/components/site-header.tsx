@@ -45,12 +45,20 @@ export function SiteHeader({ featured }: { featured: FeaturedAudience[] }) {
           <details className="menu" ref={menu}>
             <summary className="menu__toggler">
               <svg aria-hidden="true" width="20" height="20" viewBox="0 0 20 20">
-                <path d="M3 5h14M3 10h14M3 15h14" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+                <path
+                  d="M3 5h14M3 10h14M3 15h14"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  strokeLinecap="round"
+                />
               </svg>
               <span>Menu</span>
             </summary>
             {/* Clicks bubble from any link in the panel and close the menu. */}
-            <div className="menu__panel" onClick={(event) => (event.target as Element).closest('a') && close()}>
+            <div
+              className="menu__panel"
+              onClick={(event) => (event.target as Element).closest('a') && close()}
+            >
               <TrackedLink to="/about" className="menu__about">
                 About
               </TrackedLink>

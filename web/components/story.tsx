@@ -5,7 +5,15 @@ import { TrackedLink } from './tracked-link';
 
 export type StoryView = Pick<Post, 'slug' | 'title' | 'teaser' | 'minutes' | 'type' | 'author'>;
 
-export function Story({ post, raud, withTeaser = true }: { post: StoryView; raud?: string; withTeaser?: boolean }) {
+export function Story({
+  post,
+  raud,
+  withTeaser = true,
+}: {
+  post: StoryView;
+  raud?: string;
+  withTeaser?: boolean;
+}) {
   return (
     <div className="story">
       <TrackedLink to={`/p/${post.slug}`} raud={raud} className="story__title">

@@ -2,6 +2,10 @@
 import { Link, type LinkProps } from '@remix-run/react';
 import { useTrackedHref } from '../lib/tracking';
 
-export function TrackedLink({ to, raud, ...props }: Omit<LinkProps, 'to'> & { to: string; raud?: string }) {
+export function TrackedLink({
+  to,
+  raud,
+  ...props
+}: Omit<LinkProps, 'to'> & { to: string; raud?: string }) {
   return <Link to={useTrackedHref(to, raud)} {...props} />;
 }

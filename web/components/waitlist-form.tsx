@@ -1,7 +1,7 @@
 // The waiting-list form: token, then submit; the spec's states (valid check, spinner,
 // 'Submitting...', success banner for 8 s, error banner until closed).
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { useActionData } from '@remix-run/react';
+import { Form, useActionData } from '@remix-run/react';
 import { EMAIL_MESSAGES, isEmail, trackingFrom } from '#core/common';
 
 export const SUCCESS_BANNER_MS = 8_000;
@@ -56,7 +56,10 @@ export function WaitlistForm({ contactEmail }: { contactEmail: string }) {
       const response = await fetch('/api/submit-email', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-API-Token': token },
-        body: JSON.stringify({ email: value, ...trackingFrom(new URLSearchParams(window.location.search)) }),
+        body: JSON.stringify({
+          email: value,
+          ...trackingFrom(new URLSearchParams(window.location.search)),
+        }),
       });
       if (!response.ok) throw new Error(`submit ${response.status}`);
       setEmail('');
@@ -71,7 +74,7 @@ export function WaitlistForm({ contactEmail }: { contactEmail: string }) {
 
   return (
     <>
-      <form className="waitlist" noValidate onSubmit={submit} method="post">
+      <Form className="waitlist" noValidate onSubmit={submit} method="post">
         <label htmlFor={inputId} className="visually-hidden">
           Email address
         </label>
@@ -96,8 +99,21 @@ export function WaitlistForm({ contactEmail }: { contactEmail: string }) {
             <span className="spinner" role="status" aria-label="Sending" />
           ) : (
             valid && (
-              <svg className="field__check" role="img" aria-label="Valid email" width="20" height="20" viewBox="0 0 20 20">
-                <path d="M4 10.5l4 4 8-9" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
+              <svg
+                className="field__check"
+                role="img"
+                aria-label="Valid email"
+                width="20"
+                height="20"
+                viewBox="0 0 20 20"
+              >
+                <path
+                  d="M4 10.5l4 4 8-9"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2.5"
+                  strokeLinecap="round"
+                />
               </svg>
             )
           )}
@@ -110,11 +126,19 @@ export function WaitlistForm({ contactEmail }: { contactEmail: string }) {
             {fieldError}
           </p>
         )}
-      </form>
+      </Form>
       {banner && (
-        <div className={`banner banner--${banner.kind}`} role={banner.kind === 'error' ? 'alert' : 'status'}>
+        <div
+          className={`banner banner--${banner.kind}`}
+          role={banner.kind === 'error' ? 'alert' : 'status'}
+        >
           <p>{banner.text}</p>
-          <button type="button" className="banner__close" aria-label="Close" onClick={() => setBanner(null)}>
+          <button
+            type="button"
+            className="banner__close"
+            aria-label="Close"
+            onClick={() => setBanner(null)}
+          >
             ×
           </button>
         </div>

@@ -9,7 +9,12 @@ export const WhatToExpect = forwardRef<HTMLDialogElement, Props>(function WhatTo
   ref,
 ) {
   return (
-    <dialog ref={ref} className="modal" aria-labelledby="what-to-expect-title" open={initiallyOpen || undefined}>
+    <dialog
+      ref={ref}
+      className="modal"
+      aria-labelledby="what-to-expect-title"
+      open={initiallyOpen || undefined}
+    >
       <h2 id="what-to-expect-title">What to expect</h2>
       <ul className="modal__points">
         <li>

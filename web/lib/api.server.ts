@@ -17,7 +17,12 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-export function apiError(status: number, code: string, message: string, headers?: Record<string, string>) {
+export function apiError(
+  status: number,
+  code: string,
+  message: string,
+  headers?: Record<string, string>,
+) {
   return json({ error: { code, message } } satisfies ApiError, status, headers);
 }
 
@@ -57,7 +62,8 @@ export async function readJson(request: Request, maxBytes: number): Promise<unkn
   }
   try {
     const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('not an object');
     return parsed;
   } catch {
     throw new VisibleError('request.bad_json', 'The body is not a valid JSON object', 400);

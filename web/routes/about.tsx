@@ -6,7 +6,10 @@ import { publicPageHeaders } from '../lib/cache';
 
 export const meta: MetaFunction = () => [
   { title: 'About · Cluefeed' },
-  { name: 'description', content: 'Cluefeed curates web3 content daily, personalised to who you are.' },
+  {
+    name: 'description',
+    content: 'Cluefeed curates web3 content daily, personalised to who you are.',
+  },
 ];
 export const headers = publicPageHeaders;
 
@@ -33,9 +36,9 @@ export default function About() {
       <header className="about__mission">
         <h1>Our mission</h1>
         <p>
-          Web3 moves too fast to follow alone. Every day Cluefeed curates the stories from across the
-          web3 world and personalises them to who you are, so you read what matters to you and skip
-          the rest.
+          Web3 moves too fast to follow alone. Every day Cluefeed curates the stories from across
+          the web3 world and personalises them to who you are, so you read what matters to you and
+          skip the rest.
         </p>
       </header>
       <ol className="about__cards">

@@ -14,7 +14,9 @@ export function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST');
   return handleApi(async () => {
     await RateLimit.hit(RateLimit.LIMITS.analyticsPerIp, clientIp(request));
-    await Analytics.record((await readJson(request, MAX_BODY_BYTES)) as Parameters<typeof Analytics.record>[0]);
+    await Analytics.record(
+      (await readJson(request, MAX_BODY_BYTES)) as Parameters<typeof Analytics.record>[0],
+    );
     return new Response(null, { status: 204 });
   });
 }

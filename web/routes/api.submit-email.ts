@@ -17,7 +17,11 @@ export function action({ request }: ActionFunctionArgs) {
   return handleApi(async () => {
     const token = Tokens.verify('waitlist', request.headers.get('x-api-token'));
     if (!token.ok) {
-      throw new VisibleError(`token.${token.reason}`, 'Your session expired. Please reload the page and try again.', 401);
+      throw new VisibleError(
+        `token.${token.reason}`,
+        'Your session expired. Please reload the page and try again.',
+        401,
+      );
     }
     await RateLimit.hit(RateLimit.LIMITS.waitlistPerIp, clientIp(request));
     const body = (await readJson(request, MAX_BODY_BYTES)) as Record<string, unknown>;

@@ -37,7 +37,12 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const showAll = url.searchParams.get('cards') === 'all';
   const shown = showAll ? cards : cards.slice(0, ContentCards.CARDS_BEFORE_VIEW_MORE);
   return {
-    audience: { title: audience.title, slug: audience.slug, frequency: audience.frequency, state: audience.state },
+    audience: {
+      title: audience.title,
+      slug: audience.slug,
+      frequency: audience.frequency,
+      state: audience.state,
+    },
     cards: shown.map((card) => ({ ...card, path: `/cc/${ContentCards.pathSlug(card)}` })),
     totalCards: cards.length,
     related: related.map(({ title, slug }) => ({ title, slug })),
@@ -59,7 +64,13 @@ export default function AudiencePage() {
     }
   }, [expectOpen]);
   const expectLink = (
-    <TrackedLink to="?expect=1" preventScrollReset replace className="button button--ghost" onClick={openExpect}>
+    <TrackedLink
+      to="?expect=1"
+      preventScrollReset
+      replace
+      className="button button--ghost"
+      onClick={openExpect}
+    >
       What to expect
     </TrackedLink>
   );
@@ -67,7 +78,9 @@ export default function AudiencePage() {
   return (
     <div className="page audience">
       <header className="audience__hero" id="subscribe">
-        <p className="eyebrow">{audience.frequency === 'daily' ? 'Daily newsletter' : 'Weekly newsletter'}</p>
+        <p className="eyebrow">
+          {audience.frequency === 'daily' ? 'Daily newsletter' : 'Weekly newsletter'}
+        </p>
         <h1>For those who {audience.title}</h1>
         <p className="audience__lede">
           {audience.frequency === 'daily'
@@ -78,7 +91,9 @@ export default function AudiencePage() {
       </header>
 
       {audience.state === 'upcoming' ? (
-        <p className="notice">This niche is coming soon. Its first stories are being picked right now.</p>
+        <p className="notice">
+          This niche is coming soon. Its first stories are being picked right now.
+        </p>
       ) : (
         <section aria-labelledby="latest-stories">
           <h2 id="latest-stories" className="section-title">
@@ -116,7 +131,12 @@ export default function AudiencePage() {
         </section>
       )}
 
-      <WhatToExpect ref={dialog} title={audience.title} frequency={audience.frequency} initiallyOpen={expectOpen} />
+      <WhatToExpect
+        ref={dialog}
+        title={audience.title}
+        frequency={audience.frequency}
+        initiallyOpen={expectOpen}
+      />
       <BottomBar>
         <p>
           <strong>For those who {audience.title}</strong>

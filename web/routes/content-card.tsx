@@ -50,7 +50,13 @@ export default function ContentCardPage() {
           {card.primaryStoriesHeader}
         </h2>
         {card.primaryStory.cover && (
-          <img className="post__cover" src={card.primaryStory.cover} alt="" width={1200} height={630} />
+          <img
+            className="post__cover"
+            src={card.primaryStory.cover}
+            alt=""
+            width={1200}
+            height={630}
+          />
         )}
         <Story post={card.primaryStory} raud={raud} />
       </section>

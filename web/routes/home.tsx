@@ -11,7 +11,10 @@ import { publicPageHeaders } from '../lib/cache';
 
 export const meta: MetaFunction = () => [
   { title: "Cluefeed · Discover the news you're missing" },
-  { name: 'description', content: 'An AI agent finds the web3 stories that matter to you and explains them.' },
+  {
+    name: 'description',
+    content: 'An AI agent finds the web3 stories that matter to you and explains them.',
+  },
 ];
 export const headers = publicPageHeaders;
 

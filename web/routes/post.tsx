@@ -12,7 +12,10 @@ export const headers = publicPageHeaders;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data
-    ? [{ title: `${data.post.title} · Cluefeed` }, { name: 'description', content: data.post.teaser }]
+    ? [
+        { title: `${data.post.title} · Cluefeed` },
+        { name: 'description', content: data.post.teaser },
+      ]
     : [{ title: 'Page not found · Cluefeed' }];
 
 const MORE_STORIES = 3;
@@ -49,7 +52,9 @@ export default function PostPage() {
           <span>by {post.author.name}</span>
         </p>
       </header>
-      {post.cover && <img className="post__cover" src={post.cover} alt="" width={1200} height={630} />}
+      {post.cover && (
+        <img className="post__cover" src={post.cover} alt="" width={1200} height={630} />
+      )}
       <p className="post__teaser">{post.teaser}</p>
       {post.link && (
         <p className="post__source">

@@ -12,22 +12,25 @@ export default function PrivacyPolicy() {
   return (
     <article className="page narrow prose">
       <h1>Privacy policy</h1>
-      <p>This policy explains what Cluefeed collects about you, how, and what you can do about it.</p>
+      <p>
+        This policy explains what Cluefeed collects about you, how, and what you can do about it.
+      </p>
       <h2>What we collect</h2>
       <ul>
         <li>
           <strong>Your e-mail address</strong>, so we can send you the newsletter you asked for.
         </li>
         <li>
-          <strong>Your preferences</strong>: the audiences you subscribe to and the niches you vote for.
+          <strong>Your preferences</strong>: the audiences you subscribe to and the niches you vote
+          for.
         </li>
         <li>
-          <strong>Behaviour</strong>: which pages you visit and which links in our e-mails you open, to
-          improve what we pick for you.
+          <strong>Behaviour</strong>: which pages you visit and which links in our e-mails you open,
+          to improve what we pick for you.
         </li>
         <li>
-          <strong>Technology</strong>: your browser, device type and approximate location derived from
-          your IP address.
+          <strong>Technology</strong>: your browser, device type and approximate location derived
+          from your IP address.
         </li>
         <li>
           <strong>Demographics</strong> you choose to tell us, such as your role or interests.
@@ -35,19 +38,21 @@ export default function PrivacyPolicy() {
       </ul>
       <h2>How we collect it</h2>
       <p>
-        Through the forms you fill in, through pixels in our e-mails, and through cookies and similar
-        first-party technologies on our website. We do not use third-party advertising trackers.
+        Through the forms you fill in, through pixels in our e-mails, and through cookies and
+        similar first-party technologies on our website. We do not use third-party advertising
+        trackers.
       </p>
       <h2>Sharing</h2>
       <p>We do not sell or share your personal data with third parties.</p>
       <h2>Unsubscribing</h2>
       <p>
-        You can unsubscribe at any time with the link at the bottom of every e-mail, and we will stop
-        sending you mail straight away.
+        You can unsubscribe at any time with the link at the bottom of every e-mail, and we will
+        stop sending you mail straight away.
       </p>
       <h2>Contact</h2>
       <p>
-        Questions about your data? Write to us at <a href={`mailto:${contactEmail}`}>{contactEmail}</a>.
+        Questions about your data? Write to us at{' '}
+        <a href={`mailto:${contactEmail}`}>{contactEmail}</a>.
       </p>
     </article>
   );

@@ -1,0 +1,35 @@
+// The Remix app (`remix vite:build` into build/) as a Lambda server behind CloudFront.
+// A Router owns the CloudFront distribution so its URL is known before the app's server function
+// is created: that URL (or https://$DOMAIN) becomes PUBLIC_URL, used for absolute links in e-mails.
+import { appSecret } from './secrets';
+import { table } from './storage';
+
+/** Optional custom domain, read at deploy time: `DOMAIN=cluefeed.xyz npx sst deploy ...`. */
+const domain = process.env.DOMAIN?.trim() || undefined;
+/** Optional public contact address, read at deploy time; the app's default applies otherwise. */
+const contactEmail = process.env.CONTACT_EMAIL?.trim() || undefined;
+
+export const router = new sst.aws.Router('Router', {
+  // A plain name uses a Route 53 hosted zone of that domain for DNS and the ACM certificate.
+  ...(domain ? { domain } : {}),
+});
+
+export const web = new sst.aws.Remix('Web', {
+  path: '.',
+  buildCommand: 'npm run build',
+  buildDirectory: 'build',
+  router: { instance: router },
+  link: [table, appSecret],
+  environment: {
+    TABLE_NAME: table.name,
+    APP_SECRET: appSecret.value,
+    PUBLIC_URL: router.url,
+    ...(contactEmail ? { CONTACT_EMAIL: contactEmail } : {}),
+    // AWS_REGION is set by Lambda itself; DYNAMODB_ENDPOINT must stay unset on AWS.
+  },
+  server: {
+    runtime: 'nodejs22.x',
+    memory: '1024 MB',
+    timeout: '20 seconds',
+  },
+});

@@ -1,0 +1,92 @@
+import { ulid } from 'ulid';
+import * as Waitlist from '#core/waitlist';
+import { expect, test } from './fixtures';
+
+const field = (page: import('@playwright/test').Page) => page.getByPlaceholder('Enter your email');
+const submit = (page: import('@playwright/test').Page) =>
+  page.getByRole('button', { name: 'Join our waiting list' });
+
+test('explains an empty and an invalid address, and marks a valid one', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByText('© 2025 Cluefeed')).toBeVisible();
+  await submit(page).click();
+  await expect(page.getByRole('alert')).toHaveText('Please enter your email address');
+  await field(page).fill('not-an-email');
+  await field(page).blur();
+  await expect(field(page)).toHaveAttribute('aria-invalid', 'true');
+  await submit(page).click();
+  await expect(page.getByRole('alert')).toHaveText('Please enter a valid email address');
+  await field(page).fill('reader@example.org');
+  await expect(page.getByRole('img', { name: 'Valid email' })).toBeVisible();
+  await expect(field(page)).toHaveAttribute('aria-invalid', 'false');
+});
+
+test('joins the waiting list: Submitting..., a success banner for 8 seconds, one stored entry', async ({
+  page,
+}) => {
+  const email = `e2e-${ulid().toLowerCase()}@example.org`;
+  await page.clock.install();
+  await page.goto('/?utm=spring');
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('/api/submit-email', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await field(page).fill(email);
+  await submit(page).click();
+  await expect(page.getByRole('button', { name: 'Submitting...' })).toBeDisabled();
+  await expect(page.getByRole('status', { name: 'Sending' })).toBeVisible();
+  release();
+  const banner = page.getByRole('status').filter({ hasText: "You're on the list!" });
+  await expect(banner).toBeVisible();
+  await expect(field(page)).toHaveValue('');
+  expect(await Waitlist.byEmail(email)).toMatchObject({ email, utm: 'spring' });
+  await page.clock.fastForward(7_000);
+  await expect(banner).toBeVisible();
+  await page.clock.fastForward(1_500);
+  await expect(banner).toBeHidden();
+});
+
+test.describe('when the server fails', () => {
+  test.use({ allowConsoleErrors: [/status of 500/] });
+
+  test('shows the error banner until it is closed', async ({ page }) => {
+    await page.clock.install();
+    await page.route('/api/submit-email', (route) => route.fulfill({ status: 500, body: '{}' }));
+    await page.goto('/');
+    await field(page).fill('reader@example.org');
+    await submit(page).click();
+    const banner = page.getByRole('alert');
+    await expect(banner).toHaveText(
+      /An error occurred\. Please try again or send us an email at hello@cluefeed\.xyz/,
+    );
+    await page.clock.fastForward(20_000);
+    await expect(banner).toBeVisible();
+    await banner.getByRole('button', { name: 'Close' }).click();
+    await expect(banner).toBeHidden();
+    await expect(submit(page)).toBeEnabled();
+  });
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the form still joins the list', async ({ page }) => {
+    const email = `nojs-${ulid().toLowerCase()}@example.org`;
+    await page.goto('/');
+    await field(page).fill(email);
+    await submit(page).click();
+    await expect(page.getByText("You're on the list!")).toBeVisible();
+    expect(await Waitlist.byEmail(email)).toMatchObject({ email });
+  });
+
+  test('the audience page, menu and View more work', async ({ page }) => {
+    const { busyAudience, busyAudienceCards } = await import('./seed');
+    await page.goto(`/a/${busyAudience.slug}`);
+    await page.getByRole('link', { name: 'View more' }).click();
+    await expect(page.locator('article.card')).toHaveCount(busyAudienceCards);
+    await page.getByText('Menu', { exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Browse our audiences' })).toBeVisible();
+  });
+});
