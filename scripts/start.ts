@@ -2,6 +2,9 @@
 //   --ephemeral        keep data in memory (end-to-end tests, benchmarks)
 //   --port N           web port (default PORT or 3000)
 //   --dynamo-port N    DynamoDB Local port (default: any free port)
+// The Lambda runtime is Node 22; locally Node 20 is supported, so the SDK's notice is noise.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -3,6 +3,7 @@
 import { test as base, expect } from '@playwright/test';
 import { E2E_DYNAMO_PORT } from '../../playwright.config';
 
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.DYNAMODB_ENDPOINT = `http://127.0.0.1:${E2E_DYNAMO_PORT}`;
 process.env.TABLE_NAME = 'cluefeed-e2e';
 process.env.APP_SECRET = 'e2e-secret-that-is-long-enough-0123456789abcdef';

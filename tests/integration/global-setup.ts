@@ -9,6 +9,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dynamo = await startDynamoDb();
   project.provide('dynamoDbEndpoint', dynamo.endpoint);
   return () => dynamo.stop();

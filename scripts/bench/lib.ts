@@ -1,0 +1,423 @@
+// Shared helpers for benchmarks: run the app as a child process, load it with autocannon, audit it
+// with Lighthouse, and print plain-text tables.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+// @ts-expect-error -- autocannon ships no type declarations; `LoadRunner` below types what we use.
+import autocannon from 'autocannon';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { type Flags, type Result } from 'lighthouse';
+import { freePort } from '../local/net';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+}
+
+// ---------------------------------------------------------------------------
+// Cleanup: run registered teardown on normal exit, errors and Ctrl-C.
+// ---------------------------------------------------------------------------
+
+type Teardown = { async: () => Promise<void>; sync: () => void; done: boolean };
+const teardowns: Teardown[] = [];
+let handlersInstalled = false;
+let tearingDown: Promise<void> | undefined;
+
+/** Runs every registered teardown once (latest first). Safe to call more than once. */
+export function cleanup(): Promise<void> {
+  tearingDown ??= (async () => {
+    for (const teardown of [...teardowns].reverse()) {
+      if (teardown.done) continue;
+      try {
+        await teardown.async();
+        teardown.done = true;
+      } catch (error) {
+        console.error('Cleanup failed:', error instanceof Error ? error.message : error);
+      }
+    }
+  })();
+  return tearingDown;
+}
+
+/**
+ * Registers a teardown: `async` runs from `cleanup()` (and on SIGINT/SIGTERM/SIGHUP), `sync` is
+ * the last resort from the process 'exit' event (where nothing asynchronous can run) for any
+ * teardown that has not completed.
+ */
+export function onCleanup(async: () => Promise<void>, sync: () => void = () => {}): void {
+  teardowns.push({ async, sync, done: false });
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      // A second signal while stopping exits at once; the 'exit' handler still kills children.
+      if (tearingDown) process.exit(130);
+      console.error(`\nReceived ${signal}, stopping...`);
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+  process.once('exit', () => {
+    for (const teardown of [...teardowns].reverse()) {
+      if (teardown.done) continue;
+      try {
+        teardown.sync();
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------
+// The app as a child process
+// ---------------------------------------------------------------------------
+
+export type RunningApp = { baseUrl: string; port: number; child: ChildProcess };
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/** Stops a detached child's whole process group: SIGTERM, then SIGKILL after `graceMs`. */
+export async function stopProcessGroup(pid: number, graceMs = 8_000): Promise<void> {
+  if (!groupAlive(pid)) return;
+  killGroup(pid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (groupAlive(pid) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (groupAlive(pid)) killGroup(pid, 'SIGKILL');
+}
+
+/**
+ * Starts `scripts/start.ts --ephemeral` on free ports in its own process group (so DynamoDB Local,
+ * its grandchild, goes with it), waits until /healthz answers, and registers its teardown.
+ */
+export async function startApp(options: { timeoutMs?: number } = {}): Promise<RunningApp> {
+  const port = await freePort();
+  const dynamoPort = await freePort();
+  const child = spawn(
+    'npx',
+    [
+      'tsx',
+      'scripts/start.ts',
+      '--ephemeral',
+      '--port',
+      String(port),
+      '--dynamo-port',
+      String(dynamoPort),
+    ],
+    { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env } },
+  );
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('Could not start the app (no pid).');
+  onCleanup(
+    () => stopProcessGroup(pid),
+    () => killGroup(pid, 'SIGKILL'),
+  );
+
+  let ready = false;
+  let output = '';
+  const relay = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
+    const text = chunk.toString();
+    output = (output + text).slice(-20_000);
+    if (!ready || stream === process.stderr) {
+      stream.write(text.replace(/^(?=.)/gm, '[app] '));
+    }
+  };
+  child.stdout?.on('data', relay(process.stderr));
+  child.stderr?.on('data', relay(process.stderr));
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 240_000);
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `The app exited before it was ready (code ${child.exitCode ?? child.signalCode}).\n${output}`,
+      );
+    }
+    try {
+      const response = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) {
+        await response.text();
+        break;
+      }
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`The app did not become healthy.\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  ready = true;
+  return { baseUrl, port, child };
+}
+
+/** Requests each URL a few times and checks every answer is 2xx (no redirects followed). */
+export async function warmUp(urls: string[], rounds = 5, headers: Record<string, string> = {}) {
+  for (const url of urls) {
+    for (let i = 0; i < rounds; i++) {
+      const response = await fetch(url, { headers, redirect: 'manual' });
+      await response.arrayBuffer();
+      if (response.status < 200 || response.status > 299) {
+        throw new Error(`Warm-up: ${url} answered ${response.status}`);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Load: autocannon
+// ---------------------------------------------------------------------------
+
+type Histogram = { average: number; mean: number; stddev: number; min: number; max: number } & {
+  [percentile: `p${string}`]: number;
+};
+export type LoadResult = {
+  url: string;
+  requests: Histogram;
+  latency: Histogram;
+  throughput: Histogram;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '2xx': number;
+  statusCodeStats: Record<string, { count: number }>;
+  duration: number;
+};
+type LoadOptions = {
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+};
+type LoadRunner = (options: LoadOptions) => Promise<LoadResult>;
+
+/** One autocannon run (programmatic API). */
+export function load(options: LoadOptions): Promise<LoadResult> {
+  return (autocannon as LoadRunner)(options);
+}
+
+/** Browser-like request headers (compressed responses, HTML preferred). */
+export const BROWSER_HEADERS: Record<string, string> = {
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  'accept-encoding': 'gzip',
+  'accept-language': 'en-GB,en;q=0.9',
+  'user-agent':
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+};
+
+// ---------------------------------------------------------------------------
+// Lighthouse
+// ---------------------------------------------------------------------------
+
+export const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export type LighthouseChrome = { port: number; kill: () => Promise<void> };
+
+export async function launchChrome(chromePath: string): Promise<LighthouseChrome> {
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
+  let killed = false;
+  const kill = async () => {
+    if (killed) return;
+    killed = true;
+    await chrome.kill();
+  };
+  onCleanup(kill, () => {
+    try {
+      process.kill(chrome.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  });
+  return { port: chrome.port, kill };
+}
+
+/** Runs Lighthouse with its default (mobile, simulated throttling) config. */
+export async function runLighthouse(
+  url: string,
+  port: number,
+  categories: string[],
+  extraFlags: Flags = {},
+): Promise<Result> {
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: categories,
+    maxWaitForLoad: 60_000,
+    ...extraFlags,
+  });
+  if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
+  if (result.lhr.runtimeError) {
+    throw new Error(
+      `Lighthouse failed on ${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`,
+    );
+  }
+  return result.lhr;
+}
+
+export type FailingAudit = {
+  id: string;
+  title: string;
+  score: number | null;
+  scoreDisplayMode: string;
+  displayValue?: string;
+  explanation?: string;
+  errorMessage?: string;
+  warnings: string[];
+  items: string[];
+};
+
+const SKIPPED_MODES = new Set(['notApplicable', 'informative', 'manual']);
+
+/** Audits of a category that score below 1 (or errored), with their details as plain text. */
+export function failingAudits(lhr: Result, categoryId: string): FailingAudit[] {
+  const category = lhr.categories[categoryId];
+  if (!category) return [];
+  const failing: FailingAudit[] = [];
+  for (const ref of category.auditRefs) {
+    const audit = lhr.audits[ref.id];
+    if (!audit || SKIPPED_MODES.has(audit.scoreDisplayMode)) continue;
+    const errored = audit.scoreDisplayMode === 'error';
+    if (!errored && (audit.score === null || audit.score >= 1)) continue;
+    failing.push({
+      id: audit.id,
+      title: audit.title,
+      score: audit.score,
+      scoreDisplayMode: audit.scoreDisplayMode,
+      displayValue: audit.displayValue,
+      explanation: audit.explanation,
+      errorMessage: audit.errorMessage,
+      warnings: (audit.warnings ?? []).map(String),
+      items: describeDetails(audit.details as Details | undefined),
+    });
+  }
+  return failing;
+}
+
+// The LHR `details` union is large; this covers the shapes that carry per-item evidence.
+type Heading = { key: string | null; valueType?: string; label?: unknown };
+type Details = {
+  type: string;
+  headings?: Heading[];
+  items?: unknown[];
+  chains?: Record<string, Chain>;
+};
+type Chain = { request: { url: string }; children?: Record<string, Chain> };
+
+function cell(value: unknown, valueType?: string): string {
+  if (value === undefined || value === null || value === '') return '';
+  if (typeof value === 'number') {
+    if (valueType === 'bytes') return `${(value / 1024).toFixed(1)} KiB`;
+    if (valueType === 'ms' || valueType === 'timespanMs') return `${Math.round(value)} ms`;
+    return String(Math.round(value * 100) / 100);
+  }
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value === 'object') {
+    const v = value as Record<string, unknown>;
+    switch (v.type) {
+      case 'node': {
+        const parts = [v.selector, v.nodeLabel ? `"${String(v.nodeLabel)}"` : '', v.snippet];
+        const text = parts.filter(Boolean).map(String).join(' ');
+        return v.explanation ? `${text}\n      -> ${String(v.explanation)}` : text;
+      }
+      case 'url':
+      case 'code':
+      case 'text':
+        return String(v.value);
+      case 'link':
+        return `${String(v.text)} (${String(v.url)})`;
+      case 'source-location':
+        return `${String(v.url)}:${Number(v.line) + 1}:${Number(v.column) + 1}`;
+      case 'numeric':
+        return cell(v.value, v.granularity === undefined ? valueType : undefined);
+      default:
+        if ('formattedDefault' in v) return String(v.formattedDefault);
+        return JSON.stringify(value);
+    }
+  }
+  return String(value);
+}
+
+function describeItem(item: Record<string, unknown>, headings: Heading[]): string {
+  const keys = headings.length
+    ? headings.filter((h) => h.key).map((h) => ({ key: h.key as string, type: h.valueType }))
+    : Object.keys(item).map((key) => ({ key, type: undefined }));
+  const parts = keys
+    .map(({ key, type }) => {
+      const text = cell(item[key], type);
+      return text ? (headings.length ? text : `${key}: ${text}`) : '';
+    })
+    .filter(Boolean);
+  let line = parts.join(' | ');
+  const sub = item.subItems as { items?: Record<string, unknown>[] } | undefined;
+  for (const subItem of sub?.items ?? []) {
+    line += `\n      - ${describeItem(subItem, [])}`;
+  }
+  return line;
+}
+
+function describeChains(chains: Record<string, Chain>, depth = 0): string[] {
+  return Object.values(chains).flatMap((chain) => [
+    `${'  '.repeat(depth)}${chain.request.url}`,
+    ...describeChains(chain.children ?? {}, depth + 1),
+  ]);
+}
+
+export function describeDetails(details: Details | undefined): string[] {
+  if (!details) return [];
+  if (details.type === 'criticalrequestchain' && details.chains) {
+    return describeChains(details.chains);
+  }
+  if (details.type === 'list') {
+    return (details.items ?? []).flatMap((sub) => describeDetails(sub as Details));
+  }
+  if (details.type !== 'table' && details.type !== 'opportunity') return [];
+  return (details.items ?? []).map((item) =>
+    describeItem(item as Record<string, unknown>, details.headings ?? []),
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Plain-text tables
+// ---------------------------------------------------------------------------
+
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((header, i) =>
+    Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((text, i) => (i === 0 ? text.padEnd(widths[i] ?? 0) : text.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
