@@ -1,9 +1,26 @@
 // Browser journeys in Debian's Chromium against `npm start --ephemeral` (in-memory DynamoDB Local
 // on a fixed port, so tests can check what was stored).
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 export const E2E_PORT = 3100;
 export const E2E_DYNAMO_PORT = 8765;
+export const E2E_MAIL_DIR = join(tmpdir(), 'cluefeed-e2e-mail');
+
+const appEnv = {
+  TABLE_NAME: 'cluefeed-e2e',
+  APP_SECRET: 'e2e-secret-that-is-long-enough-0123456789abcdef',
+  PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
+  RATE_LIMIT_FACTOR: '50',
+};
+
+// Test workers load this file too: journeys read what the app stored through the core operations,
+// so they point at the same DynamoDB Local and table.
+Object.assign(process.env, appEnv, {
+  DYNAMODB_ENDPOINT: `http://127.0.0.1:${E2E_DYNAMO_PORT}`,
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+});
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -29,7 +46,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx tsx scripts/start.ts --ephemeral --port ${E2E_PORT} --dynamo-port ${E2E_DYNAMO_PORT}`,
+    command: `npx tsx scripts/start.ts --ephemeral --port ${E2E_PORT} --dynamo-port ${E2E_DYNAMO_PORT} --mail-dir ${E2E_MAIL_DIR}`,
     url: `http://127.0.0.1:${E2E_PORT}/healthz`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,

@@ -2,6 +2,7 @@
 //   --ephemeral        keep data in memory (end-to-end tests, benchmarks)
 //   --port N           web port (default PORT or 3000)
 //   --dynamo-port N    DynamoDB Local port (default: any free port)
+//   --mail-dir DIR     where the SMTP sink keeps messages (default .data/mail)
 // The Lambda runtime is Node 22; locally Node 20 is supported, so the SDK's notice is noise.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -13,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { hasJava, JAVA_INSTALL_HINT, startDynamoDb } from './local/dynamodb';
 import { ensureBuild } from './local/build';
 import { startWebServer } from './local/server';
+import { describeMessage, startSmtpSink } from './local/smtp-sink';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -20,6 +22,7 @@ const { values: args } = parseArgs({
     ephemeral: { type: 'boolean', default: false },
     port: { type: 'string' },
     'dynamo-port': { type: 'string' },
+    'mail-dir': { type: 'string' },
   },
 });
 
@@ -45,10 +48,18 @@ async function main() {
     dataDir: args.ephemeral ? undefined : join(dataDir, 'dynamodb'),
     port: args['dynamo-port'] ? Number(args['dynamo-port']) : undefined,
   });
+  const mailDir = args['mail-dir'] ?? join(dataDir, 'mail');
+  const sink = await startSmtpSink({
+    dir: mailDir,
+    onMessage: (message) => console.log(describeMessage(message)),
+  });
+  process.env.SMTP_URL = sink.url;
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   process.env.TABLE_NAME ??= 'cluefeed';
   process.env.APP_SECRET = appSecret(dataDir);
   process.env.NODE_ENV ??= 'production';
+  const port = Number(args.port ?? process.env.PORT ?? 3000);
+  process.env.PUBLIC_URL ??= `http://localhost:${port}`;
 
   const { config } = await import('#core/config');
   config();
@@ -61,10 +72,14 @@ async function main() {
     total > 0 ? `Seeded demo data: ${JSON.stringify(seeded)}` : 'Demo data already present.',
   );
 
-  const port = Number(args.port ?? process.env.PORT ?? 3000);
   const server = await startWebServer({ buildDir: join(root, 'build'), port });
   console.log(
-    `\nCluefeed is running at http://localhost:${port}\nDynamoDB Local: ${dynamo.endpoint}${args.ephemeral ? ' (in memory)' : ` (data in ${join(dataDir, 'dynamodb')})`}\nPress Ctrl-C to stop.\n`,
+    [
+      `\nCluefeed is running at http://localhost:${port}`,
+      `DynamoDB Local: ${dynamo.endpoint}${args.ephemeral ? ' (in memory)' : ` (data in ${join(dataDir, 'dynamodb')})`}`,
+      `Outgoing e-mail: ${sink.url}, kept in ${mailDir} (a line per message below)`,
+      'Press Ctrl-C to stop.\n',
+    ].join('\n'),
   );
 
   let stopping = false;
@@ -73,7 +88,7 @@ async function main() {
     stopping = true;
     server.close();
     server.closeAllConnections();
-    await dynamo.stop();
+    await Promise.all([dynamo.stop(), sink.stop()]);
     process.exit(0);
   };
   process.on('SIGINT', stop);

@@ -8,7 +8,14 @@ import { AnalyticsEventEntity } from './entity';
 export { AnalyticsEventEntity };
 export type AnalyticsEvent = EntityItem<typeof AnalyticsEventEntity>;
 
-export const EVENT_NAMES = ['page_view'] as const;
+export const EVENT_NAMES = [
+  'page_view',
+  'subscribe',
+  'subscription_confirmed',
+  'preferences_updated',
+  'unsubscribe',
+] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
 
 export const EventInput = v.object({
   name: v.picklist(EVENT_NAMES, 'Unknown event'),

@@ -11,3 +11,4 @@ export {
   withTracking,
   type Tracking,
 } from './tracking';
+export { SUGGESTION_FORM_ERROR, parseSuggestions } from './suggestions';

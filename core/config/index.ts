@@ -13,9 +13,32 @@ const ConfigSchema = v.object({
   ),
   PUBLIC_URL: v.optional(v.pipe(v.string(), v.url()), 'http://localhost:3000'),
   CONTACT_EMAIL: v.optional(v.pipe(v.string(), v.email()), 'hello@cluefeed.xyz'),
+  /** Multiplies every rate limit: raised for end-to-end tests and benchmarks from one address. */
+  RATE_LIMIT_FACTOR: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.number(), v.integer(), v.minValue(1)),
+    '1',
+  ),
+  /** Outgoing mail: an SMTP URL (smtp://user:pass@host:port or smtps://...). */
+  SMTP_URL: v.optional(v.pipe(v.string(), v.url()), 'smtp://127.0.0.1:2525'),
+  MAIL_FROM: v.optional(v.string(), 'Cluefeed <newsletter@cluefeed.xyz>'),
+  /** Where list-unsubscribe mailto: messages go. */
+  UNSUBSCRIBE_MAILTO: v.optional(v.pipe(v.string(), v.email()), 'unsubscribe@cluefeed.xyz'),
+  /** The mailing list mirror: 'local' (our table only) or 'mailchimp'. */
+  MAILING_LIST: v.optional(v.picklist(['local', 'mailchimp']), 'local'),
+  MAILCHIMP_API_KEY: v.optional(v.string()),
+  MAILCHIMP_SERVER_PREFIX: v.optional(v.string()),
+  MAILCHIMP_LIST_ID: v.optional(v.string()),
+  /** Overrides the Mailchimp API base URL (a fake API in tests). */
+  MAILCHIMP_API_URL: v.optional(v.pipe(v.string(), v.url())),
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;
+
+const MAILCHIMP_FIELDS = [
+  'MAILCHIMP_API_KEY',
+  'MAILCHIMP_SERVER_PREFIX',
+  'MAILCHIMP_LIST_ID',
+] as const;
 
 let parsed: Config | undefined;
 
@@ -25,6 +48,12 @@ export function config(): Config {
   if (!result.success) {
     const fields = result.issues.map((issue) => `${v.getDotPath(issue) ?? '?'}: ${issue.message}`);
     throw new Error(`Invalid configuration: ${fields.join('; ')}`);
+  }
+  if (result.output.MAILING_LIST === 'mailchimp') {
+    const missing = MAILCHIMP_FIELDS.filter((name) => !result.output[name]);
+    if (missing.length > 0) {
+      throw new Error(`Invalid configuration: MAILING_LIST=mailchimp needs ${missing.join(', ')}`);
+    }
   }
   parsed = result.output;
   return parsed;

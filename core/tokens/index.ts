@@ -2,7 +2,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { config } from '#core/config';
 
-export type TokenPurpose = 'waitlist';
+/** What a token may be used for; a token for one purpose is refused for every other. */
+export type TokenPurpose = 'waitlist' | 'confirm' | 'assemble' | 'manage';
 
 type Payload = { p: TokenPurpose; exp: number; sub?: string };
 

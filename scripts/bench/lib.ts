@@ -322,21 +322,38 @@ export function failingAudits(lhr: Result, categoryId: string): FailingAudit[] {
   return failing;
 }
 
-// The LHR `details` union is large; this covers the shapes that carry per-item evidence.
+// The LHR `details` union is large; this covers the shapes that carry per-item evidence: tables
+// and opportunities (with sub-items), lists of them, insight list sections, checklists, nodes and
+// request chains.
 type Heading = { key: string | null; valueType?: string; label?: unknown };
 type Details = {
   type: string;
   headings?: Heading[];
-  items?: unknown[];
+  items?: unknown;
   chains?: Record<string, Chain>;
+  title?: string;
+  value?: unknown;
 };
-type Chain = { request: { url: string }; children?: Record<string, Chain> };
+type Chain = {
+  url?: string;
+  request?: { url: string };
+  navStartToEndTime?: number;
+  transferSize?: number;
+  children?: Record<string, Chain>;
+};
+
+function duration(ms: number): string {
+  if (ms >= 86_400_000) return `${Math.round(ms / 8_640_000) / 10} d`;
+  if (ms >= 3_600_000) return `${Math.round(ms / 360_000) / 10} h`;
+  if (ms >= 60_000) return `${Math.round(ms / 6_000) / 10} min`;
+  return `${Math.round(ms)} ms`;
+}
 
 function cell(value: unknown, valueType?: string): string {
   if (value === undefined || value === null || value === '') return '';
   if (typeof value === 'number') {
     if (valueType === 'bytes') return `${(value / 1024).toFixed(1)} KiB`;
-    if (valueType === 'ms' || valueType === 'timespanMs') return `${Math.round(value)} ms`;
+    if (valueType === 'ms' || valueType === 'timespanMs') return duration(value);
     return String(Math.round(value * 100) / 100);
   }
   if (typeof value === 'string') return value;
@@ -345,8 +362,8 @@ function cell(value: unknown, valueType?: string): string {
     const v = value as Record<string, unknown>;
     switch (v.type) {
       case 'node': {
-        const parts = [v.selector, v.nodeLabel ? `"${String(v.nodeLabel)}"` : '', v.snippet];
-        const text = parts.filter(Boolean).map(String).join(' ');
+        const label = v.nodeLabel && v.nodeLabel !== v.selector ? `"${String(v.nodeLabel)}"` : '';
+        const text = [v.selector, label, v.snippet].filter(Boolean).map(String).join(' ');
         return v.explanation ? `${text}\n      -> ${String(v.explanation)}` : text;
       }
       case 'url':
@@ -358,7 +375,7 @@ function cell(value: unknown, valueType?: string): string {
       case 'source-location':
         return `${String(v.url)}:${Number(v.line) + 1}:${Number(v.column) + 1}`;
       case 'numeric':
-        return cell(v.value, v.granularity === undefined ? valueType : undefined);
+        return cell(v.value, valueType);
       default:
         if ('formattedDefault' in v) return String(v.formattedDefault);
         return JSON.stringify(value);
@@ -386,24 +403,63 @@ function describeItem(item: Record<string, unknown>, headings: Heading[]): strin
 }
 
 function describeChains(chains: Record<string, Chain>, depth = 0): string[] {
-  return Object.values(chains).flatMap((chain) => [
-    `${'  '.repeat(depth)}${chain.request.url}`,
-    ...describeChains(chain.children ?? {}, depth + 1),
-  ]);
+  return Object.values(chains).flatMap((chain) => {
+    const timing = [
+      chain.navStartToEndTime === undefined ? '' : `${Math.round(chain.navStartToEndTime)} ms`,
+      chain.transferSize === undefined ? '' : `${(chain.transferSize / 1024).toFixed(1)} KiB`,
+    ].filter(Boolean);
+    const suffix = timing.length ? ` (${timing.join(', ')})` : '';
+    return [
+      `${'  '.repeat(depth)}${chain.url ?? chain.request?.url ?? '?'}${suffix}`,
+      ...describeChains(chain.children ?? {}, depth + 1),
+    ];
+  });
 }
 
+function headingLabel(heading: Heading): string {
+  const label = heading.label;
+  if (typeof label === 'string' && label) return label;
+  return heading.key ?? '';
+}
+
+/** Plain-text lines for an audit's `details`. */
 export function describeDetails(details: Details | undefined): string[] {
-  if (!details) return [];
-  if (details.type === 'criticalrequestchain' && details.chains) {
-    return describeChains(details.chains);
+  if (!details || typeof details !== 'object') return [];
+  switch (details.type) {
+    case 'criticalrequestchain':
+    case 'network-tree':
+      return describeChains(details.chains ?? {});
+    case 'list':
+      return (Array.isArray(details.items) ? details.items : []).flatMap((sub) =>
+        describeDetails(sub as Details),
+      );
+    case 'list-section': {
+      const inner = describeDetails(details.value as Details | undefined);
+      return details.title ? [`${details.title}:`, ...inner.map((l) => `  ${l}`)] : inner;
+    }
+    case 'checklist':
+      return Object.values(
+        (details.items ?? {}) as Record<string, { label: string; value: boolean }>,
+      ).map((check) => `[${check.value ? 'x' : ' '}] ${check.label}`);
+    case 'node':
+    case 'text':
+    case 'url':
+    case 'code':
+      return [cell(details)];
+    case 'table':
+    case 'opportunity': {
+      const items = Array.isArray(details.items) ? details.items : [];
+      if (items.length === 0) return [];
+      const headings = details.headings ?? [];
+      const columns = headings.filter((h) => h.key).map(headingLabel);
+      return [
+        ...(columns.length ? [`(${columns.join(' | ')})`] : []),
+        ...items.map((item) => describeItem(item as Record<string, unknown>, headings)),
+      ];
+    }
+    default:
+      return [];
   }
-  if (details.type === 'list') {
-    return (details.items ?? []).flatMap((sub) => describeDetails(sub as Details));
-  }
-  if (details.type !== 'table' && details.type !== 'opportunity') return [];
-  return (details.items ?? []).map((item) =>
-    describeItem(item as Record<string, unknown>, details.headings ?? []),
-  );
 }
 
 // ---------------------------------------------------------------------------

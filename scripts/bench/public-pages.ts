@@ -5,7 +5,7 @@
 //   BENCH_SKIP_LIGHTHOUSE=1  load test only
 //   CHROMIUM_PATH=/usr/bin/chromium
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { audiences, contentCards, posts } from '../seed/data';
 import {
@@ -84,6 +84,9 @@ async function main() {
     BROWSER_HEADERS,
   );
 
+  const loadBefore = loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
   const loadRows: LoadRow[] = [];
   for (const route of routes) {
     console.error(`autocannon ${route.path}: ${CONNECTIONS} connections, ${DURATION}s...`);
@@ -133,7 +136,7 @@ async function main() {
   const lines: string[] = [];
   lines.push('', '='.repeat(72), 'Cluefeed public pages benchmark', '='.repeat(72));
   lines.push(
-    `Date: ${new Date().toISOString()}  Node ${process.version}  CPUs: ${cpus().length}`,
+    `Date: ${new Date().toISOString()}  Node ${process.version}  CPUs: ${cpus().length}  load average before: ${loadBefore}`,
     `autocannon: ${CONNECTIONS} connections, ${DURATION}s per route, sequential, Accept-Encoding: gzip`,
     `Audience: ${audience.key} -> /a/${audience.slug}   Post: /p/${post.slug}`,
     '',
@@ -182,7 +185,10 @@ async function main() {
           if (audit.explanation) lines.push(`      ${audit.explanation}`);
           if (audit.errorMessage) lines.push(`      error: ${audit.errorMessage}`);
           for (const warning of audit.warnings) lines.push(`      warning: ${warning}`);
-          for (const item of audit.items.slice(0, MAX_ITEMS)) lines.push(`    * ${item}`);
+          for (const item of audit.items.slice(0, MAX_ITEMS)) {
+            // Indented lines continue the item above them (request chains, list sections).
+            lines.push(item.startsWith(' ') ? `     ${item}` : `    * ${item}`);
+          }
           if (audit.items.length > MAX_ITEMS) {
             lines.push(`    * ... and ${audit.items.length - MAX_ITEMS} more`);
           }

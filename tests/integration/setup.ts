@@ -6,6 +6,7 @@ process.env.DYNAMODB_ENDPOINT = inject('dynamoDbEndpoint');
 process.env.TABLE_NAME = `test-${process.env.VITEST_POOL_ID ?? '0'}`;
 process.env.APP_SECRET = 'test-secret-that-is-long-enough-for-hmac-0123456789';
 process.env.NODE_ENV = 'test';
+process.env.SMTP_URL = inject('smtpUrl');
 
 beforeAll(async () => {
   const { ensureTable } = await import('#core/db');

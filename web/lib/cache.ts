@@ -14,3 +14,6 @@ export const publicPageHeaders: HeadersFunction = ({ loaderHeaders, errorHeaders
 export function notFound(): Response {
   return new Response('Not found', { status: 404, headers: { 'Cache-Control': NOT_FOUND_CACHE } });
 }
+
+/** Pages that carry a subscriber's token: never stored by a browser or a CDN. */
+export const privatePageHeaders: HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' });

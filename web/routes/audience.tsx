@@ -8,7 +8,9 @@ import * as ContentCards from '#core/content-cards';
 import { BottomBar } from '../components/bottom-bar';
 import { ContentCardView } from '../components/content-card';
 import { TrackedLink } from '../components/tracked-link';
+import { SubscribeForm } from '../components/subscribe-form';
 import { WhatToExpect } from '../components/what-to-expect';
+import { subscribeAction } from './audience.server';
 import { notFound, publicPageHeaders } from '../lib/cache';
 
 export const headers = publicPageHeaders;
@@ -23,6 +25,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
         },
       ]
     : [{ title: 'Page not found · Cluefeed' }];
+
+export const action = subscribeAction;
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -87,6 +91,7 @@ export default function AudiencePage() {
             ? 'The stories that matter to you, picked and explained every morning. Readable in 5 minutes.'
             : 'The week’s stories that matter to you, picked and explained in one e-mail.'}
         </p>
+        {audience.state === 'active' && <SubscribeForm placement="hero" />}
         {expectLink}
       </header>
 
@@ -137,15 +142,24 @@ export default function AudiencePage() {
         frequency={audience.frequency}
         initiallyOpen={expectOpen}
       />
-      <BottomBar>
-        <p>
-          <strong>For those who {audience.title}</strong>
-          <span>{audience.frequency === 'daily' ? 'Every morning, 5 minutes' : 'Once a week'}</span>
-        </p>
-        <button type="button" className="button" onClick={() => dialog.current?.showModal()}>
-          What to expect
-        </button>
-      </BottomBar>
+      {audience.state === 'active' && (
+        <BottomBar>
+          <p>
+            <strong>For those who {audience.title}</strong>
+            <span>
+              {audience.frequency === 'daily' ? 'Every morning, 5 minutes' : 'Once a week'}
+            </span>
+          </p>
+          <SubscribeForm placement="bar" />
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={() => dialog.current?.showModal()}
+          >
+            What to expect
+          </button>
+        </BottomBar>
+      )}
     </div>
   );
 }

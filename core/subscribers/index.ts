@@ -1,0 +1,296 @@
+// Subscribers without accounts: subscribe (double opt-in), confirm, pick audiences and upcoming
+// niches, change the e-mail address, unsubscribe. Our table is the source of truth; the mailing
+// list mirrors confirmed members.
+import { createWriteTransaction, type EntityItem } from 'electrodb';
+import * as v from 'valibot';
+import { ulid } from 'ulid';
+import * as Analytics from '#core/analytics';
+import * as Audiences from '#core/audiences';
+import { EmailSchema, fn, TrackingSchema, VisibleError } from '#core/common';
+import { isConditionFailure } from '#core/db';
+import * as RateLimit from '#core/rate-limit';
+import * as Tokens from '#core/tokens';
+import { SubscriberEmailEntity, SubscriberEntity } from './entity';
+import { sendConfirmation } from './emails';
+import { mirror } from './mirror';
+
+export { SubscriberEntity, SubscriberEmailEntity };
+export { subscriberLinks, unsubscribeHeaders, manageToken } from './links';
+export type Subscriber = EntityItem<typeof SubscriberEntity>;
+export type SubscriberStatus = Subscriber['status'];
+
+export const ALREADY_SUBSCRIBED_CODE = 'MAILCHIMP_USER_ALREADY_SUBSCRIBER';
+export const BROKEN_LINK_MESSAGE = 'Could not verify subscription. Invalid or broken link';
+
+/** A subscriber's step in the funnel, with the tracking values of their signup. */
+function track(name: Analytics.EventName, path: string, subscriber: Subscriber) {
+  return Analytics.record({
+    name,
+    path,
+    utm: subscriber.utm,
+    raud: subscriber.raud,
+    vus: subscriber.vus as '' | 'sp' | 'ip' | undefined,
+  });
+}
+
+const brokenLink = () => new VisibleError('subscriber.invalid_link', BROKEN_LINK_MESSAGE, 400);
+const now = () => new Date().toISOString();
+
+export async function byId(id: string): Promise<Subscriber | undefined> {
+  const { data } = await SubscriberEntity.get({ id }).go({ consistent: true });
+  return data ?? undefined;
+}
+
+export async function byEmail(email: string): Promise<Subscriber | undefined> {
+  const { data } = await SubscriberEmailEntity.get({ email: email.trim().toLowerCase() }).go({
+    consistent: true,
+  });
+  return data ? byId(data.subscriberId) : undefined;
+}
+
+/** The subscriber a `subscriberHash` token names, if the token is valid for one of `purposes`. */
+export async function fromToken(
+  token: string | null | undefined,
+  purposes: Tokens.TokenPurpose[],
+): Promise<Subscriber> {
+  for (const purpose of purposes) {
+    const verified = Tokens.verify(purpose, token);
+    if (verified.ok && verified.subject) {
+      const subscriber = await byId(verified.subject);
+      if (subscriber) return subscriber;
+    }
+  }
+  throw brokenLink();
+}
+
+export const SubscribeInput = v.object({
+  email: EmailSchema,
+  audienceId: v.pipe(v.string(), v.nonEmpty()),
+  ...TrackingSchema.entries,
+});
+
+/**
+ * Subscribes an address to an audience and sends a confirmation e-mail. A subscribed address is
+ * refused; a pending one gets the audience added and a fresh e-mail; an unsubscribed or cleaned
+ * one starts over as pending. Never stores an address twice.
+ */
+export const subscribe = fn(SubscribeInput, async (input) => {
+  const audience = await Audiences.byId(input.audienceId);
+  if (!audience || audience.state !== 'active') {
+    throw new VisibleError('audience.not_found', 'This audience does not exist', 404);
+  }
+  const existing = await byEmail(input.email);
+  if (existing?.status === 'subscribed') {
+    throw new VisibleError(ALREADY_SUBSCRIBED_CODE, 'You are already a subscriber!', 409);
+  }
+  await RateLimit.hit(RateLimit.LIMITS.confirmationsPerAddress, input.email);
+  const subscriber = existing
+    ? await reopen(existing, audience.id)
+    : ((await createPending(input)) ?? (await reopenRaced(input.email, audience.id)));
+  await sendConfirmation(subscriber);
+  await track('subscribe', `/a/${audience.slug}`, { ...subscriber, ...input });
+  return { subscriber, assembleToken: Tokens.sign('assemble', 24 * 3600, subscriber.id) };
+});
+
+/** Another request created the same address a moment ago: continue with that subscriber. */
+async function reopenRaced(email: string, audienceId: string): Promise<Subscriber> {
+  const raced = await byEmail(email);
+  if (!raced)
+    throw new VisibleError(
+      'subscriber.changed',
+      'Your subscription just changed. Please try again.',
+      409,
+    );
+  return reopen(raced, audienceId);
+}
+
+/** A new pending subscriber and its e-mail claim; undefined when the address was claimed first. */
+async function createPending(
+  input: v.InferOutput<typeof SubscribeInput>,
+): Promise<Subscriber | undefined> {
+  const subscriber = {
+    id: ulid(),
+    email: input.email,
+    status: 'pending' as const,
+    audienceIds: [input.audienceId],
+    firstAudienceId: input.audienceId,
+    utm: input.utm,
+    raud: input.raud,
+    vus: input.vus,
+    createdAt: now(),
+    updatedAt: now(),
+  };
+  const result = await createWriteTransaction(
+    { subscriber: SubscriberEntity, claim: SubscriberEmailEntity },
+    ({ subscriber: entity, claim }) => [
+      entity.create(subscriber).commit(),
+      claim.create({ email: subscriber.email, subscriberId: subscriber.id }).commit(),
+    ],
+  )
+    .go()
+    .catch((error: unknown) => {
+      if (isConditionFailure(error)) return { canceled: true };
+      throw error;
+    });
+  return result.canceled ? undefined : subscriber;
+}
+
+async function reopen(subscriber: Subscriber, audienceId: string): Promise<Subscriber> {
+  if (subscriber.status === 'subscribed') {
+    throw new VisibleError(ALREADY_SUBSCRIBED_CODE, 'You are already a subscriber!', 409);
+  }
+  const update = SubscriberEntity.update({ id: subscriber.id });
+  const { data } = await (
+    subscriber.status === 'pending'
+      ? update.add({ audienceIds: [audienceId] }).set({ updatedAt: now() })
+      : update
+          .set({ status: 'pending', audienceIds: [audienceId], updatedAt: now() })
+          .remove(['unsubscribedAt'])
+  )
+    .where((attr, op) => op.eq(attr.status, subscriber.status))
+    .go({ response: 'all_new' })
+    .catch((error: unknown) => {
+      if (!isConditionFailure(error)) throw error;
+      throw new VisibleError(
+        'subscriber.changed',
+        'Your subscription just changed. Please try again.',
+        409,
+      );
+    });
+  return data as Subscriber;
+}
+
+/** Confirms a pending subscription from the e-mail link; confirming twice is fine. */
+export async function confirm(token: string | null | undefined) {
+  const subscriber = await fromToken(token, ['confirm']);
+  if (subscriber.status === 'unsubscribed' || subscriber.status === 'cleaned') throw brokenLink();
+  if (subscriber.status === 'pending') {
+    await SubscriberEntity.update({ id: subscriber.id })
+      .set({ status: 'subscribed', confirmedAt: now(), updatedAt: now() })
+      .where((attr, op) => op.eq(attr.status, 'pending'))
+      .go()
+      .catch((error: unknown) => {
+        if (!isConditionFailure(error)) throw error;
+      });
+    const confirmed = (await byId(subscriber.id))!;
+    await mirror.member(confirmed);
+    await track('subscription_confirmed', '/confirm-subscription', confirmed);
+    return confirmed;
+  }
+  return subscriber;
+}
+
+export const ToggleInput = v.object({
+  audienceId: v.pipe(v.string(), v.nonEmpty()),
+  subscribed: v.boolean(),
+});
+
+/** Subscribes to or unsubscribes from one audience at once (SelectMoreAudiences, preferences). */
+export async function setAudience(subscriber: Subscriber, input: v.InferInput<typeof ToggleInput>) {
+  const { audienceId, subscribed } = v.parse(ToggleInput, input);
+  const audience = await Audiences.byId(audienceId);
+  if (!audience || audience.state !== 'active') {
+    throw new VisibleError('audience.not_found', 'This audience does not exist', 404);
+  }
+  const update = SubscriberEntity.update({ id: subscriber.id });
+  await (
+    subscribed
+      ? update.add({ audienceIds: [audienceId] })
+      : update.delete({ audienceIds: [audienceId] })
+  )
+    .set({ updatedAt: now() })
+    .go();
+  if (subscriber.status === 'subscribed') {
+    await mirror.tags(subscriber.email, [
+      { name: audience.tag, status: subscribed ? 'active' : 'inactive' },
+    ]);
+  }
+  await track('preferences_updated', '/subscription', subscriber);
+}
+
+/** Records the upcoming niches a subscriber identifies with (their tags on the mailing list). */
+export async function addShadowAudiences(subscriber: Subscriber, audienceIds: string[]) {
+  const ids = v.parse(
+    v.pipe(v.array(v.string()), v.minLength(1, 'Please select at least one niche')),
+    audienceIds,
+  );
+  const audiences = await Audiences.byIds(ids);
+  if (audiences.length !== ids.length || audiences.some((a) => a.state !== 'upcoming')) {
+    throw new VisibleError('audience.not_upcoming', 'Please choose among the upcoming niches', 400);
+  }
+  await SubscriberEntity.update({ id: subscriber.id })
+    .add({ shadowAudienceIds: ids })
+    .set({ updatedAt: now() })
+    .go();
+  if (subscriber.status === 'subscribed') {
+    await mirror.tags(
+      subscriber.email,
+      audiences.map((a) => ({ name: a.tag, status: 'active' as const })),
+    );
+  }
+}
+
+/** Moves the subscription to another address; an address in use by another subscriber is refused. */
+export async function changeEmail(subscriber: Subscriber, newEmail: string): Promise<string> {
+  const email = v.parse(EmailSchema, newEmail);
+  if (email === subscriber.email) return email;
+  const taken = () =>
+    new VisibleError(
+      'subscriber.email_taken',
+      'This email address is already used by another subscription',
+      409,
+    );
+  await createWriteTransaction(
+    { entity: SubscriberEntity, claim: SubscriberEmailEntity },
+    ({ entity, claim }) => [
+      claim.create({ email, subscriberId: subscriber.id }).commit(),
+      claim
+        .delete({ email: subscriber.email })
+        .where((attr, op) => op.eq(attr.subscriberId, subscriber.id))
+        .commit(),
+      entity
+        .patch({ id: subscriber.id })
+        .set({ email, updatedAt: now() })
+        .where((attr, op) => op.eq(attr.email, subscriber.email))
+        .commit(),
+    ],
+  )
+    .go()
+    .then((result) => {
+      if (result.canceled) throw taken();
+    })
+    .catch((error: unknown) => {
+      if (error instanceof VisibleError) throw error;
+      if (isConditionFailure(error)) throw taken();
+      throw error;
+    });
+  if (subscriber.status === 'subscribed') await mirror.email(subscriber.email, email);
+  await track('preferences_updated', '/subscription', subscriber);
+  return email;
+}
+
+/** Stops all mail to the subscriber; unsubscribing twice is fine. */
+export async function unsubscribe(subscriber: Subscriber): Promise<void> {
+  if (subscriber.status === 'unsubscribed' || subscriber.status === 'cleaned') return;
+  await SubscriberEntity.update({ id: subscriber.id })
+    .set({ status: 'unsubscribed', unsubscribedAt: now(), updatedAt: now() })
+    .go();
+  await mirror.status(subscriber.email, 'unsubscribed');
+  await track('unsubscribe', '/unsubscribe', subscriber);
+}
+
+/** A subscriber with its audiences and upcoming niches, for the pages that show them. */
+export async function withAudiences(subscriber: Subscriber) {
+  const ids = [...(subscriber.audienceIds ?? [])];
+  const shadowIds = [...(subscriber.shadowAudienceIds ?? [])];
+  const [audiences, shadowAudiences] = await Promise.all([
+    Audiences.byIds(ids),
+    Audiences.byIds(shadowIds),
+  ]);
+  return { ...subscriber, audiences, shadowAudiences };
+}
+
+/** Whether mail may go to this subscriber at all. */
+export function canReceiveMail(subscriber: Pick<Subscriber, 'status'>): boolean {
+  return subscriber.status === 'pending' || subscriber.status === 'subscribed';
+}

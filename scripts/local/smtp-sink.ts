@@ -1,0 +1,143 @@
+// The local runtime's mail server: accepts every message on 127.0.0.1 and keeps it on disk
+// (raw .eml plus a parsed .json) for the admin Outbox page and for tests to read back.
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { simpleParser, type AddressObject, type HeaderLines } from 'mailparser';
+import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import { monotonicFactory } from 'ulid';
+
+export type StoredMessage = {
+  id: string;
+  receivedAt: string;
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  headers: Record<string, string>;
+};
+
+export type SmtpSink = { port: number; url: string; stop(): Promise<void> };
+
+const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+// Monotonic, so two messages stored in the same millisecond still sort in arrival order.
+const nextId = monotonicFactory();
+
+export async function startSmtpSink(options: {
+  dir: string;
+  port?: number;
+  onMessage?: (message: StoredMessage) => void;
+}): Promise<SmtpSink> {
+  await mkdir(options.dir, { recursive: true });
+  const server = new SMTPServer({
+    banner: 'Cluefeed local SMTP sink',
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    size: MAX_MESSAGE_BYTES,
+    rejectOversized: true,
+    // A pooled client keeps its connection open; stopping should not wait the default 30 s.
+    closeTimeout: 1000,
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => {
+        if (!stream.sizeExceeded) chunks.push(chunk);
+      });
+      stream.on('end', () => {
+        if (stream.sizeExceeded) return callback();
+        store(options.dir, Buffer.concat(chunks), session).then((message) => {
+          options.onMessage?.(message);
+          callback();
+        }, callback);
+      });
+    },
+  });
+  // A client hanging up mid-session is reported here; it must not take the runtime down.
+  server.on('error', (error: Error) => console.warn(`SMTP sink: ${error.message}`));
+
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function store(dir: string, raw: Buffer, session: SMTPServerSession) {
+  const parsed = await simpleParser(raw);
+  const receivedAt = new Date().toISOString();
+  const id = nextId();
+  const { mailFrom, rcptTo } = session.envelope;
+  const message: StoredMessage = {
+    id,
+    receivedAt,
+    from: parsed.from ? addressesOf(parsed.from) : mailFrom ? mailFrom.address : '',
+    // The envelope, not the To header: it is who the message was actually delivered to.
+    to: rcptTo.map((recipient) => recipient.address),
+    subject: parsed.subject ?? '',
+    text: parsed.text ?? '',
+    html: parsed.html || '',
+    headers: headersOf(parsed.headerLines),
+  };
+  // Colons are not allowed in file names on every system the runtime may run on.
+  const base = join(dir, `${receivedAt.replaceAll(':', '-')}-${id}`);
+  await writeFile(`${base}.eml`, raw);
+  // Written aside and renamed, so a reader never sees half a message.
+  await writeFile(`${base}.json.tmp`, JSON.stringify(message, null, 2));
+  await rename(`${base}.json.tmp`, `${base}.json`);
+  return message;
+}
+
+// `Name <address>` as a person writes it; mailparser's own text form quotes every name.
+function addressesOf(header: AddressObject): string {
+  return header.value
+    .map(({ name, address = '' }) => (name ? `${name} <${address}>` : address))
+    .join(', ');
+}
+
+// Header values as sent (unfolded), not mailparser's structured forms: List-Unsubscribe and
+// List-Unsubscribe-Post must be checked exactly as a mailbox provider would see them.
+function headersOf(lines: HeaderLines): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const { key, line } of lines) {
+    const value = line
+      .slice(line.indexOf(':') + 1)
+      .replace(/\r?\n(?=[ \t])/g, '')
+      .trim();
+    headers[key] = key in headers ? `${headers[key]}\n${value}` : value;
+  }
+  return headers;
+}
+
+/** Every stored message, newest first. */
+export async function readMessages(dir: string): Promise<StoredMessage[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const files = names
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .reverse();
+  return Promise.all(
+    files.map(async (name) => JSON.parse(await readFile(join(dir, name), 'utf8')) as StoredMessage),
+  );
+}
+
+/** One console line per message, with the first link so a developer can click through. */
+export function describeMessage(message: StoredMessage): string {
+  const link = /https?:\/\/[^\s<>"')\]]+/.exec(message.text)?.[0];
+  const parts = [`✉  to ${message.to.join(', ')}`, `"${message.subject}"`, ...(link ? [link] : [])];
+  return parts.join(' · ');
+}

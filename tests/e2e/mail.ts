@@ -1,0 +1,26 @@
+// The e-mails the app under test sent, read from its SMTP sink's folder.
+import { expect } from '@playwright/test';
+import { readMessages, type StoredMessage } from '../../scripts/local/smtp-sink';
+import { E2E_MAIL_DIR } from '../../playwright.config';
+
+/** Waits for the one message to `email`, and returns it. */
+export async function onlyMessageTo(email: string): Promise<StoredMessage> {
+  let found: StoredMessage[] = [];
+  await expect
+    .poll(async () => {
+      found = (await readMessages(E2E_MAIL_DIR)).filter((message) => message.to.includes(email));
+      return found.length;
+    })
+    .toBe(1);
+  return found[0]!;
+}
+
+/** A link of the message as a path the test browser can open (the app's PUBLIC_URL differs). */
+export function pathOfLink(message: StoredMessage, pathname: string): string {
+  const link = message.text
+    .match(/https?:\/\/\S+/g)
+    ?.map((url) => new URL(url))
+    .find((url) => url.pathname === pathname);
+  if (!link) throw new Error(`No ${pathname} link in "${message.subject}"`);
+  return `${link.pathname}${link.search}`;
+}

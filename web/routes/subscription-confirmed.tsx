@@ -1,0 +1,42 @@
+// SuccessfulSubscription: 'Awesome!', the active audiences, and a way to the upcoming niches.
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import * as Subscribers from '#core/subscribers';
+import { LinkError } from '../components/link-error';
+import { TrackedLink } from '../components/tracked-link';
+import { privatePageHeaders } from '../lib/cache';
+import { withSubscriber } from '../lib/subscriber.server';
+
+export const meta: MetaFunction = () => [{ title: 'Subscription confirmed · Cluefeed' }];
+export const headers = privatePageHeaders;
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return withSubscriber(request, ['manage'], async (subscriber, token) => {
+    const { audiences } = await Subscribers.withAudiences(subscriber);
+    return { token, titles: audiences.filter((a) => a.state === 'active').map((a) => a.title) };
+  });
+}
+
+/** 'a, b and c' */
+export function listOf(items: string[]): string {
+  return items.length <= 1
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+export default function SubscriptionConfirmed() {
+  const page = useLoaderData<typeof loader>();
+  if (!page.ok) return <LinkError message={page.error} />;
+  return (
+    <section className="page narrow center">
+      <h1>Awesome!</h1>
+      <p className="lede">Your newsletter includes stories for those who {listOf(page.titles)}.</p>
+      <TrackedLink
+        to={`/upcoming-niches?subscriberHash=${encodeURIComponent(page.token)}`}
+        className="button"
+      >
+        View Upcoming Niches
+      </TrackedLink>
+    </section>
+  );
+}

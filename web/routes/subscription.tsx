@@ -1,0 +1,138 @@
+// Preferences /subscription: the e-mail box (read-only with Edit, then Save), the editable
+// audience cloud, and unsubscribing from everything.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useEffect, useId, useState } from 'react';
+import * as Audiences from '#core/audiences';
+import * as Subscribers from '#core/subscribers';
+import { AudienceToggle } from '../components/audience-toggle';
+import { LinkError } from '../components/link-error';
+import { TrackedLink } from '../components/tracked-link';
+import { privatePageHeaders } from '../lib/cache';
+import { subscriberAction, toggleAction } from '../lib/subscriber-actions.server';
+import { withSubscriber } from '../lib/subscriber.server';
+
+export const meta: MetaFunction = () => [{ title: 'Your preferences · Cluefeed' }];
+export const headers = privatePageHeaders;
+
+export function loader({ request }: LoaderFunctionArgs) {
+  const editing = new URL(request.url).searchParams.get('edit') === 'email';
+  return withSubscriber(request, ['manage'], async (subscriber) => ({
+    email: subscriber.email,
+    status: subscriber.status,
+    editing,
+    selected: [...(subscriber.audienceIds ?? [])],
+    audiences: (await Audiences.list())
+      .filter((audience) => audience.state === 'active')
+      .map(({ id, title, frequency }) => ({ id, title, frequency })),
+  }));
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const intent = (await request.clone().formData()).get('intent');
+  if (intent === 'toggle') return toggleAction(request, ['manage']);
+  return subscriberAction(request, ['manage'], async (subscriber, form) => {
+    if (intent === 'email')
+      await Subscribers.changeEmail(subscriber, String(form.get('email') ?? ''));
+    else if (intent === 'unsubscribe') await Subscribers.unsubscribe(subscriber);
+  });
+}
+
+export default function Preferences() {
+  const page = useLoaderData<typeof loader>();
+  if (!page.ok) return <LinkError message={page.error} />;
+  if (page.status === 'unsubscribed' || page.status === 'cleaned') {
+    return (
+      <section className="page narrow center">
+        <h1>You are unsubscribed</h1>
+        <p className="lede">
+          We will not e-mail {page.email} again. You can subscribe again from any audience page.
+        </p>
+        <TrackedLink to="/" className="button">
+          Back to Home
+        </TrackedLink>
+      </section>
+    );
+  }
+  const selected = new Set(page.selected);
+  return (
+    <section className="page narrow">
+      <h1>Your preferences</h1>
+      <EmailBox email={page.email} startEditing={page.editing} />
+      <h2>Your audiences</h2>
+      <p>Select an audience to add it to your newsletter; select it again to remove it.</p>
+      <ul className="cloud cloud--large">
+        {page.audiences.map((audience) => (
+          <li key={audience.id}>
+            <AudienceToggle audience={audience} selected={selected.has(audience.id)} />
+          </li>
+        ))}
+      </ul>
+      <Form method="post" className="danger-zone">
+        <input type="hidden" name="intent" value="unsubscribe" />
+        <h2>Unsubscribe</h2>
+        <p>Stop every e-mail from Cluefeed.</p>
+        <button type="submit" className="button button--ghost">
+          Unsubscribe from everything
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+function EmailBox({ email, startEditing }: { email: string; startEditing: boolean }) {
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [editing, setEditing] = useState(startEditing);
+  const inputId = useId();
+  const errorId = useId();
+  const failed = result && !result.ok && result.intent === 'email' ? result.error : undefined;
+  const saving = navigation.formData?.get('intent') === 'email';
+
+  useEffect(() => {
+    if (result?.ok && result.intent === 'email') setEditing(false);
+  }, [result]);
+
+  return (
+    <Form method="post" className="email-box" noValidate>
+      <input type="hidden" name="intent" value="email" />
+      <label htmlFor={inputId}>Your e-mail address</label>
+      <div className="email-box__row">
+        <input
+          key={`${editing}-${email}`}
+          id={inputId}
+          type="email"
+          name="email"
+          autoComplete="email"
+          defaultValue={email}
+          readOnly={!editing || saving}
+          aria-invalid={Boolean(failed)}
+          aria-describedby={failed ? errorId : undefined}
+        />
+        {editing ? (
+          <button type="submit" className="button" disabled={saving}>
+            Save
+          </button>
+        ) : (
+          <TrackedLink
+            to="?edit=email"
+            preventScrollReset
+            replace
+            className="button button--ghost"
+            onClick={(event) => {
+              event.preventDefault();
+              setEditing(true);
+            }}
+          >
+            Edit
+          </TrackedLink>
+        )}
+      </div>
+      {failed && (
+        <p id={errorId} className="field__error" role="alert">
+          {failed}
+        </p>
+      )}
+    </Form>
+  );
+}
