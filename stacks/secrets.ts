@@ -3,3 +3,9 @@
 
 /** HMAC key for signed tokens (e-mail links, sessions); at least 32 characters. */
 export const appSecret = new sst.Secret('AppSecret');
+
+/** Outgoing mail: an SMTP URL such as smtps://user:pass@email-smtp.eu-west-1.amazonaws.com:465. */
+export const smtpUrl = new sst.Secret('SmtpUrl');
+
+/** Mailchimp API key; the list mirror is used only when the deploy sets MAILING_LIST=mailchimp. */
+export const mailchimpApiKey = new sst.Secret('MailchimpApiKey', 'unset');
