@@ -6,6 +6,7 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   {
     ignores: [
+      '.cache/',
       'build/',
       '.sst/',
       'node_modules/',

@@ -8,7 +8,9 @@ import { table } from './storage';
 const domain = process.env.DOMAIN?.trim() || undefined;
 /** Optional settings read at deploy time; the app's defaults apply to those left unset. */
 const optional = (names: string[]) =>
-  Object.fromEntries(names.flatMap((name) => (process.env[name]?.trim() ? [[name, process.env[name]!.trim()]] : [])));
+  Object.fromEntries(
+    names.flatMap((name) => (process.env[name]?.trim() ? [[name, process.env[name]!.trim()]] : [])),
+  );
 const deployEnv = optional([
   'CONTACT_EMAIL',
   'MAIL_FROM',

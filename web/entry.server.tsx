@@ -7,7 +7,8 @@ import { createReadableStreamFromReadable } from '@remix-run/node';
 import { RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
-import { NonceProvider } from './lib/nonce';
+import { DocumentProvider } from './lib/nonce';
+import css from './styles/app.css?inline';
 import { securityHeaders } from './lib/security-headers.server';
 
 const ABORT_DELAY = 5_000;
@@ -28,14 +29,14 @@ export default function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
+      <DocumentProvider value={{ nonce, css }}>
         <RemixServer
           context={remixContext}
           url={request.url}
           abortDelay={ABORT_DELAY}
           nonce={nonce}
         />
-      </NonceProvider>,
+      </DocumentProvider>,
       {
         nonce,
         [readyEvent]() {

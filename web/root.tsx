@@ -18,12 +18,11 @@ import { SiteHeader } from './components/site-header';
 import { SiteFooter } from './components/site-footer';
 import { NotFoundPage } from './components/not-found-page';
 import { PageViews } from './components/page-views';
-import { useNonce } from './lib/nonce';
+import { useInlineCss, useNonce } from './lib/nonce';
 import { publicPageHeaders } from './lib/cache';
-import appCss from './styles/app.css?url';
+import { cachedRead } from './lib/public-cache.server';
 
 export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: appCss },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
@@ -40,17 +39,17 @@ export const meta: MetaFunction = ({ error }) => [
 export const headers = publicPageHeaders;
 
 export async function loader() {
-  const featured = await Audiences.featured();
-  return {
-    featured: featured.map(({ title, slug }) => ({ title, slug })),
-    ...publicConfig(),
-  };
+  const featured = await cachedRead('featured-audiences', async () =>
+    (await Audiences.featured()).map(({ title, slug }) => ({ title, slug })),
+  );
+  return { featured, ...publicConfig() };
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const css = useInlineCss();
   return (
     <html lang="en">
       <head>
@@ -59,6 +58,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#ffffff" />
         <Meta />
         <Links />
+        <style id="app-css" nonce={nonce} dangerouslySetInnerHTML={{ __html: css }} />
       </head>
       <body>
         <a className="skip-link" href="#main">

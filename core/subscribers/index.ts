@@ -75,11 +75,13 @@ export const SubscribeInput = v.object({
  * one starts over as pending. Never stores an address twice.
  */
 export const subscribe = fn(SubscribeInput, async (input) => {
-  const audience = await Audiences.byId(input.audienceId);
+  const [audience, existing] = await Promise.all([
+    Audiences.byId(input.audienceId),
+    byEmail(input.email),
+  ]);
   if (!audience || audience.state !== 'active') {
     throw new VisibleError('audience.not_found', 'This audience does not exist', 404);
   }
-  const existing = await byEmail(input.email);
   if (existing?.status === 'subscribed') {
     throw new VisibleError(ALREADY_SUBSCRIBED_CODE, 'You are already a subscriber!', 409);
   }
@@ -87,8 +89,10 @@ export const subscribe = fn(SubscribeInput, async (input) => {
   const subscriber = existing
     ? await reopen(existing, audience.id)
     : ((await createPending(input)) ?? (await reopenRaced(input.email, audience.id)));
-  await sendConfirmation(subscriber);
-  await track('subscribe', `/a/${audience.slug}`, { ...subscriber, ...input });
+  await Promise.all([
+    sendConfirmation(subscriber),
+    track('subscribe', `/a/${audience.slug}`, { ...subscriber, ...input }),
+  ]);
   return { subscriber, assembleToken: Tokens.sign('assemble', 24 * 3600, subscriber.id) };
 });
 

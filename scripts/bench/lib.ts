@@ -107,13 +107,27 @@ export async function stopProcessGroup(pid: number, graceMs = 8_000): Promise<vo
   if (groupAlive(pid)) killGroup(pid, 'SIGKILL');
 }
 
+export type StartAppOptions = {
+  timeoutMs?: number;
+  /** Extra `scripts/start.ts` arguments, e.g. `['--mail-dir', dir]`. */
+  args?: string[];
+  /** Extra environment for the app, on top of this process's; a function gets the chosen ports. */
+  env?:
+    | Record<string, string>
+    | ((ports: { port: number; dynamoPort: number }) => Record<string, string>);
+};
+
 /**
  * Starts `scripts/start.ts --ephemeral` on free ports in its own process group (so DynamoDB Local,
  * its grandchild, goes with it), waits until /healthz answers, and registers its teardown.
  */
-export async function startApp(options: { timeoutMs?: number } = {}): Promise<RunningApp> {
+export async function startApp(
+  options: StartAppOptions = {},
+): Promise<RunningApp & { dynamoPort: number }> {
   const port = await freePort();
   const dynamoPort = await freePort();
+  const extraEnv =
+    typeof options.env === 'function' ? options.env({ port, dynamoPort }) : (options.env ?? {});
   const child = spawn(
     'npx',
     [
@@ -124,8 +138,14 @@ export async function startApp(options: { timeoutMs?: number } = {}): Promise<Ru
       String(port),
       '--dynamo-port',
       String(dynamoPort),
+      ...(options.args ?? []),
     ],
-    { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env } },
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...extraEnv },
+    },
   );
   const pid = child.pid;
   if (pid === undefined) throw new Error('Could not start the app (no pid).');
@@ -136,15 +156,16 @@ export async function startApp(options: { timeoutMs?: number } = {}): Promise<Ru
 
   let ready = false;
   let output = '';
-  const relay = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
+  // Everything goes to our stderr; the app's stdout (a line per e-mail, say) only until it is ready.
+  const relay = (source: 'stdout' | 'stderr') => (chunk: Buffer) => {
     const text = chunk.toString();
     output = (output + text).slice(-20_000);
-    if (!ready || stream === process.stderr) {
-      stream.write(text.replace(/^(?=.)/gm, '[app] '));
+    if (!ready || source === 'stderr') {
+      process.stderr.write(text.replace(/^(?=.)/gm, '[app] '));
     }
   };
-  child.stdout?.on('data', relay(process.stderr));
-  child.stderr?.on('data', relay(process.stderr));
+  child.stdout?.on('data', relay('stdout'));
+  child.stderr?.on('data', relay('stderr'));
 
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (options.timeoutMs ?? 240_000);
@@ -167,7 +188,7 @@ export async function startApp(options: { timeoutMs?: number } = {}): Promise<Ru
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   ready = true;
-  return { baseUrl, port, child };
+  return { baseUrl, port, dynamoPort, child };
 }
 
 /** Requests each URL a few times and checks every answer is 2xx (no redirects followed). */

@@ -1,6 +1,6 @@
 // A content card on an audience page: why it matters, the primary story, then the others.
-import type { ContentCardWithStories } from '#core/content-cards';
 import { formatDate } from '../lib/format';
+import type { CardView } from '../lib/views';
 import { Story } from './story';
 import { TrackedLink } from './tracked-link';
 
@@ -9,7 +9,7 @@ export function ContentCardView({
   href,
   raud,
 }: {
-  card: ContentCardWithStories;
+  card: CardView;
   href: string;
   raud?: string;
 }) {

@@ -1,9 +1,7 @@
 // A story (post) in a list: title link, teaser, and how long it takes.
-import type { Post } from '#core/posts';
 import { duration } from '../lib/format';
+import type { StoryView } from '../lib/views';
 import { TrackedLink } from './tracked-link';
-
-export type StoryView = Pick<Post, 'slug' | 'title' | 'teaser' | 'minutes' | 'type' | 'author'>;
 
 export function Story({
   post,

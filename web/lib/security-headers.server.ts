@@ -1,11 +1,11 @@
 // Strict security headers for every document, data and API response.
 export function securityHeaders(nonce?: string): Record<string, string> {
-  const scriptSrc = nonce ? `'self' 'nonce-${nonce}'` : `'self'`;
+  const fromSelf = nonce ? `'self' 'nonce-${nonce}'` : `'self'`;
   return {
     'Content-Security-Policy': [
       `default-src 'self'`,
-      `script-src ${scriptSrc}`,
-      `style-src 'self'`,
+      `script-src ${fromSelf}`,
+      `style-src ${fromSelf}`,
       `img-src 'self' data:`,
       `font-src 'self'`,
       `connect-src 'self'`,

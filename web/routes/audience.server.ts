@@ -8,13 +8,15 @@ import * as Subscribers from '#core/subscribers';
 import type { SubscribeActionData } from '../components/subscribe-form';
 import { clientIp } from '../lib/api.server';
 import { notFound } from '../lib/cache';
+import { cachedRead } from '../lib/public-cache.server';
 
 export async function subscribeAction({ request, params }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const form = await request.formData();
   const placement: SubscribeActionData['placement'] =
     form.get('placement') === 'bar' ? 'bar' : 'hero';
-  const lookup = await Audiences.bySlug(params.slug ?? '');
+  const slug = params.slug ?? '';
+  const lookup = await cachedRead(`audience:${slug}`, () => Audiences.bySlug(slug));
   if (lookup.kind !== 'found') throw notFound();
   const tracking = trackingFrom(url.searchParams);
   try {

@@ -12,6 +12,8 @@ import { SubscribeForm } from '../components/subscribe-form';
 import { WhatToExpect } from '../components/what-to-expect';
 import { subscribeAction } from './audience.server';
 import { notFound, publicPageHeaders } from '../lib/cache';
+import { cachedRead } from '../lib/public-cache.server';
+import { cardView } from '../lib/views';
 
 export const headers = publicPageHeaders;
 
@@ -30,14 +32,17 @@ export const action = subscribeAction;
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const lookup = await Audiences.bySlug(params.slug ?? '');
+  const slug = params.slug ?? '';
+  const lookup = await cachedRead(`audience:${slug}`, () => Audiences.bySlug(slug));
   if (lookup.kind === 'missing') throw notFound();
   if (lookup.kind === 'moved') throw redirect(`/a/${lookup.slug}${url.search}`, 301);
   const { audience } = lookup;
-  const [cards, related] = await Promise.all([
-    ContentCards.forAudience(audience.id),
-    Audiences.byIds(audience.relatedAudienceIds ?? []),
-  ]);
+  const [cards, related] = await cachedRead(`audience-page:${audience.id}`, () =>
+    Promise.all([
+      ContentCards.forAudience(audience.id),
+      Audiences.byIds(audience.relatedAudienceIds ?? []),
+    ]),
+  );
   const showAll = url.searchParams.get('cards') === 'all';
   const shown = showAll ? cards : cards.slice(0, ContentCards.CARDS_BEFORE_VIEW_MORE);
   return {
@@ -47,7 +52,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       frequency: audience.frequency,
       state: audience.state,
     },
-    cards: shown.map((card) => ({ ...card, path: `/cc/${ContentCards.pathSlug(card)}` })),
+    cards: shown.map((card) => ({ ...cardView(card), path: `/cc/${ContentCards.pathSlug(card)}` })),
     totalCards: cards.length,
     related: related.map(({ title, slug }) => ({ title, slug })),
     expectOpen: url.searchParams.has('expect'),

@@ -7,6 +7,8 @@ import * as ContentCards from '#core/content-cards';
 import { Story } from '../components/story';
 import { TrackedLink } from '../components/tracked-link';
 import { notFound, publicPageHeaders } from '../lib/cache';
+import { cachedRead } from '../lib/public-cache.server';
+import { cardView } from '../lib/views';
 import { formatDate } from '../lib/format';
 
 export const headers = publicPageHeaders;
@@ -21,12 +23,22 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const segment = params.slug ?? '';
-  const card = await ContentCards.byId(ContentCards.idFromPathSlug(segment));
-  if (!card) throw notFound();
-  const canonical = ContentCards.pathSlug(card);
+  const id = ContentCards.idFromPathSlug(segment);
+  const page = await cachedRead(`card-page:${id}`, async () => {
+    const card = await ContentCards.byId(id);
+    const audience = card && (await Audiences.byId(card.audienceId));
+    return (
+      card && {
+        card: cardView(card),
+        slug: card.slug,
+        audience: audience && { title: audience.title, slug: audience.slug },
+      }
+    );
+  });
+  if (!page) throw notFound();
+  const canonical = ContentCards.pathSlug({ slug: page.slug, id: page.card.id });
   if (segment !== canonical) throw redirect(`/cc/${canonical}${new URL(request.url).search}`, 301);
-  const audience = await Audiences.byId(card.audienceId);
-  return { card, audience: audience && { title: audience.title, slug: audience.slug } };
+  return page;
 }
 
 export default function ContentCardPage() {

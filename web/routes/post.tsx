@@ -6,6 +6,8 @@ import * as Posts from '#core/posts';
 import { Story } from '../components/story';
 import { TrackedLink } from '../components/tracked-link';
 import { notFound, publicPageHeaders } from '../lib/cache';
+import { cachedRead } from '../lib/public-cache.server';
+import { storyView } from '../lib/views';
 import { duration, formatDate, verb } from '../lib/format';
 
 export const headers = publicPageHeaders;
@@ -20,8 +22,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 
 const MORE_STORIES = 3;
 
-export async function loader({ params }: LoaderFunctionArgs) {
-  const post = await Posts.bySlug(params.slug ?? '');
+export function loader({ params }: LoaderFunctionArgs) {
+  const slug = params.slug ?? '';
+  return cachedRead(`post-page:${slug}`, () => loadPost(slug));
+}
+
+async function loadPost(slug: string) {
+  const post = await Posts.bySlug(slug);
   if (!post) throw notFound();
   const [audience, latest] = await Promise.all([
     Audiences.byId(post.audienceId),
@@ -31,7 +38,10 @@ export async function loader({ params }: LoaderFunctionArgs) {
   return {
     post: { ...rest, html: content ? Posts.renderMarkdown(content) : undefined },
     audience: audience && { title: audience.title, slug: audience.slug },
-    more: latest.filter((other) => other.id !== post.id).slice(0, MORE_STORIES),
+    more: latest
+      .filter((other) => other.id !== post.id)
+      .slice(0, MORE_STORIES)
+      .map(storyView),
   };
 }
 
@@ -53,7 +63,14 @@ export default function PostPage() {
         </p>
       </header>
       {post.cover && (
-        <img className="post__cover" src={post.cover} alt="" width={1200} height={630} />
+        <img
+          className="post__cover"
+          src={post.cover}
+          alt=""
+          width={1200}
+          height={630}
+          fetchPriority="high"
+        />
       )}
       <p className="post__teaser">{post.teaser}</p>
       {post.link && (
