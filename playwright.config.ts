@@ -13,6 +13,9 @@ const appEnv = {
   APP_SECRET: 'e2e-secret-that-is-long-enough-0123456789abcdef',
   PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
   RATE_LIMIT_FACTOR: '50',
+  ADMIN_USERNAME: 'admin',
+  ADMIN_PASSWORD: 'e2e-admin-password-0123',
+  FIXTURE_FEEDS_PORT: '4591',
 };
 
 // Test workers load this file too: journeys read what the app stored through the core operations,

@@ -17,12 +17,14 @@ export default $config({
   async run() {
     const { table } = await import('./stacks/storage');
     const { appSecret } = await import('./stacks/secrets');
+    const { jobsQueue } = await import('./stacks/jobs');
     const { router } = await import('./stacks/web');
 
     return {
       url: router.url,
       table: table.name,
       secret: appSecret.name,
+      jobsQueue: jobsQueue.url,
     };
   },
 });

@@ -1,6 +1,7 @@
 // The Remix app (`remix vite:build` into build/) as a Lambda server behind CloudFront.
 // A Router owns the CloudFront distribution so its URL is known before the app's server function
 // is created: that URL (or https://$DOMAIN) becomes PUBLIC_URL, used for absolute links in e-mails.
+import { jobEnvironment, jobsQueue } from './jobs';
 import { appSecret, mailchimpApiKey, smtpUrl } from './secrets';
 import { table } from './storage';
 
@@ -30,13 +31,10 @@ export const web = new sst.aws.Remix('Web', {
   buildCommand: 'npm run build',
   buildDirectory: 'build',
   router: { instance: router },
-  link: [table, appSecret, smtpUrl, mailchimpApiKey],
+  link: [table, jobsQueue, appSecret, smtpUrl, mailchimpApiKey],
   environment: {
-    TABLE_NAME: table.name,
-    APP_SECRET: appSecret.value,
+    ...jobEnvironment,
     PUBLIC_URL: router.url,
-    SMTP_URL: smtpUrl.value,
-    MAILCHIMP_API_KEY: mailchimpApiKey.value,
     ...deployEnv,
     // AWS_REGION is set by Lambda itself; DYNAMODB_ENDPOINT must stay unset on AWS.
   },

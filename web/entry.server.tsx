@@ -2,10 +2,16 @@
 // security headers and a fresh CSP nonce for Remix's inline scripts.
 import { PassThrough } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from '@remix-run/node';
+import type {
+  AppLoadContext,
+  EntryContext,
+  HandleDataRequestFunction,
+  HandleErrorFunction,
+} from '@remix-run/node';
 import { createReadableStreamFromReadable } from '@remix-run/node';
 import { RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
+import { logger } from '#core/logs';
 import { renderToPipeableStream } from 'react-dom/server';
 import { DocumentProvider } from './lib/nonce';
 import css from './styles/app.css?inline';
@@ -56,7 +62,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) logger.error('Rendering failed', { url: request.url, error });
         },
       },
     );
@@ -67,4 +73,10 @@ export default function handleRequest(
 export const handleDataRequest: HandleDataRequestFunction = (response) => {
   for (const [name, value] of Object.entries(securityHeaders())) response.headers.set(name, value);
   return response;
+};
+
+/** Unexpected errors of loaders, actions and rendering reach the server log (aborted requests do not). */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  logger.error('Request failed', { method: request.method, url: request.url, error });
 };

@@ -8,6 +8,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react';
@@ -72,8 +73,16 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+/** Admin pages bring their own frame (`handle = { chrome: 'admin' }`). */
+function useAdminChrome(): boolean {
+  return useMatches().some(
+    (match) => (match.handle as { chrome?: string } | undefined)?.chrome === 'admin',
+  );
+}
+
 export default function App() {
   const { featured } = useLoaderData<typeof loader>();
+  if (useAdminChrome()) return <Outlet />;
   return (
     <>
       <SiteHeader featured={featured} />

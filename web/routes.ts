@@ -1,5 +1,5 @@
 // Every route of the app, explicitly (Remix v3 route config).
-import { type RouteConfig, index, route } from '@remix-run/route-config';
+import { type RouteConfig, index, prefix, route } from '@remix-run/route-config';
 
 export default [
   index('routes/home.tsx'),
@@ -25,5 +25,18 @@ export default [
   route('api/events', 'routes/api.events.ts'),
   route('api/unsubscribe', 'routes/api.unsubscribe.ts'),
   route('healthz', 'routes/healthz.ts'),
+  route('admin-panel/authorize', 'routes/admin/authorize.tsx'),
+  ...prefix('admin-panel', [
+    route('status', 'routes/admin/status.ts'),
+    route('logout', 'routes/admin/logout.ts'),
+    route('logs/lines', 'routes/admin/logs.lines.ts'),
+    route('outbox/:id', 'routes/admin/outbox.message.ts'),
+  ]),
+  route('admin-panel', 'routes/admin/layout.tsx', [
+    index('routes/admin/index.tsx'),
+    route('content-automations', 'routes/admin/content-automations.tsx'),
+    route('logs', 'routes/admin/logs.tsx'),
+    route('outbox', 'routes/admin/outbox.tsx'),
+  ]),
   route('*', 'routes/not-found.tsx', { id: 'routes/catch-all' }),
 ] satisfies RouteConfig;

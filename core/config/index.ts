@@ -18,6 +18,11 @@ const ConfigSchema = v.object({
     v.pipe(v.string(), v.transform(Number), v.number(), v.integer(), v.minValue(1)),
     '1',
   ),
+  /** The jobs queue (SQS); locally fauxqs at SQS_ENDPOINT. */
+  JOBS_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
+  SQS_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  /** Folder of the local SMTP sink, read by the admin Outbox page (local runtime only). */
+  MAIL_DIR: v.optional(v.string()),
   /** Outgoing mail: an SMTP URL (smtp://user:pass@host:port or smtps://...). */
   SMTP_URL: v.optional(v.pipe(v.string(), v.url()), 'smtp://127.0.0.1:2525'),
   MAIL_FROM: v.optional(v.string(), 'Cluefeed <newsletter@cluefeed.xyz>'),

@@ -1,6 +1,7 @@
 // Keeps the mailing list in step with confirmed subscribers. Our table is the source of truth, so a
 // provider outage is logged with its cause and never undoes or blocks what the subscriber did.
 import * as Audiences from '#core/audiences';
+import { logger } from '#core/logs';
 import { mailingList, type MemberStatus, type TagChange } from '#core/mailing-list';
 import type { EntityItem } from 'electrodb';
 import type { SubscriberEntity } from './entity';
@@ -25,7 +26,7 @@ async function attempt(what: string, call: () => Promise<void>): Promise<void> {
   try {
     await call();
   } catch (error) {
-    console.error(`Mailing list: ${what} failed`, error);
+    logger.error(`Mailing list: ${what} failed`, { error });
   }
 }
 

@@ -7,16 +7,9 @@ import { simpleParser, type AddressObject, type HeaderLines } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { monotonicFactory } from 'ulid';
 
-export type StoredMessage = {
-  id: string;
-  receivedAt: string;
-  from: string;
-  to: string[];
-  subject: string;
-  text: string;
-  html: string;
-  headers: Record<string, string>;
-};
+import { readMessages, type StoredMessage } from '#core/mail';
+
+export { readMessages, type StoredMessage };
 
 export type SmtpSink = { port: number; url: string; stop(): Promise<void> };
 
@@ -118,23 +111,6 @@ function headersOf(lines: HeaderLines): Record<string, string> {
 }
 
 /** Every stored message, newest first. */
-export async function readMessages(dir: string): Promise<StoredMessage[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  const files = names
-    .filter((name) => name.endsWith('.json'))
-    .sort()
-    .reverse();
-  return Promise.all(
-    files.map(async (name) => JSON.parse(await readFile(join(dir, name), 'utf8')) as StoredMessage),
-  );
-}
-
 /** One console line per message, with the first link so a developer can click through. */
 export function describeMessage(message: StoredMessage): string {
   const link = /https?:\/\/[^\s<>"')\]]+/.exec(message.text)?.[0];

@@ -1,4 +1,5 @@
-// Runs before every test file: points config at this worker's own table and creates it.
+// Runs before every test file: points config at this worker's own table and queue, and creates them.
+import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { beforeAll, inject } from 'vitest';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -7,6 +8,21 @@ process.env.TABLE_NAME = `test-${process.env.VITEST_POOL_ID ?? '0'}`;
 process.env.APP_SECRET = 'test-secret-that-is-long-enough-for-hmac-0123456789';
 process.env.NODE_ENV = 'test';
 process.env.SMTP_URL = inject('smtpUrl');
+process.env.SQS_ENDPOINT = inject('sqsEndpoint');
+process.env.MAIL_DIR = inject('mailDir');
+
+// The queue exists before core reads its configuration (once, on first use, often at import).
+const sqs = new SQSClient({
+  endpoint: process.env.SQS_ENDPOINT,
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  useQueueUrlAsEndpoint: false,
+});
+const { QueueUrl } = await sqs.send(
+  new CreateQueueCommand({ QueueName: `jobs-${process.env.VITEST_POOL_ID ?? '0'}` }),
+);
+sqs.destroy();
+process.env.JOBS_QUEUE_URL = QueueUrl;
 
 beforeAll(async () => {
   const { ensureTable } = await import('#core/db');

@@ -1,5 +1,6 @@
 // JSON API plumbing: bounded body parsing, the caller's address, and errors as 4xx JSON.
 import { isVisibleError, VisibleError } from '#core/common';
+import { logger } from '#core/logs';
 import { NO_STORE } from './cache';
 import { securityHeaders } from './security-headers.server';
 
@@ -35,7 +36,7 @@ export async function handleApi(run: () => Promise<Response>): Promise<Response>
       const retry: Record<string, string> = error.status === 429 ? { 'Retry-After': '60' } : {};
       return apiError(error.status, error.code, error.message, retry);
     }
-    console.error(error);
+    logger.error('API request failed', { error });
     return apiError(500, 'internal', 'Something went wrong on our side. Please try again.');
   }
 }

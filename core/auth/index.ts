@@ -1,0 +1,127 @@
+// Admin sign-in: system users with argon2id password hashes, server-side sessions (the cookie
+// holds a random token; the table holds only its SHA-256), and throttled attempts.
+import { createHash, randomBytes } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import { createWriteTransaction, type EntityItem } from 'electrodb';
+import * as v from 'valibot';
+import { ulid } from 'ulid';
+import { VisibleError } from '#core/common';
+import * as RateLimit from '#core/rate-limit';
+import { ROLES, SessionEntity, SystemUserEntity, SystemUserNameEntity } from './entity';
+
+export { ROLES, SystemUserEntity, SystemUserNameEntity, SessionEntity };
+export type SystemUser = EntityItem<typeof SystemUserEntity>;
+export type SignedInUser = Pick<SystemUser, 'id' | 'userName' | 'name' | 'role'>;
+
+export const SESSION_TTL_SECONDS = 12 * 3600;
+export const INVALID_CREDENTIALS = 'Access denied: Invalid credentials';
+const LOGIN_LIMIT: RateLimit.Limit = { bucket: 'admin-login', max: 5, windowSeconds: 15 * 60 };
+/** Verified when the user name is unknown, so a miss costs as much time as a wrong password. */
+const DUMMY_HASH = hash('not-a-real-password-0');
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+const key = (userName: string) => userName.trim().toLowerCase();
+
+export const SystemUserInput = v.object({
+  userName: v.pipe(
+    v.string(),
+    v.trim(),
+    v.regex(/^[\w.@-]{3,64}$/, 'A user name has 3 to 64 letters, digits or . _ @ -'),
+  ),
+  name: v.pipe(v.string(), v.trim(), v.nonEmpty('Please add a name'), v.maxLength(100)),
+  password: v.pipe(v.string(), v.minLength(12, 'A password has at least 12 characters')),
+  role: v.optional(v.picklist([ROLES.ADMIN, ROLES.USER]), ROLES.ADMIN),
+});
+
+export async function createSystemUser(
+  input: v.InferInput<typeof SystemUserInput>,
+): Promise<SystemUser> {
+  const parsed = v.safeParse(SystemUserInput, input);
+  if (!parsed.success) throw new VisibleError('input.invalid', parsed.issues[0]!.message, 400);
+  const user: SystemUser = {
+    id: ulid(),
+    userName: parsed.output.userName,
+    name: parsed.output.name,
+    role: parsed.output.role,
+    passwordHash: await hash(parsed.output.password),
+    createdAt: new Date().toISOString(),
+  };
+  const result = await createWriteTransaction(
+    { user: SystemUserEntity, claim: SystemUserNameEntity },
+    (entities) => [
+      entities.user.create(user).commit(),
+      entities.claim.create({ userName: key(user.userName), systemUserId: user.id }).commit(),
+    ],
+  )
+    .go()
+    .catch(() => ({ canceled: true }));
+  if (result.canceled)
+    throw new VisibleError('auth.user_name_taken', 'This user name is already taken', 409);
+  return user;
+}
+
+export async function byUserName(userName: string): Promise<SystemUser | undefined> {
+  const { data: claim } = await SystemUserNameEntity.get({ userName: key(userName) }).go({
+    consistent: true,
+  });
+  if (!claim) return undefined;
+  const { data } = await SystemUserEntity.get({ id: claim.systemUserId }).go({ consistent: true });
+  return data ?? undefined;
+}
+
+/** The first start's admin: created once from the given password, or a generated one. */
+export async function ensureAdmin(options: { userName: string; password?: string; name?: string }) {
+  if (await byUserName(options.userName)) return { created: false as const };
+  const password = options.password ?? randomBytes(12).toString('base64url');
+  await createSystemUser({
+    userName: options.userName,
+    name: options.name ?? 'Administrator',
+    password,
+    role: ROLES.ADMIN,
+  });
+  return { created: true as const, password, generated: options.password === undefined };
+}
+
+/** Signs an admin in; every failure says only 'Access denied: Invalid credentials'. */
+export async function authorize(input: { userName: string; password: string; ip: string }) {
+  await RateLimit.hit(LOGIN_LIMIT, `${input.ip}:${key(input.userName)}`).catch((error: unknown) => {
+    throw error instanceof VisibleError
+      ? new VisibleError(
+          'UNAUTH_USER_LOGIN_THROTTLED',
+          'Too many sign-in attempts. Please wait 15 minutes and try again.',
+          429,
+        )
+      : error;
+  });
+  const user =
+    input.userName.trim() && input.password ? await byUserName(input.userName) : undefined;
+  const valid = await verify(user?.passwordHash ?? (await DUMMY_HASH), input.password || ' ');
+  if (!user || !valid || user.role !== ROLES.ADMIN) {
+    throw new VisibleError('UNAUTH_USER_LOGIN', INVALID_CREDENTIALS, 401);
+  }
+  const token = randomBytes(32).toString('base64url');
+  await SessionEntity.create({
+    tokenHash: tokenHash(token),
+    systemUserId: user.id,
+    createdAt: new Date().toISOString(),
+    expiresAt: Math.floor(Date.now() / 1000) + SESSION_TTL_SECONDS,
+  }).go();
+  return { token, user: signedIn(user) };
+}
+
+function signedIn({ id, userName, name, role }: SystemUser): SignedInUser {
+  return { id, userName, name, role };
+}
+
+/** The admin a session token belongs to, while the session lasts. */
+export async function sessionUser(token: string | undefined): Promise<SignedInUser | undefined> {
+  if (!token) return undefined;
+  const { data: session } = await SessionEntity.get({ tokenHash: tokenHash(token) }).go();
+  if (!session || session.expiresAt * 1000 < Date.now()) return undefined;
+  const { data: user } = await SystemUserEntity.get({ id: session.systemUserId }).go();
+  return user && user.role === ROLES.ADMIN ? signedIn(user) : undefined;
+}
+
+export async function signOut(token: string | undefined): Promise<void> {
+  if (token) await SessionEntity.delete({ tokenHash: tokenHash(token) }).go();
+}

@@ -1,0 +1,253 @@
+// Jobs: long work never runs inside a request. `enqueue` records a Queued process and sends its id
+// to SQS; the worker claims it (Queued -> Running, exactly once), runs its handler with a logger
+// and a progress callback, and ends it Success or Failed. Redelivered messages do no work twice;
+// `recover` re-sends what a crash left Queued or Running without a heartbeat.
+import { createWriteTransaction, type EntityItem } from 'electrodb';
+import * as v from 'valibot';
+import { ulid } from 'ulid';
+import { VisibleError } from '#core/common';
+import { isConditionFailure } from '#core/db';
+import { flush, logger, type Logger } from '#core/logs';
+import { ActiveProcessEntity, ProcessEntity } from './entity';
+import { send, type JobMessage } from './queue';
+
+export { ProcessEntity, ActiveProcessEntity, PROCESS_STATUSES } from './entity';
+export type Process = EntityItem<typeof ProcessEntity>;
+export type ProcessStatus = Process['status'];
+
+/** A Running process without a heartbeat for this long is presumed dead and may be taken over. */
+export const STALE_AFTER_MS = 5 * 60_000;
+/** A Queued process older than this was probably never delivered. */
+export const UNDELIVERED_AFTER_MS = 2 * 60_000;
+const HEARTBEAT_MS = 30_000;
+
+export type JobContext = {
+  processId: string;
+  systemUserId: string;
+  log: Logger;
+  /** Reports progress (0..1) with an optional note; also proves the run is alive. */
+  progress(fraction: number, note?: string): Promise<void>;
+};
+
+export type JobDefinition<S extends v.GenericSchema = v.GenericSchema> = {
+  name: string;
+  priority?: number;
+  input: S;
+  run(input: v.InferOutput<S>, context: JobContext): Promise<unknown>;
+};
+
+export type JobRegistry = ReadonlyMap<string, JobDefinition>;
+
+export function defineJob<S extends v.GenericSchema>(
+  definition: JobDefinition<S>,
+): JobDefinition<S> {
+  return definition;
+}
+
+export function registry(definitions: JobDefinition[]): JobRegistry {
+  return new Map(definitions.map((definition) => [definition.name, definition]));
+}
+
+const now = () => new Date().toISOString();
+
+/** Records a Queued process for `definition` and sends it to the queue. */
+export async function enqueue<S extends v.GenericSchema>(
+  definition: JobDefinition<S>,
+  input: v.InferInput<S>,
+  systemUserId: string,
+): Promise<Process> {
+  const parsed = v.safeParse(definition.input, input);
+  if (!parsed.success)
+    throw new VisibleError('input.invalid', parsed.issues[0]?.message ?? 'Invalid input', 400);
+  const process: Process = {
+    id: ulid(),
+    name: definition.name,
+    priority: definition.priority ?? 0,
+    status: 'Queued',
+    input: JSON.stringify(parsed.output ?? null),
+    systemUserId,
+    progress: 0,
+    attempts: 0,
+    createdAt: now(),
+  };
+  await createWriteTransaction(
+    { process: ProcessEntity, active: ActiveProcessEntity },
+    (entities) => [
+      entities.process.create(process).commit(),
+      entities.active
+        .create({ id: process.id, name: process.name, createdAt: process.createdAt })
+        .commit(),
+    ],
+  ).go();
+  try {
+    await send({ processId: process.id });
+  } catch (error) {
+    await finish(process.id, {
+      status: 'Failed',
+      error: `Could not queue the job: ${String(error)}`,
+    });
+    throw error;
+  }
+  logger.info(`Queued ${process.name}`, { processId: process.id, systemUserId });
+  return process;
+}
+
+export async function byId(id: string): Promise<Process | undefined> {
+  const { data } = await ProcessEntity.get({ id }).go({ consistent: true });
+  return data ?? undefined;
+}
+
+/** Every Queued or Running process, oldest first. */
+export async function active(): Promise<Process[]> {
+  const { data: markers } = await ActiveProcessEntity.query.all({}).go({ pages: 'all' });
+  if (markers.length === 0) return [];
+  const { data } = await ProcessEntity.get(markers.map(({ id }) => ({ id }))).go();
+  return data.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/** The newest run of a job, if any. */
+export async function lastRun(name: string): Promise<Process | undefined> {
+  const { data } = await ProcessEntity.query.byName({ name }).go({ order: 'desc', limit: 1 });
+  return data[0];
+}
+
+/** Runs of a job, newest first. */
+export async function runs(name: string, limit: number): Promise<Process[]> {
+  const { data } = await ProcessEntity.query.byName({ name }).go({ order: 'desc', limit });
+  return data;
+}
+
+/** Queued -> Running, or a stale Running taken over; undefined when another run owns it or it ended. */
+async function claim(id: string): Promise<Process | undefined> {
+  const staleBefore = new Date(Date.now() - STALE_AFTER_MS).toISOString();
+  try {
+    const { data } = await ProcessEntity.update({ id })
+      .set({ status: 'Running', startTime: now(), heartbeatAt: now() })
+      .add({ attempts: 1 })
+      .where(
+        (attr, op) =>
+          `${op.eq(attr.status, 'Queued')} OR (${op.eq(attr.status, 'Running')} AND ${op.lt(attr.heartbeatAt, staleBefore)})`,
+      )
+      .go({ response: 'all_new' });
+    return data as Process;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+async function finish(
+  id: string,
+  end: { status: 'Success' | 'Failed'; output?: string; error?: string },
+) {
+  await createWriteTransaction(
+    { process: ProcessEntity, active: ActiveProcessEntity },
+    (entities) => [
+      entities.process
+        .patch({ id })
+        .set({ ...end, endTime: now(), ...(end.status === 'Success' && { progress: 1 }) })
+        .commit(),
+      entities.active.delete({ id }).commit(),
+    ],
+  ).go();
+}
+
+/**
+ * Runs one process. A handler's own failure ends the process Failed (it is not retried: the
+ * operator sees the error and runs it again); only infrastructure errors propagate, so the
+ * message is redelivered.
+ */
+export async function runProcess(processId: string, jobs: JobRegistry): Promise<'ran' | 'skipped'> {
+  const process = await claim(processId);
+  if (!process) return 'skipped';
+  const log = logger.child({ processId, job: process.name });
+  const definition = jobs.get(process.name);
+  const heartbeat = setInterval(() => {
+    void ProcessEntity.patch({ id: processId })
+      .set({ heartbeatAt: now() })
+      .go()
+      .catch(() => undefined);
+  }, HEARTBEAT_MS);
+  heartbeat.unref?.();
+  try {
+    if (!definition) throw new Error(`No handler for job "${process.name}"`);
+    log.info(`Started ${process.name}`, { attempt: process.attempts });
+    const input = v.parse(definition.input, JSON.parse(process.input));
+    const output = await definition.run(input, {
+      processId,
+      systemUserId: process.systemUserId,
+      log,
+      progress: async (fraction, note) => {
+        await ProcessEntity.patch({ id: processId })
+          .set({
+            progress: Math.max(0, Math.min(1, fraction)),
+            heartbeatAt: now(),
+            ...(note && { progressNote: note }),
+          })
+          .go();
+      },
+    });
+    await finish(processId, { status: 'Success', output: JSON.stringify(output ?? null) });
+    log.info(`Finished ${process.name}`);
+  } catch (error) {
+    log.error(`Failed ${process.name}`, { error });
+    await finish(processId, {
+      status: 'Failed',
+      error: error instanceof Error ? error.message : String(error),
+    });
+  } finally {
+    clearInterval(heartbeat);
+    await flush();
+  }
+  return 'ran';
+}
+
+export type SqsRecord = { messageId: string; body: string };
+
+/** A message that can never be processed is dropped, not retried until the dead-letter queue. */
+function processIdOf(body: string): string | undefined {
+  try {
+    const { processId } = JSON.parse(body) as Partial<JobMessage>;
+    return typeof processId === 'string' && processId.length > 0 ? processId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The worker's batch: each message's process runs; failures are reported per message. */
+export async function handleBatch(records: SqsRecord[], jobs: JobRegistry) {
+  const batchItemFailures: { itemIdentifier: string }[] = [];
+  for (const record of records) {
+    const processId = processIdOf(record.body);
+    if (!processId) {
+      logger.error('Dropped a malformed job message', { messageId: record.messageId });
+      continue;
+    }
+    try {
+      await runProcess(processId, jobs);
+    } catch (error) {
+      logger.error('Job message failed; it will be redelivered', {
+        messageId: record.messageId,
+        error,
+      });
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+    }
+  }
+  await flush();
+  return { batchItemFailures };
+}
+
+/** Re-sends processes a crash left behind: Queued and never delivered, or Running and silent. */
+export async function recover(at = Date.now()): Promise<number> {
+  const undeliveredBefore = new Date(at - UNDELIVERED_AFTER_MS).toISOString();
+  const staleBefore = new Date(at - STALE_AFTER_MS).toISOString();
+  const stuck = (await active()).filter((process) =>
+    process.status === 'Queued'
+      ? process.createdAt < undeliveredBefore
+      : process.status === 'Running' && (process.heartbeatAt ?? '') < staleBefore,
+  );
+  for (const process of stuck) await send({ processId: process.id });
+  if (stuck.length > 0)
+    logger.info(`Recovered ${stuck.length} job(s)`, { ids: stuck.map((p) => p.id) });
+  return stuck.length;
+}

@@ -1,0 +1,94 @@
+// The one logger: JSON lines on stdout (CloudWatch on AWS) and the same lines in the table by day,
+// kept 30 days, for the admin log viewer. Writes to the table are batched and never throw.
+import type { EntityItem } from 'electrodb';
+import { ulid } from 'ulid';
+import { LogEntryEntity } from './entity';
+
+export { LogEntryEntity };
+export type LogEntry = EntityItem<typeof LogEntryEntity>;
+export type LogLevel = LogEntry['level'];
+export type LogFields = Record<string, unknown>;
+
+export const LOG_RETENTION_DAYS = 30;
+const FLUSH_AT = 25;
+const FLUSH_AFTER_MS = 500;
+
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  /** A logger that adds `fields` to every line (a job's id, a request's path). */
+  child(fields: LogFields): Logger;
+}
+
+let pending: LogEntry[] = [];
+let timer: ReturnType<typeof setTimeout> | undefined;
+let writing: Promise<void> = Promise.resolve();
+
+function serialise(fields: LogFields): string | undefined {
+  const entries = Object.entries(fields).map(([key, value]) => [
+    key,
+    value instanceof Error
+      ? { name: value.name, message: value.message, stack: value.stack }
+      : value,
+  ]);
+  return entries.length > 0 ? JSON.stringify(Object.fromEntries(entries)) : undefined;
+}
+
+function write(level: LogLevel, message: string, fields: LogFields) {
+  const timestamp = new Date().toISOString();
+  const serialised = serialise(fields);
+  process.stdout.write(
+    `${JSON.stringify({ timestamp, level, message, ...(serialised && JSON.parse(serialised)) })}\n`,
+  );
+  pending.push({
+    day: timestamp.slice(0, 10),
+    id: ulid(),
+    timestamp,
+    level,
+    message,
+    fields: serialised,
+    expiresAt: Math.floor(Date.now() / 1000) + LOG_RETENTION_DAYS * 86_400,
+  });
+  if (pending.length >= FLUSH_AT) void flush();
+  else if (!timer) {
+    timer = setTimeout(() => void flush(), FLUSH_AFTER_MS);
+    timer.unref?.();
+  }
+}
+
+/** Writes buffered lines to the table; handlers await it before they return. */
+export function flush(): Promise<void> {
+  if (timer) clearTimeout(timer);
+  timer = undefined;
+  const batch = pending;
+  pending = [];
+  if (batch.length === 0) return writing;
+  writing = writing.then(async () => {
+    try {
+      await LogEntryEntity.put(batch).go();
+    } catch (error) {
+      process.stderr.write(`Could not store ${batch.length} log line(s): ${String(error)}\n`);
+    }
+  });
+  return writing;
+}
+
+function make(base: LogFields): Logger {
+  return {
+    debug: (message, fields = {}) => write('debug', message, { ...base, ...fields }),
+    info: (message, fields = {}) => write('info', message, { ...base, ...fields }),
+    error: (message, fields = {}) => write('error', message, { ...base, ...fields }),
+    child: (fields) => make({ ...base, ...fields }),
+  };
+}
+
+export const logger: Logger = make({});
+
+/** The last `limit` lines of a day (YYYY-MM-DD), oldest first. */
+export async function forDay(day: string, limit: number): Promise<LogEntry[]> {
+  const { data } = await LogEntryEntity.query
+    .byDay({ day })
+    .go({ order: 'desc', limit, pages: 'all' });
+  return data.reverse();
+}

@@ -1,0 +1,107 @@
+// The local job runtime: fauxqs stands in for SQS (queue + dead-letter queue), a poller feeds the
+// same worker handler Lambda runs with an SQSEvent, and croner runs the same schedules as EventBridge.
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { Cron } from 'croner';
+import { startFauxqs } from 'fauxqs';
+
+/** As on AWS: a message seen this often without success moves to the dead-letter queue. */
+const MAX_RECEIVES = 5;
+
+export async function startQueue() {
+  // Queue URLs name the host 'localhost'; the SDK is pointed at the endpoint, never at that host.
+  const server = await startFauxqs({ port: 0, logger: false });
+  const dlq = server.createQueue('cluefeed-jobs-dlq');
+  const queue = server.createQueue('cluefeed-jobs', {
+    attributes: {
+      VisibilityTimeout: '900',
+      RedrivePolicy: JSON.stringify({
+        deadLetterTargetArn: dlq.queueArn,
+        maxReceiveCount: MAX_RECEIVES,
+      }),
+    },
+  });
+  return { endpoint: server.address, queueUrl: queue.queueUrl, stop: () => server.stop() };
+}
+
+type Handler = (event: SQSEvent) => Promise<SQSBatchResponse>;
+
+/** Long-polls the queue and hands each batch to `handler`; only successes are deleted. */
+export function startPoller(options: { endpoint: string; queueUrl: string; handler: Handler }) {
+  const sqs = new SQSClient({
+    endpoint: options.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    useQueueUrlAsEndpoint: false,
+  });
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      try {
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: options.queueUrl,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: 1,
+          }),
+        );
+        if (Messages.length === 0) continue;
+        const event: SQSEvent = {
+          Records: Messages.map((message) => ({
+            messageId: message.MessageId!,
+            receiptHandle: message.ReceiptHandle!,
+            body: message.Body ?? '',
+            attributes: {} as SQSEvent['Records'][number]['attributes'],
+            messageAttributes: {},
+            md5OfBody: message.MD5OfBody ?? '',
+            eventSource: 'aws:sqs',
+            eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:cluefeed-jobs',
+            awsRegion: 'us-east-1',
+          })),
+        };
+        const { batchItemFailures } = await options.handler(event);
+        const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
+        const done = event.Records.filter((record) => !failed.has(record.messageId));
+        if (done.length > 0) {
+          await sqs.send(
+            new DeleteMessageBatchCommand({
+              QueueUrl: options.queueUrl,
+              Entries: done.map((record, index) => ({
+                Id: String(index),
+                ReceiptHandle: record.receiptHandle,
+              })),
+            }),
+          );
+        }
+      } catch (error) {
+        if (running) {
+          console.error('Job poller:', error instanceof Error ? error.message : error);
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+        }
+      }
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      sqs.destroy();
+    },
+  };
+}
+
+/** Runs each schedule's cron locally (UTC, like EventBridge). */
+export function startScheduler(
+  schedules: { id: string; cron: string }[],
+  run: (id: string) => Promise<void>,
+) {
+  const jobs = schedules.map(
+    (schedule) =>
+      new Cron(schedule.cron, { timezone: 'UTC', protect: true }, () =>
+        run(schedule.id).catch((error: unknown) =>
+          console.error(`Schedule ${schedule.id}:`, error),
+        ),
+      ),
+  );
+  return { stop: () => jobs.forEach((job) => job.stop()) };
+}

@@ -1,0 +1,99 @@
+// AdminLogin: user name and password. Success goes to returnUrl, else the last admin route, else
+// Content Automations; failure clears the password and shows the server's message.
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node';
+import { Form, useActionData, useNavigation } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
+import * as Auth from '#core/auth';
+import { isVisibleError } from '#core/common';
+import { Logo } from '../../components/logo';
+import { clientIp } from '../../lib/api.server';
+import {
+  lastRouteCookie,
+  safeAdminPath,
+  sessionCookie,
+  sessionToken,
+} from '../../lib/admin.server';
+import { privatePageHeaders } from '../../lib/cache';
+
+export const meta: MetaFunction = () => [{ title: 'Sign in · Cluefeed admin' }];
+export const headers = privatePageHeaders;
+export const handle = { chrome: 'admin' };
+
+async function destination(request: Request): Promise<string> {
+  const returnUrl = safeAdminPath(new URL(request.url).searchParams.get('returnUrl'));
+  const last = safeAdminPath(
+    (await lastRouteCookie().parse(request.headers.get('Cookie'))) as string | null,
+  );
+  return returnUrl ?? last ?? '/admin-panel/content-automations';
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await Auth.sessionUser(await sessionToken(request)))
+    throw redirect(await destination(request));
+  return null;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  try {
+    const { token } = await Auth.authorize({
+      userName: String(form.get('userName') ?? ''),
+      password: String(form.get('password') ?? ''),
+      ip: clientIp(request),
+    });
+    return redirect(await destination(request), {
+      headers: { 'Set-Cookie': await sessionCookie().serialize(token) },
+    });
+  } catch (error) {
+    if (!isVisibleError(error)) throw error;
+    return data(
+      { error: error.message },
+      { status: error.status, headers: { 'Cache-Control': 'no-store' } },
+    );
+  }
+}
+
+export default function AdminLogin() {
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const password = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (result?.error && password.current) {
+      password.current.value = '';
+      password.current.focus();
+    }
+  }, [result]);
+  return (
+    <main id="main" className="admin-login">
+      <Form method="post" className="admin-login__form">
+        <Logo />
+        <h1>Sign in to the admin panel</h1>
+        {result?.error && (
+          <p className="error-box" role="alert">
+            {result.error}
+          </p>
+        )}
+        <label htmlFor="userName">User name</label>
+        <input id="userName" name="userName" autoComplete="username" required />
+        <label htmlFor="password">Password</label>
+        <input
+          ref={password}
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
+        <button type="submit" className="button" disabled={navigation.state !== 'idle'}>
+          Sign in
+        </button>
+      </Form>
+    </main>
+  );
+}

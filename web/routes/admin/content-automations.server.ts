@@ -1,0 +1,58 @@
+// The Content Automations actions: each queues one job as the signed-in admin.
+import { data } from '@remix-run/node';
+import * as Automations from '#core/automations';
+import { isVisibleError, VisibleError } from '#core/common';
+import * as Jobs from '#core/jobs';
+import { requireAdmin } from '../../lib/admin.server';
+
+type Result = { message: string } | { error: string };
+
+export async function automationAction(request: Request) {
+  const user = await requireAdmin(request);
+  const form = await request.formData();
+  try {
+    return { message: await trigger(form, user.id) } satisfies Result;
+  } catch (error) {
+    if (!isVisibleError(error)) throw error;
+    return data({ error: error.message } satisfies Result, { status: error.status });
+  }
+}
+
+async function trigger(form: FormData, systemUserId: string): Promise<string> {
+  if ((await Jobs.active()).length > 0) {
+    throw new VisibleError(
+      'jobs.busy',
+      'A process is still running. Please wait until it ends.',
+      409,
+    );
+  }
+  switch (form.get('intent')) {
+    case 'add-stream':
+      await Jobs.enqueue(
+        Automations.addStreamAndImport,
+        {
+          streamName: String(form.get('streamName') ?? ''),
+          streamUrl: String(form.get('streamUrl') ?? ''),
+        },
+        systemUserId,
+      );
+      return 'Successfully triggered add stream and import articles';
+    case 'import':
+      await Jobs.enqueue(Automations.importArticles, {}, systemUserId);
+      return 'Successfully triggered scheduled import';
+    case 'clear': {
+      if (form.get('confirm') !== 'yes') {
+        throw new VisibleError(
+          'clear.unconfirmed',
+          'Please confirm that every item of the table may be deleted',
+          400,
+        );
+      }
+      const collection = String(form.get('collection') ?? '') as Automations.CollectionId;
+      await Jobs.enqueue(Automations.clearTable, { collection }, systemUserId);
+      return `Successfully triggered Clear table: ${Automations.COLLECTIONS[collection].name}`;
+    }
+    default:
+      throw new VisibleError('input.invalid', 'Unknown action', 400);
+  }
+}

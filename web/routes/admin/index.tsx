@@ -1,0 +1,11 @@
+// /admin-panel: the last admin route, or Content Automations.
+import { redirect, type LoaderFunctionArgs } from '@remix-run/node';
+import { lastRouteCookie, requireAdmin, safeAdminPath } from '../../lib/admin.server';
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const last = safeAdminPath(
+    (await lastRouteCookie().parse(request.headers.get('Cookie'))) as string | null,
+  );
+  return redirect(last ?? '/admin-panel/content-automations');
+}

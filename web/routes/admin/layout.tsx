@@ -1,0 +1,65 @@
+// The admin panel's frame: the guard, the sidebar, and remembering the last admin route.
+import { data, type LoaderFunctionArgs } from '@remix-run/node';
+import { Form, NavLink, Outlet, useLoaderData } from '@remix-run/react';
+import { config } from '#core/config';
+import { Logo } from '../../components/logo';
+import { lastRouteCookie, requireAdmin } from '../../lib/admin.server';
+import { privatePageHeaders } from '../../lib/cache';
+
+export const headers = privatePageHeaders;
+export const handle = { chrome: 'admin' };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireAdmin(request);
+  const url = new URL(request.url);
+  const remember = url.pathname !== '/admin-panel' && url.pathname !== '/admin-panel/';
+  return data(
+    { user, outbox: Boolean(config().MAIL_DIR) },
+    remember
+      ? {
+          headers: {
+            'Set-Cookie': await lastRouteCookie().serialize(`${url.pathname}${url.search}`),
+          },
+        }
+      : undefined,
+  );
+}
+
+export default function AdminLayout() {
+  const { user, outbox } = useLoaderData<typeof loader>();
+  return (
+    <div className="admin">
+      <nav className="admin__sidebar" aria-label="Admin">
+        <Logo />
+        <ul>
+          <li>
+            <NavLink to="/admin-panel/content-automations">Content Automations</NavLink>
+          </li>
+          <li>
+            <NavLink to="/admin-panel/logs">Monitor Logs</NavLink>
+          </li>
+          {outbox && (
+            <li>
+              <NavLink to="/admin-panel/outbox">Outbox</NavLink>
+            </li>
+          )}
+        </ul>
+        <div className="admin__user">
+          <p>
+            <strong>{user.userName}</strong>
+            <br />
+            {user.name}
+          </p>
+          <Form method="post" action="/admin-panel/logout">
+            <button type="submit" className="link-button">
+              Logout
+            </button>
+          </Form>
+        </div>
+      </nav>
+      <main id="main" className="admin__main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

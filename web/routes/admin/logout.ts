@@ -1,0 +1,22 @@
+// POST /admin-panel/logout: ends the session and returns to the sign-in page with returnUrl.
+import { redirect, type ActionFunctionArgs } from '@remix-run/node';
+import * as Auth from '#core/auth';
+import { safeAdminPath, sessionCookie, sessionToken } from '../../lib/admin.server';
+
+export async function action({ request }: ActionFunctionArgs) {
+  await Auth.signOut(await sessionToken(request));
+  const referer = request.headers.get('Referer');
+  const from = referer
+    ? safeAdminPath(new URL(referer).pathname + new URL(referer).search)
+    : undefined;
+  return redirect(
+    `/admin-panel/authorize${from ? `?${new URLSearchParams({ returnUrl: from })}` : ''}`,
+    {
+      headers: { 'Set-Cookie': await sessionCookie().serialize('', { maxAge: 0 }) },
+    },
+  );
+}
+
+export function loader() {
+  return redirect('/admin-panel/authorize');
+}
