@@ -19,7 +19,12 @@ export const addStreamAndImport = Jobs.defineJob({
       v.nonEmpty('Please add a stream name'),
       v.maxLength(100),
     ),
-    streamUrl: v.pipe(v.string(), v.trim(), v.url('Please add a valid feed URL')),
+    streamUrl: v.pipe(
+      v.string(),
+      v.trim(),
+      v.url('Please add a valid feed URL'),
+      v.regex(/^https?:\/\//i, 'Please add a valid feed URL'),
+    ),
   }),
   async run({ streamName, streamUrl }, context) {
     const stream = await Streams.create({ name: streamName, url: streamUrl });

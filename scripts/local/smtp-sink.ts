@@ -1,6 +1,6 @@
 // The local runtime's mail server: accepts every message on 127.0.0.1 and keeps it on disk
 // (raw .eml plus a parsed .json) for the admin Outbox page and for tests to read back.
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { simpleParser, type AddressObject, type HeaderLines } from 'mailparser';

@@ -119,8 +119,8 @@ export default function ContentAutomations() {
         </Form>
       </div>
 
-      <h2>Streams ({page.streams.length})</h2>
-      <table className="admin-table">
+      <h2 id="streams-heading">Streams ({page.streams.length})</h2>
+      <table className="admin-table" aria-labelledby="streams-heading">
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -146,8 +146,8 @@ export default function ContentAutomations() {
         </tbody>
       </table>
 
-      <h2>Latest articles ({page.articleCount} in all)</h2>
-      <table className="admin-table">
+      <h2 id="articles-heading">Latest articles ({page.articleCount} in all)</h2>
+      <table className="admin-table" aria-labelledby="articles-heading">
         <thead>
           <tr>
             <th scope="col">Published</th>

@@ -1,0 +1,78 @@
+import { ulid } from 'ulid';
+import { describe, expect, it } from 'vitest';
+import * as Articles from '#core/articles';
+import { fingerprint } from '#core/feeds';
+
+function story(overrides: Partial<Parameters<typeof Articles.storeIfNew>[0]> = {}) {
+  const key = ulid().toLowerCase();
+  const article = {
+    canonicalUrl: `https://news.example/${key}`,
+    title: `Story ${key}`,
+    summary: `Summary of ${key}.`,
+    content: `<p>Text of ${key}.</p>`,
+    publishedAt: '2026-11-20T08:00:00.000Z',
+    source: 'News',
+    streamId: 'stream-1',
+    ...overrides,
+  };
+  return { ...article, fingerprint: overrides.fingerprint ?? fingerprint(article) };
+}
+
+describe('Articles', () => {
+  it('keeps the id out of the key prefix and finds the article by id and by URL', async () => {
+    const input = story();
+    expect(await Articles.storeIfNew(input)).toBe('new');
+    const stored = (await Articles.byUrl(input.canonicalUrl))!;
+    expect(stored.id).toMatch(/^[0-9A-Z]{26}$/);
+    expect(Articles.ArticleEntity.get({ id: stored.id }).params().Key).toEqual({
+      pk: `article#${stored.id}`,
+      sk: 'article',
+    });
+    expect(await Articles.byId(stored.id)).toMatchObject({ ...input, id: stored.id });
+  });
+
+  it('reports a duplicate for a known URL or a known fingerprint, and stores it once', async () => {
+    const input = story();
+    expect(await Articles.storeIfNew(input)).toBe('new');
+    expect(await Articles.storeIfNew({ ...story(), canonicalUrl: input.canonicalUrl })).toBe(
+      'duplicate',
+    );
+    expect(await Articles.storeIfNew({ ...story(), fingerprint: input.fingerprint })).toBe(
+      'duplicate',
+    );
+  });
+
+  it('stores one of several concurrent copies of a story', async () => {
+    const input = story();
+    const outcomes = await Promise.all(
+      Array.from({ length: 5 }, () => Articles.storeIfNew({ ...input })),
+    );
+    expect(outcomes.sort()).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate', 'new']);
+  });
+
+  it('falls back to the import time when the feed gave no date, and lists newest first', async () => {
+    const undated = story({ publishedAt: undefined });
+    await Articles.storeIfNew(undated);
+    const stored = (await Articles.byUrl(undated.canonicalUrl))!;
+    expect(stored.publishedAt).toBe(stored.importedAt);
+    const newest = await Articles.latest(5);
+    expect(newest[0]!.publishedAt >= newest.at(-1)!.publishedAt).toBe(true);
+    expect(newest.map((article) => article.id)).toContain(stored.id);
+  });
+
+  it('counts articles and tells which URLs are known', async () => {
+    const before = await Articles.count();
+    const [a, b] = [story(), story()];
+    await Promise.all([Articles.storeIfNew(a), Articles.storeIfNew(b)]);
+    expect(await Articles.count()).toBe(before + 2);
+    expect(
+      await Articles.knownUrls([a.canonicalUrl, 'https://news.example/unknown', a.canonicalUrl]),
+    ).toEqual(new Set([a.canonicalUrl]));
+  });
+
+  it('refuses input that is not a normalised article', async () => {
+    await expect(Articles.storeIfNew({ ...story(), fingerprint: 'abc' })).rejects.toMatchObject({
+      code: 'input.invalid',
+    });
+  });
+});

@@ -1,0 +1,154 @@
+// Articles imported from streams: each story stored once (by canonical URL and by content
+// fingerprint, claimed in the article's own transaction), listed newest first, counted, cleared.
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { createWriteTransaction, type EntityItem } from 'electrodb';
+import * as v from 'valibot';
+import { ulid } from 'ulid';
+import { fn } from '#core/common';
+import { db, isConditionFailure } from '#core/db';
+import { ArticleEntity, ArticleFingerprintEntity, ArticleUrlEntity } from './entity';
+
+export { ArticleEntity, ArticleUrlEntity, ArticleFingerprintEntity };
+export type Article = EntityItem<typeof ArticleEntity>;
+
+export const ArticleInput = v.object({
+  canonicalUrl: v.pipe(v.string(), v.url(), v.maxLength(2_000)),
+  title: v.pipe(v.string(), v.nonEmpty()),
+  summary: v.optional(v.string(), ''),
+  content: v.optional(v.string(), ''),
+  image: v.optional(v.string()),
+  author: v.optional(v.string()),
+  publishedAt: v.optional(v.pipe(v.string(), v.isoTimestamp())),
+  source: v.pipe(v.string(), v.nonEmpty()),
+  streamId: v.pipe(v.string(), v.nonEmpty()),
+  fingerprint: v.pipe(v.string(), v.regex(/^[\da-f]{64}$/)),
+});
+
+/** Attempts when a transaction collides with a concurrent one on the same claim. */
+const CONFLICT_ATTEMPTS = 4;
+
+/**
+ * Stores the article unless its URL or fingerprint is already claimed. Two imports racing on one
+ * story both try; the one whose transaction loses sees the claim and reports a duplicate.
+ */
+export const storeIfNew = fn(ArticleInput, async (input): Promise<'new' | 'duplicate'> => {
+  const importedAt = new Date().toISOString();
+  const article = {
+    ...input,
+    id: ulid(),
+    importedAt,
+    publishedAt: input.publishedAt ?? importedAt,
+  };
+  for (let attempt = 1; ; attempt++) {
+    const result = await createWriteTransaction(
+      { article: ArticleEntity, url: ArticleUrlEntity, fingerprint: ArticleFingerprintEntity },
+      (entities) => [
+        entities.article.create(article).commit(),
+        entities.url.create({ canonicalUrl: article.canonicalUrl, articleId: article.id }).commit(),
+        entities.fingerprint
+          .create({ fingerprint: article.fingerprint, articleId: article.id })
+          .commit(),
+      ],
+    )
+      .go()
+      .catch((error: unknown) => {
+        if (isConditionFailure(error)) return { canceled: true, claimed: true };
+        throw error;
+      });
+    if (!result.canceled) return 'new';
+    const codes = 'data' in result ? result.data.map((item) => item.code) : [];
+    if ('claimed' in result || codes.includes('ConditionalCheckFailed')) return 'duplicate';
+    if (attempt >= CONFLICT_ATTEMPTS) {
+      throw new Error(
+        `Could not store the article ${article.canonicalUrl}: transaction cancelled (${codes.join(', ')})`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * attempt));
+  }
+});
+
+/** Which of these canonical URLs already have an article (a re-fetched feed's old items). */
+export async function knownUrls(canonicalUrls: readonly string[]): Promise<Set<string>> {
+  if (canonicalUrls.length === 0) return new Set();
+  const unique = [...new Set(canonicalUrls)];
+  const { data } = await ArticleUrlEntity.get(
+    unique.map((canonicalUrl) => ({ canonicalUrl })),
+  ).go();
+  return new Set(data.map((claim) => claim.canonicalUrl));
+}
+
+export async function byId(id: string): Promise<Article | undefined> {
+  const { data } = await ArticleEntity.get({ id }).go();
+  return data ?? undefined;
+}
+
+/** The article stored under a canonical URL. */
+export async function byUrl(canonicalUrl: string): Promise<Article | undefined> {
+  const { data } = await ArticleUrlEntity.get({ canonicalUrl }).go({ consistent: true });
+  return data ? byId(data.articleId) : undefined;
+}
+
+/** The newest articles by publication date. */
+export async function latest(limit: number): Promise<Article[]> {
+  const { data } = await ArticleEntity.query.latest({}).go({ order: 'desc', limit });
+  return data;
+}
+
+/** How many articles are stored; DynamoDB counts them, no article leaves the table. */
+export async function count(): Promise<number> {
+  const { client } = db();
+  const params = ArticleEntity.query.latest({}).params() as QueryCommandInput;
+  let total = 0;
+  let ExclusiveStartKey: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await client.send(
+      new QueryCommand({ ...params, Select: 'COUNT', ExclusiveStartKey }),
+    );
+    total += page.Count ?? 0;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return total;
+}
+
+/** Deletes every article with its claims, a page at a time; returns how many articles went. */
+export async function clearAll(): Promise<number> {
+  let deleted = 0;
+  let cursor: string | null = null;
+  do {
+    const page: {
+      data: Pick<Article, 'id' | 'canonicalUrl' | 'fingerprint'>[];
+      cursor: string | null;
+    } = await ArticleEntity.query
+      .latest({})
+      .go({ cursor, limit: 250, attributes: ['id', 'canonicalUrl', 'fingerprint'] });
+    await Promise.all([
+      deleteAll(
+        ArticleEntity,
+        page.data.map(({ id }) => ({ id })),
+      ),
+      deleteAll(
+        ArticleUrlEntity,
+        page.data.map(({ canonicalUrl }) => ({ canonicalUrl })),
+      ),
+      deleteAll(
+        ArticleFingerprintEntity,
+        page.data.map(({ fingerprint }) => ({ fingerprint })),
+      ),
+    ]);
+    deleted += page.data.length;
+    cursor = page.cursor;
+  } while (cursor);
+  return deleted;
+}
+
+type BatchDeletable<K> = { delete(keys: K[]): { go(): Promise<{ unprocessed: K[] }> } };
+
+/** Batch-deletes `keys`, retrying what DynamoDB leaves unprocessed under load. */
+async function deleteAll<K>(entity: BatchDeletable<K>, keys: K[]): Promise<void> {
+  let pending = keys;
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    if (attempt > 5) throw new Error(`Could not delete ${pending.length} item(s) after 5 attempts`);
+    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
+    ({ unprocessed: pending } = await entity.delete(pending).go());
+  }
+}

@@ -1,0 +1,312 @@
+// Streams: the feeds articles come from. Add one (once per URL), import one, or import every
+// stream that is due; a feed's failure stays with that feed and, repeated, pauses it for a while.
+import { createWriteTransaction, type EntityItem } from 'electrodb';
+import * as v from 'valibot';
+import { ulid } from 'ulid';
+import * as Articles from '#core/articles';
+import { fn, VisibleError } from '#core/common';
+import { isConditionFailure } from '#core/db';
+import * as Feeds from '#core/feeds';
+import type { JobContext } from '#core/jobs';
+import { StreamEntity, StreamUrlEntity } from './entity';
+
+export { StreamEntity, StreamUrlEntity };
+export type Stream = EntityItem<typeof StreamEntity>;
+export type ImportContext = Pick<JobContext, 'log' | 'progress'>;
+export type ImportResult = { found: number; new: number; duplicates: number; notModified: boolean };
+export type ImportSummary = {
+  feeds: number;
+  imported: number;
+  notModified: number;
+  failed: number;
+  skipped: number;
+  newArticles: number;
+  duplicates: number;
+  failures: { streamId: string; name: string; url: string; error: string }[];
+};
+
+export const IMPORT_CONCURRENCY = 8;
+/** Articles of one feed stored at once; with IMPORT_CONCURRENCY feeds, 32 transactions in flight. */
+const STORE_CONCURRENCY = 4;
+export const BACKOFF_AFTER_FAILURES = 3;
+const BACKOFF_BASE_MS = 5 * 60_000;
+const BACKOFF_MAX_MS = 24 * 3_600_000;
+
+const NAME_MESSAGE = 'Please add a stream name';
+const URL_MESSAGE = 'Please add a valid feed URL';
+
+export const StreamInput = v.object({
+  name: v.pipe(
+    v.string(NAME_MESSAGE),
+    v.trim(),
+    v.nonEmpty(NAME_MESSAGE),
+    v.maxLength(100, 'A stream name has at most 100 characters'),
+  ),
+  url: v.pipe(
+    v.string(URL_MESSAGE),
+    v.trim(),
+    v.check((url) => /^https?:\/\//i.test(url) && !!Feeds.canonicalUrl(url), URL_MESSAGE),
+    v.transform((url) => Feeds.canonicalUrl(url)!),
+  ),
+});
+
+const now = () => new Date().toISOString();
+
+export async function byId(id: string): Promise<Stream | undefined> {
+  const { data } = await StreamEntity.get({ id }).go({ consistent: true });
+  return data ?? undefined;
+}
+
+/** The stream of a feed URL (any spelling of it). */
+export async function byUrl(url: string): Promise<Stream | undefined> {
+  const canonical = Feeds.canonicalUrl(url);
+  if (!canonical) return undefined;
+  const { data: claim } = await StreamUrlEntity.get({ url: canonical }).go({ consistent: true });
+  return claim ? byId(claim.streamId) : undefined;
+}
+
+/** Every stream, by name. */
+export async function list(): Promise<Stream[]> {
+  const { data } = await StreamEntity.query.all({}).go({ pages: 'all' });
+  return data;
+}
+
+/** Adds a stream; a URL already added answers with its existing stream instead. */
+export const create = fn(StreamInput, async ({ name, url }): Promise<Stream> => {
+  const { data: claim } = await StreamUrlEntity.get({ url }).go({ consistent: true });
+  if (claim) {
+    const owner = await byId(claim.streamId);
+    if (owner) return owner;
+    // An interrupted clearAll removed the stream but not its claim.
+    await StreamUrlEntity.delete({ url })
+      .where((attr, op) => op.eq(attr.streamId, claim.streamId))
+      .go()
+      .catch((error: unknown) => {
+        if (!isConditionFailure(error)) throw error;
+      });
+  }
+  const stream: Stream = { id: ulid(), name, url, consecutiveFailures: 0, createdAt: now() };
+  const result = await createWriteTransaction(
+    { entity: StreamEntity, urlClaim: StreamUrlEntity },
+    ({ entity, urlClaim }) => [
+      entity.create(stream).commit(),
+      urlClaim.create({ url, streamId: stream.id }).commit(),
+    ],
+  )
+    .go()
+    .catch((error: unknown) => {
+      if (isConditionFailure(error)) return { canceled: true };
+      throw error;
+    });
+  if (!result.canceled) return stream;
+  // Another request added the same URL a moment ago.
+  const raced = await byUrl(url);
+  if (raced) return raced;
+  throw new VisibleError('stream.changed', 'This feed was just changed. Please try again.', 409);
+});
+
+function backoffMs(failures: number): number {
+  return Math.min(BACKOFF_BASE_MS * 2 ** (failures - BACKOFF_AFTER_FAILURES), BACKOFF_MAX_MS);
+}
+
+/** A stream deleted while it was being imported has nothing left to record on. */
+function ignoreRemoved(error: unknown): void {
+  if (!isConditionFailure(error)) throw error;
+}
+
+async function recordSuccess(
+  stream: Stream,
+  result: ImportResult,
+  validators?: { etag?: string; lastModified?: string },
+): Promise<void> {
+  const stale = validators
+    ? (['etag', 'lastModified'] as const).filter((name) => !validators[name])
+    : [];
+  await StreamEntity.patch({ id: stream.id })
+    .set({
+      lastImportAt: now(),
+      lastResult: JSON.stringify(result),
+      consecutiveFailures: 0,
+      ...(validators?.etag && { etag: validators.etag }),
+      ...(validators?.lastModified && { lastModified: validators.lastModified }),
+    })
+    .remove(['lastError', 'backoffUntil', ...stale])
+    .go()
+    .catch(ignoreRemoved);
+}
+
+/** Counts the failure; from the third in a row on, pauses the stream (5 min, doubling, ≤ 24 h). */
+async function recordFailure(stream: Stream, error: Feeds.FeedError): Promise<void> {
+  const updated = await StreamEntity.patch({ id: stream.id })
+    .set({ lastImportAt: now(), lastError: error.message })
+    .add({ consecutiveFailures: 1 })
+    .go({ response: 'all_new' })
+    .catch(ignoreRemoved);
+  const failures = updated?.data.consecutiveFailures ?? 0;
+  if (failures < BACKOFF_AFTER_FAILURES) return;
+  await StreamEntity.patch({ id: stream.id })
+    .set({ backoffUntil: new Date(Date.now() + backoffMs(failures)).toISOString() })
+    .where((attr, op) => op.eq(attr.consecutiveFailures, failures))
+    .go()
+    .catch(ignoreRemoved);
+}
+
+/**
+ * Fetches the stream (conditionally) and stores its new articles. Fetch and parse failures are
+ * the feed's: they are recorded on the stream, then thrown. Anything else (the table) is ours and
+ * is thrown without touching the stream's failure count.
+ */
+async function importFeed(
+  stream: Stream,
+  onStoring?: (count: number) => Promise<void>,
+): Promise<ImportResult> {
+  let fetched: Extract<Feeds.FetchedFeed, { kind: 'ok' }>;
+  let feed: Feeds.ParsedFeed;
+  try {
+    const response = await Feeds.fetchFeed(stream.url, {
+      etag: stream.etag,
+      lastModified: stream.lastModified,
+    });
+    if (response.kind === 'not-modified') {
+      const result = { found: 0, new: 0, duplicates: 0, notModified: true };
+      await recordSuccess(stream, result);
+      return result;
+    }
+    fetched = response;
+    feed = Feeds.parseFeed(fetched.body, fetched.contentType);
+  } catch (error) {
+    if (Feeds.isFeedError(error)) await recordFailure(stream, error);
+    throw error;
+  }
+
+  const source = { streamId: stream.id, streamName: stream.name, feedUrl: fetched.finalUrl };
+  const seen = new Set<string>();
+  const articles = feed.items.flatMap((item) => {
+    const article = Feeds.normaliseItem(item, source);
+    return article ? [{ ...article, fingerprint: Feeds.fingerprint(article) }] : [];
+  });
+  // The same story twice in one feed is stored once, like across feeds.
+  const unique = articles.filter(({ canonicalUrl, fingerprint }) => {
+    if (seen.has(canonicalUrl) || seen.has(fingerprint)) return false;
+    seen.add(canonicalUrl).add(fingerprint);
+    return true;
+  });
+  // A re-fetched feed is mostly old items: one batch read spares a failed transaction each.
+  const known = await Articles.knownUrls(unique.map(({ canonicalUrl }) => canonicalUrl));
+  const fresh = unique.filter(({ canonicalUrl }) => !known.has(canonicalUrl));
+  await onStoring?.(fresh.length);
+  const outcomes = await mapPool(fresh, STORE_CONCURRENCY, (article) =>
+    Articles.storeIfNew(article),
+  );
+  const stored = outcomes.filter((outcome) => outcome === 'new').length;
+  const result = {
+    found: feed.items.length,
+    new: stored,
+    duplicates: articles.length - stored,
+    notModified: false,
+  };
+  // Validators are saved only now, so an interrupted import fetches the whole feed again.
+  await recordSuccess(stream, result, { etag: fetched.etag, lastModified: fetched.lastModified });
+  return result;
+}
+
+/** Imports one stream now, whatever its backoff (an operator asked for it). */
+export async function importStream(stream: Stream, context: ImportContext): Promise<ImportResult> {
+  const result = await importFeed(stream, (count) =>
+    context.progress(0.5, `Storing ${count} new article(s) from ${stream.name}`),
+  );
+  context.log.info(`Imported ${stream.name}`, { streamId: stream.id, url: stream.url, ...result });
+  return result;
+}
+
+/** Imports every stream not paused by backoff, IMPORT_CONCURRENCY at a time. */
+export async function importAll(context: ImportContext): Promise<ImportSummary> {
+  const streams = await list();
+  const at = now();
+  const due = streams.filter((stream) => !stream.backoffUntil || stream.backoffUntil <= at);
+  const summary: ImportSummary = {
+    feeds: streams.length,
+    imported: 0,
+    notModified: 0,
+    failed: 0,
+    skipped: streams.length - due.length,
+    newArticles: 0,
+    duplicates: 0,
+    failures: [],
+  };
+  let done = 0;
+  await mapPool(due, IMPORT_CONCURRENCY, async (stream) => {
+    try {
+      const result = await importFeed(stream);
+      summary[result.notModified ? 'notModified' : 'imported'] += 1;
+      summary.newArticles += result.new;
+      summary.duplicates += result.duplicates;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      summary.failed += 1;
+      summary.failures.push({
+        streamId: stream.id,
+        name: stream.name,
+        url: stream.url,
+        error: message,
+      });
+      context.log.error(`Could not import ${stream.name}: ${message}`, {
+        streamId: stream.id,
+        url: stream.url,
+        // A feed's own failure needs no stack trace; anything else is a bug or an outage.
+        ...(Feeds.isFeedError(error) ? { code: error.code } : { error }),
+      });
+    }
+    done += 1;
+    await context.progress(done / due.length, `${done} of ${due.length} feeds imported`);
+  });
+  const { failures: _failures, ...totals } = summary;
+  context.log.info('Imported streams', totals);
+  return summary;
+}
+
+/** Deletes every stream and its URL claim; returns how many streams went. */
+export async function clearAll(): Promise<number> {
+  const streams = await list();
+  // Streams first: a claim left behind by an interruption is cleaned up by `create`.
+  await deleteAll(
+    StreamEntity,
+    streams.map(({ id }) => ({ id })),
+  );
+  await deleteAll(
+    StreamUrlEntity,
+    streams.map(({ url }) => ({ url })),
+  );
+  return streams.length;
+}
+
+/** Runs `worker` on `items` with at most `concurrency` at a time, results in order. */
+async function mapPool<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  worker: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await worker(items[index]!);
+      }
+    }),
+  );
+  return results;
+}
+
+type BatchDeletable<K> = { delete(keys: K[]): { go(): Promise<{ unprocessed: K[] }> } };
+
+/** Batch-deletes `keys`, retrying what DynamoDB leaves unprocessed under load. */
+async function deleteAll<K>(entity: BatchDeletable<K>, keys: K[]): Promise<void> {
+  let pending = keys;
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    if (attempt > 5) throw new Error(`Could not delete ${pending.length} item(s) after 5 attempts`);
+    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
+    ({ unprocessed: pending } = await entity.delete(pending).go());
+  }
+}
