@@ -1,7 +1,7 @@
 // The one logger: JSON lines on stdout (CloudWatch on AWS) and the same lines in the table by day,
 // kept 30 days, for the admin log viewer. Writes to the table are batched and never throw.
 import type { EntityItem } from 'electrodb';
-import { ulid } from 'ulid';
+import { monotonicFactory } from 'ulid';
 import { LogEntryEntity } from './entity';
 
 export { LogEntryEntity };
@@ -11,6 +11,8 @@ export type LogFields = Record<string, unknown>;
 
 export const LOG_RETENTION_DAYS = 30;
 const FLUSH_AT = 25;
+/** Monotonic, so lines written in the same millisecond keep their order. */
+const nextId = monotonicFactory();
 const FLUSH_AFTER_MS = 500;
 
 export interface Logger {
@@ -43,7 +45,7 @@ function write(level: LogLevel, message: string, fields: LogFields) {
   );
   pending.push({
     day: timestamp.slice(0, 10),
-    id: ulid(),
+    id: nextId(),
     timestamp,
     level,
     message,
@@ -89,6 +91,6 @@ export const logger: Logger = make({});
 export async function forDay(day: string, limit: number): Promise<LogEntry[]> {
   const { data } = await LogEntryEntity.query
     .byDay({ day })
-    .go({ order: 'desc', limit, pages: 'all' });
+    .go({ order: 'desc', count: limit, pages: 'all' });
   return data.reverse();
 }
