@@ -5,7 +5,7 @@ import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
 import { fn } from '#core/common';
-import { db, isConditionFailure } from '#core/db';
+import { db, deleteAll, isConditionFailure } from '#core/db';
 import { ArticleEntity, ArticleFingerprintEntity, ArticleUrlEntity } from './entity';
 
 export { ArticleEntity, ArticleUrlEntity, ArticleFingerprintEntity };
@@ -139,16 +139,4 @@ export async function clearAll(): Promise<number> {
     cursor = page.cursor;
   } while (cursor);
   return deleted;
-}
-
-type BatchDeletable<K> = { delete(keys: K[]): { go(): Promise<{ unprocessed: K[] }> } };
-
-/** Batch-deletes `keys`, retrying what DynamoDB leaves unprocessed under load. */
-async function deleteAll<K>(entity: BatchDeletable<K>, keys: K[]): Promise<void> {
-  let pending = keys;
-  for (let attempt = 1; pending.length > 0; attempt++) {
-    if (attempt > 5) throw new Error(`Could not delete ${pending.length} item(s) after 5 attempts`);
-    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
-    ({ unprocessed: pending } = await entity.delete(pending).go());
-  }
 }

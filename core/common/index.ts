@@ -12,3 +12,4 @@ export {
   type Tracking,
 } from './tracking';
 export { SUGGESTION_FORM_ERROR, parseSuggestions } from './suggestions';
+export { mapPool } from './pool';

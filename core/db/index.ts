@@ -2,3 +2,4 @@
 export { db, ensureTable } from './client';
 export { tableDefinition, createTableInput } from './table';
 export { entityConfig, isConditionFailure } from './entity-config';
+export { deleteAll } from './batch';

@@ -4,8 +4,8 @@ import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
 import * as Articles from '#core/articles';
-import { fn, VisibleError } from '#core/common';
-import { isConditionFailure } from '#core/db';
+import { fn, mapPool, VisibleError } from '#core/common';
+import { deleteAll, isConditionFailure } from '#core/db';
 import * as Feeds from '#core/feeds';
 import type { JobContext } from '#core/jobs';
 import { StreamEntity, StreamUrlEntity } from './entity';
@@ -278,35 +278,4 @@ export async function clearAll(): Promise<number> {
     streams.map(({ url }) => ({ url })),
   );
   return streams.length;
-}
-
-/** Runs `worker` on `items` with at most `concurrency` at a time, results in order. */
-async function mapPool<T, R>(
-  items: readonly T[],
-  concurrency: number,
-  worker: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        results[index] = await worker(items[index]!);
-      }
-    }),
-  );
-  return results;
-}
-
-type BatchDeletable<K> = { delete(keys: K[]): { go(): Promise<{ unprocessed: K[] }> } };
-
-/** Batch-deletes `keys`, retrying what DynamoDB leaves unprocessed under load. */
-async function deleteAll<K>(entity: BatchDeletable<K>, keys: K[]): Promise<void> {
-  let pending = keys;
-  for (let attempt = 1; pending.length > 0; attempt++) {
-    if (attempt > 5) throw new Error(`Could not delete ${pending.length} item(s) after 5 attempts`);
-    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
-    ({ unprocessed: pending } = await entity.delete(pending).go());
-  }
 }

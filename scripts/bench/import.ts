@@ -9,7 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { startFeedServer } from '#tests/fakes/feed-server';
 import { startDynamoDb } from '../local/dynamodb';
-import { cleanup, envNumber, onCleanup, table } from './lib';
+import { envNumber, onCleanup, runBench, table } from './lib';
 
 const FEEDS = Math.floor(envNumber('BENCH_FEEDS', 200));
 const ITEMS = Math.floor(envNumber('BENCH_ITEMS', 50));
@@ -123,12 +123,4 @@ async function main(): Promise<number> {
   return ok ? 0 : 1;
 }
 
-main()
-  .catch((error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    return 1;
-  })
-  .then(async (code) => {
-    await cleanup();
-    process.exit(code);
-  });
+runBench(main);

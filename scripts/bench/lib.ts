@@ -498,3 +498,16 @@ export function table(headers: string[], rows: string[][]): string {
       .trimEnd();
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
+
+/** Runs a benchmark's main, cleans up what it started, and exits with its code (1 on a crash). */
+export function runBench(main: () => Promise<number>): void {
+  main()
+    .catch((error: unknown) => {
+      console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+      return 1;
+    })
+    .then(async (code) => {
+      await cleanup();
+      process.exit(code);
+    });
+}

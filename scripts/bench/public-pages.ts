@@ -10,17 +10,17 @@ import { join } from 'node:path';
 import { audiences, contentCards, posts } from '../seed/data';
 import {
   BROWSER_HEADERS,
-  cleanup,
   envNumber,
   failingAudits,
   launchChrome,
   load,
+  runBench,
   runLighthouse,
   startApp,
   table,
-  warmUp,
   type FailingAudit,
   type LoadResult,
+  warmUp,
 } from './lib';
 
 const DURATION = envNumber('BENCH_DURATION', 10);
@@ -213,12 +213,4 @@ async function main() {
   return bad.length > 0 ? 1 : 0;
 }
 
-main()
-  .catch((error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    return 1;
-  })
-  .then(async (code) => {
-    await cleanup();
-    process.exit(code);
-  });
+runBench(main);

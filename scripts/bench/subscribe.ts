@@ -17,9 +17,10 @@ import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { mapPool } from '#core/common';
 import { readMessages } from '../local/smtp-sink';
 import { audiences } from '../seed/data';
-import { BROWSER_HEADERS, cleanup, envNumber, onCleanup, startApp, table, warmUp } from './lib';
+import { BROWSER_HEADERS, envNumber, onCleanup, runBench, startApp, table, warmUp } from './lib';
 
 const DURATION = envNumber('BENCH_DURATION', 10);
 const CONNECTIONS = Math.floor(envNumber('BENCH_CONNECTIONS', 20));
@@ -109,25 +110,6 @@ function percentile(sorted: number[], p: number): number {
   return sorted[
     Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
   ]!;
-}
-
-/** Runs `worker` on `items` with at most `concurrency` at a time. */
-async function mapPool<T, R>(
-  items: T[],
-  concurrency: number,
-  worker: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        results[index] = await worker(items[index]!);
-      }
-    }),
-  );
-  return results;
 }
 
 async function countMessages(dir: string): Promise<number> {
@@ -391,12 +373,4 @@ async function main() {
   return proofOk && loadOk ? 0 : 1;
 }
 
-main()
-  .catch((error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    return 1;
-  })
-  .then(async (code) => {
-    await cleanup();
-    process.exit(code);
-  });
+runBench(main);

@@ -38,3 +38,23 @@ export function AudienceToggle({ audience, selected }: Props) {
     </fetcher.Form>
   );
 }
+
+/** The editable audience cloud of SelectMoreAudiences and the preferences page. */
+export function AudienceCloud({
+  audiences,
+  selected,
+}: {
+  audiences: Props['audience'][];
+  selected: string[];
+}) {
+  const chosen = new Set(selected);
+  return (
+    <ul className="cloud cloud--large">
+      {audiences.map((audience) => (
+        <li key={audience.id}>
+          <AudienceToggle audience={audience} selected={chosen.has(audience.id)} />
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -3,7 +3,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import * as Audiences from '#core/audiences';
-import { AudienceToggle } from '../components/audience-toggle';
+import { AudienceCloud } from '../components/audience-toggle';
 import { LinkError } from '../components/link-error';
 import { TrackedLink } from '../components/tracked-link';
 import { privatePageHeaders } from '../lib/cache';
@@ -41,7 +41,6 @@ export function action({ request }: ActionFunctionArgs) {
 export default function AssembleYourNewsletter() {
   const page = useLoaderData<typeof loader>();
   if (!page.ok) return <LinkError message={page.error} />;
-  const selected = new Set(page.selected);
   return (
     <section className="page narrow">
       <h1>Assemble your newsletter</h1>
@@ -49,13 +48,7 @@ export default function AssembleYourNewsletter() {
         We sent a confirmation link to <strong>{page.email}</strong>. Meanwhile, pick every audience
         you belong to: each one you select is added to your newsletter at once.
       </p>
-      <ul className="cloud cloud--large">
-        {page.audiences.map((audience) => (
-          <li key={audience.id}>
-            <AudienceToggle audience={audience} selected={selected.has(audience.id)} />
-          </li>
-        ))}
-      </ul>
+      <AudienceCloud audiences={page.audiences} selected={page.selected} />
       <TrackedLink
         to={`/subscribed-to-newsletter${page.slug ? `/${page.slug}` : ''}`}
         className="button button--wide"

@@ -5,7 +5,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { useEffect, useId, useState } from 'react';
 import * as Audiences from '#core/audiences';
 import * as Subscribers from '#core/subscribers';
-import { AudienceToggle } from '../components/audience-toggle';
+import { AudienceCloud } from '../components/audience-toggle';
 import { LinkError } from '../components/link-error';
 import { TrackedLink } from '../components/tracked-link';
 import { privatePageHeaders } from '../lib/cache';
@@ -54,20 +54,13 @@ export default function Preferences() {
       </section>
     );
   }
-  const selected = new Set(page.selected);
   return (
     <section className="page narrow">
       <h1>Your preferences</h1>
       <EmailBox email={page.email} startEditing={page.editing} />
       <h2>Your audiences</h2>
       <p>Select an audience to add it to your newsletter; select it again to remove it.</p>
-      <ul className="cloud cloud--large">
-        {page.audiences.map((audience) => (
-          <li key={audience.id}>
-            <AudienceToggle audience={audience} selected={selected.has(audience.id)} />
-          </li>
-        ))}
-      </ul>
+      <AudienceCloud audiences={page.audiences} selected={page.selected} />
       <Form method="post" className="danger-zone">
         <input type="hidden" name="intent" value="unsubscribe" />
         <h2>Unsubscribe</h2>
