@@ -8,8 +8,23 @@ declare module '@remix-run/node' {
   }
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   publicDir: 'web/public',
+  build: isSsrBuild
+    ? {}
+    : {
+        rollupOptions: {
+          output: {
+            // Few, larger chunks: on a slow phone each extra request costs a round trip before
+            // the page is interactive. Route modules stay separate; shared code is one chunk.
+            manualChunks(id: string) {
+              if (id.includes('node_modules')) return 'vendor';
+              if (/\/(web\/components|web\/lib|core\/common)\//.test(id)) return 'shared';
+              return undefined;
+            },
+          },
+        },
+      },
   plugins: [
     remix({
       appDirectory: 'web',
@@ -23,4 +38,4 @@ export default defineConfig({
       },
     }),
   ],
-});
+}));
