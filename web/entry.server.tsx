@@ -75,8 +75,20 @@ export const handleDataRequest: HandleDataRequestFunction = (response) => {
   return response;
 };
 
+/** Log lines never carry a subscriber's token. */
+function withoutTokens(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.searchParams.has('subscriberHash'))
+    parsed.searchParams.set('subscriberHash', '[redacted]');
+  return parsed.toString();
+}
+
 /** Unexpected errors of loaders, actions and rendering reach the server log (aborted requests do not). */
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
-  logger.error('Request failed', { method: request.method, url: request.url, error });
+  logger.error('Request failed', {
+    method: request.method,
+    url: withoutTokens(request.url),
+    error,
+  });
 };

@@ -6,6 +6,7 @@ import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
 import { VisibleError } from '#core/common';
+import { isConditionFailure } from '#core/db';
 import * as RateLimit from '#core/rate-limit';
 import { ROLES, SessionEntity, SystemUserEntity, SystemUserNameEntity } from './entity';
 
@@ -54,7 +55,10 @@ export async function createSystemUser(
     ],
   )
     .go()
-    .catch(() => ({ canceled: true }));
+    .catch((error: unknown) => {
+      if (isConditionFailure(error)) return { canceled: true };
+      throw error;
+    });
   if (result.canceled)
     throw new VisibleError('auth.user_name_taken', 'This user name is already taken', 409);
   return user;
@@ -84,6 +88,9 @@ export async function ensureAdmin(options: { userName: string; password?: string
 
 /** Signs an admin in; every failure says only 'Access denied: Invalid credentials'. */
 export async function authorize(input: { userName: string; password: string; ip: string }) {
+  if (input.userName.length > 64 || input.password.length > 1024) {
+    throw new VisibleError('UNAUTH_USER_LOGIN', INVALID_CREDENTIALS, 401);
+  }
   await RateLimit.hit(LOGIN_LIMIT, `${input.ip}:${key(input.userName)}`).catch((error: unknown) => {
     throw error instanceof VisibleError
       ? new VisibleError(

@@ -2,6 +2,8 @@
 // trigger them, in one registry the worker and the cron handler share.
 import * as v from 'valibot';
 import * as Articles from '#core/articles';
+import { isVisibleError } from '#core/common';
+import { logger } from '#core/logs';
 import * as Jobs from '#core/jobs';
 import * as Streams from '#core/streams';
 
@@ -69,6 +71,12 @@ export const jobs = Jobs.registry([
 export async function runSchedule(id: string): Promise<void> {
   const schedule = SCHEDULES.find((candidate) => candidate.id === id);
   if (!schedule) throw new Error(`Unknown schedule "${id}"`);
-  if (schedule.id === 'recover-jobs') await Jobs.recover();
-  else await Jobs.enqueue(importArticles, {}, 'scheduler');
+  if (schedule.id === 'recover-jobs') return void (await Jobs.recover());
+  try {
+    await Jobs.enqueue(importArticles, {}, 'scheduler');
+  } catch (error) {
+    // Another job holds the slot: this hour's import is skipped; the next one runs as usual.
+    if (!isVisibleError(error) || error.code !== 'jobs.busy') throw error;
+    logger.info('Scheduled import skipped: another process is running');
+  }
 }

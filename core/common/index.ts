@@ -1,6 +1,6 @@
 // Pieces every concept shares: validated operations, user-visible errors, e-mail and slug rules.
 // Kept free of Node imports so the browser may use the validation rules too.
-export { fn } from './fn';
+export { fn, parse } from './fn';
 export { VisibleError, isVisibleError } from './visible-error';
 export { EmailSchema, isEmail, normaliseEmail, EMAIL_MESSAGES } from './email';
 export { slugify } from './slug';

@@ -48,7 +48,7 @@ export function idFromPathSlug(pathSegment: string): string {
 }
 
 export async function byId(id: string): Promise<ContentCardWithStories | undefined> {
-  if (!/^[0-9A-Za-z]+$/.test(id)) return undefined;
+  if (!/^[0-9A-Za-z]{1,64}$/.test(id)) return undefined;
   const { data } = await ContentCardEntity.get({ id }).go();
   if (!data) return undefined;
   return (await withStories([data]))[0];

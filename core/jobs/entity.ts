@@ -1,5 +1,5 @@
-// Process: one run of a job (Queued, Running, Success, Failed) and the marker that lists it while
-// it is active, so the status poll is one query however long the history grows.
+// Process: one run of a job (Queued, Running, Success, Failed), and the single slot an active run
+// holds: one job at a time, as the admin panel promises ("actions are disabled while any runs").
 import { Entity } from 'electrodb';
 import { entityConfig } from '#core/db';
 
@@ -56,10 +56,10 @@ export const ActiveProcessEntity = new Entity(
       createdAt: { type: 'string', required: true },
     },
     indexes: {
-      // Every active process: pk activeProcesses, sk {id}
-      all: {
-        pk: { field: 'pk', composite: [], template: 'activeProcesses', casing: 'none' },
-        sk: { field: 'sk', composite: ['id'], template: '${id}', casing: 'none' },
+      // The active process, if any: pk activeProcess, sk slot
+      slot: {
+        pk: { field: 'pk', composite: [], template: 'activeProcess', casing: 'none' },
+        sk: { field: 'sk', composite: [], template: 'slot', casing: 'none' },
       },
     },
   },

@@ -50,7 +50,9 @@ export function registry(definitions: JobDefinition[]): JobRegistry {
 
 const now = () => new Date().toISOString();
 
-/** Records a Queued process for `definition` and sends it to the queue. */
+export const BUSY_MESSAGE = 'A process is still running. Please wait until it ends.';
+
+/** Records a Queued process for `definition` and sends it to the queue; one job runs at a time. */
 export async function enqueue<S extends v.GenericSchema>(
   definition: JobDefinition<S>,
   input: v.InferInput<S>,
@@ -70,7 +72,7 @@ export async function enqueue<S extends v.GenericSchema>(
     attempts: 0,
     createdAt: now(),
   };
-  await createWriteTransaction(
+  const written = await createWriteTransaction(
     { process: ProcessEntity, active: ActiveProcessEntity },
     (entities) => [
       entities.process.create(process).commit(),
@@ -78,7 +80,13 @@ export async function enqueue<S extends v.GenericSchema>(
         .create({ id: process.id, name: process.name, createdAt: process.createdAt })
         .commit(),
     ],
-  ).go();
+  )
+    .go()
+    .catch((error: unknown) => {
+      if (isConditionFailure(error)) return { canceled: true };
+      throw error;
+    });
+  if (written.canceled) throw new VisibleError('jobs.busy', BUSY_MESSAGE, 409);
   try {
     await send({ processId: process.id });
   } catch (error) {
@@ -97,12 +105,11 @@ export async function byId(id: string): Promise<Process | undefined> {
   return data ?? undefined;
 }
 
-/** Every Queued or Running process, oldest first. */
+/** The Queued or Running process, if any (a list, for the status endpoint's shape). */
 export async function active(): Promise<Process[]> {
-  const { data: markers } = await ActiveProcessEntity.query.all({}).go({ pages: 'all' });
-  if (markers.length === 0) return [];
-  const { data } = await ProcessEntity.get(markers.map(({ id }) => ({ id }))).go();
-  return data.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const { data: slot } = await ActiveProcessEntity.get({}).go({ consistent: true });
+  const process = slot ? await byId(slot.id) : undefined;
+  return process ? [process] : [];
 }
 
 /** The newest run of a job, if any. */
@@ -140,16 +147,21 @@ async function finish(
   id: string,
   end: { status: 'Success' | 'Failed'; output?: string; error?: string },
 ) {
-  await createWriteTransaction(
+  const result = await createWriteTransaction(
     { process: ProcessEntity, active: ActiveProcessEntity },
     (entities) => [
       entities.process
         .patch({ id })
         .set({ ...end, endTime: now(), ...(end.status === 'Success' && { progress: 1 }) })
         .commit(),
-      entities.active.delete({ id }).commit(),
+      entities.active
+        .delete({})
+        .where((attr, op) => op.eq(attr.id, id))
+        .commit(),
     ],
   ).go();
+  // ElectroDB reports a cancelled transaction as a result: the slot must not stay taken silently.
+  if (result.canceled) throw new Error(`Could not end process ${id}: its slot changed`);
 }
 
 /**

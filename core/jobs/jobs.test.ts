@@ -54,6 +54,20 @@ describe('jobs', () => {
       }),
     );
     expect(Messages.map((m) => JSON.parse(m.Body!).processId)).toContain(process.id);
+    await Jobs.handleBatch(event(process.id), registry);
+  });
+
+  it('runs one job at a time: a second one is refused while the first is active', async () => {
+    const first = await Jobs.enqueue(echo, { text: 'first' }, 'admin-1');
+    await expect(Jobs.enqueue(echo, { text: 'second' }, 'admin-1')).rejects.toMatchObject({
+      code: 'jobs.busy',
+      status: 409,
+      message: 'A process is still running. Please wait until it ends.',
+    });
+    await Jobs.handleBatch(event(first.id), registry);
+    expect(await Jobs.active()).toEqual([]);
+    const next = await Jobs.enqueue(echo, { text: 'next' }, 'admin-1');
+    await Jobs.handleBatch(event(next.id), registry);
   });
 
   it('refuses input its job does not accept', async () => {
@@ -97,6 +111,7 @@ describe('jobs', () => {
 
   it('drops malformed messages and still runs the rest of the batch', async () => {
     const good = await Jobs.enqueue(echo, { text: 'fine' }, 'admin-1');
+    await drainQueue();
     const records = [
       { messageId: 'bad-json', body: '{not json' },
       { messageId: 'no-id', body: '{}' },
@@ -136,5 +151,10 @@ describe('jobs', () => {
     await Jobs.handleBatch(event(process.id), registry);
     expect(runs).toBe(before);
     expect((await Jobs.byId(process.id))?.status).toBe('Running');
+    await ProcessEntity.patch({ id: process.id })
+      .set({ heartbeatAt: '2000-01-01T00:00:00.000Z' })
+      .go();
+    await Jobs.handleBatch(event(process.id), registry);
+    expect(runs).toBe(before + 1);
   });
 });

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { ulid } from 'ulid';
 import * as Analytics from '#core/analytics';
 import * as Audiences from '#core/audiences';
-import { EmailSchema, fn, TrackingSchema, VisibleError } from '#core/common';
+import { EmailSchema, fn, parse, TrackingSchema, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
@@ -65,7 +65,7 @@ export async function fromToken(
 
 export const SubscribeInput = v.object({
   email: EmailSchema,
-  audienceId: v.pipe(v.string(), v.nonEmpty()),
+  audienceId: v.pipe(v.string(), v.nonEmpty(), v.maxLength(64)),
   ...TrackingSchema.entries,
 });
 
@@ -86,26 +86,29 @@ export const subscribe = fn(SubscribeInput, async (input) => {
     throw new VisibleError(ALREADY_SUBSCRIBED_CODE, 'You are already a subscriber!', 409);
   }
   await RateLimit.hit(RateLimit.LIMITS.confirmationsPerAddress, input.email);
-  const subscriber = existing
-    ? await reopen(existing, audience.id)
-    : ((await createPending(input)) ?? (await reopenRaced(input.email, audience.id)));
+  const created = existing ? undefined : await createPending(input);
+  const subscriber =
+    created ?? (await reopen(existing ?? (await racedWinner(input.email)), audience.id));
   await Promise.all([
     sendConfirmation(subscriber),
     track('subscribe', `/a/${audience.slug}`, { ...subscriber, ...input }),
   ]);
-  return { subscriber, assembleToken: Tokens.sign('assemble', 24 * 3600, subscriber.id) };
+  // Only a subscription this request created may be assembled with the token.
+  return {
+    subscriber,
+    assembleToken: created && Tokens.sign('assemble', 24 * 3600, subscriber.id),
+  };
 });
 
 /** Another request created the same address a moment ago: continue with that subscriber. */
-async function reopenRaced(email: string, audienceId: string): Promise<Subscriber> {
+async function racedWinner(email: string): Promise<Subscriber> {
   const raced = await byEmail(email);
-  if (!raced)
-    throw new VisibleError(
-      'subscriber.changed',
-      'Your subscription just changed. Please try again.',
-      409,
-    );
-  return reopen(raced, audienceId);
+  if (raced) return raced;
+  throw new VisibleError(
+    'subscriber.changed',
+    'Your subscription just changed. Please try again.',
+    409,
+  );
 }
 
 /** A new pending subscriber and its e-mail claim; undefined when the address was claimed first. */
@@ -184,14 +187,17 @@ export async function confirm(token: string | null | undefined) {
   return subscriber;
 }
 
+/** Ids are ULIDs; anything longer than a key may be is refused before it reaches the table. */
+const AudienceId = v.pipe(v.string(), v.nonEmpty('Please choose an audience'), v.maxLength(64));
+
 export const ToggleInput = v.object({
-  audienceId: v.pipe(v.string(), v.nonEmpty()),
+  audienceId: AudienceId,
   subscribed: v.boolean(),
 });
 
 /** Subscribes to or unsubscribes from one audience at once (SelectMoreAudiences, preferences). */
 export async function setAudience(subscriber: Subscriber, input: v.InferInput<typeof ToggleInput>) {
-  const { audienceId, subscribed } = v.parse(ToggleInput, input);
+  const { audienceId, subscribed } = parse(ToggleInput, input);
   const audience = await Audiences.byId(audienceId);
   if (!audience || audience.state !== 'active') {
     throw new VisibleError('audience.not_found', 'This audience does not exist', 404);
@@ -214,8 +220,12 @@ export async function setAudience(subscriber: Subscriber, input: v.InferInput<ty
 
 /** Records the upcoming niches a subscriber identifies with (their tags on the mailing list). */
 export async function addShadowAudiences(subscriber: Subscriber, audienceIds: string[]) {
-  const ids = v.parse(
-    v.pipe(v.array(v.string()), v.minLength(1, 'Please select at least one niche')),
+  const ids = parse(
+    v.pipe(
+      v.array(AudienceId),
+      v.minLength(1, 'Please select at least one niche'),
+      v.maxLength(50),
+    ),
     audienceIds,
   );
   const audiences = await Audiences.byIds(ids);
@@ -234,9 +244,13 @@ export async function addShadowAudiences(subscriber: Subscriber, audienceIds: st
   }
 }
 
-/** Moves the subscription to another address; an address in use by another subscriber is refused. */
+/**
+ * Moves the subscription to another address, which must be confirmed like a first subscription:
+ * until then the subscriber is pending and gets no newsletter. An address another subscriber uses
+ * is refused.
+ */
 export async function changeEmail(subscriber: Subscriber, newEmail: string): Promise<string> {
-  const email = v.parse(EmailSchema, newEmail);
+  const email = parse(EmailSchema, newEmail);
   if (email === subscriber.email) return email;
   const taken = () =>
     new VisibleError(
@@ -254,7 +268,11 @@ export async function changeEmail(subscriber: Subscriber, newEmail: string): Pro
         .commit(),
       entity
         .patch({ id: subscriber.id })
-        .set({ email, updatedAt: now() })
+        .set({
+          email,
+          updatedAt: now(),
+          ...(subscriber.status === 'subscribed' && { status: 'pending' }),
+        })
         .where((attr, op) => op.eq(attr.email, subscriber.email))
         .commit(),
     ],
@@ -268,7 +286,9 @@ export async function changeEmail(subscriber: Subscriber, newEmail: string): Pro
       if (isConditionFailure(error)) throw taken();
       throw error;
     });
-  if (subscriber.status === 'subscribed') await mirror.email(subscriber.email, email);
+  if (subscriber.status === 'subscribed') await mirror.status(subscriber.email, 'unsubscribed');
+  const moved = await byId(subscriber.id);
+  if (moved) await sendConfirmation(moved);
   await track('preferences_updated', '/subscription', subscriber);
   return email;
 }

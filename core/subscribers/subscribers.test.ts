@@ -115,12 +115,34 @@ describe('subscribers', () => {
     });
     expect(await Subscribers.changeEmail(subscriber, c.toUpperCase())).toBe(c);
     expect((await Subscribers.byEmail(c))?.id).toBe(subscriber.id);
+    expect(await messagesTo(c)).toHaveLength(1);
     expect(await Subscribers.byEmail(a)).toBeUndefined();
     await expect(
       Subscribers.changeEmail((await Subscribers.byId(subscriber.id))!, 'nope'),
     ).rejects.toMatchObject({
       message: 'Please enter a valid email address',
     });
+  });
+
+  it('asks a subscribed reader to confirm a new address before mail goes there', async () => {
+    const audience = await createAudience();
+    const [before, after] = [email(), email()];
+    const { subscriber } = await Subscribers.subscribe({ email: before, audienceId: audience.id });
+    const [message] = await messagesTo(before);
+    const confirmed = await Subscribers.confirm(
+      tokenIn(linkIn(message!, 'http://localhost:3000/confirm-subscription')),
+    );
+    await Subscribers.changeEmail(confirmed, after);
+    expect(await Subscribers.byId(subscriber.id)).toMatchObject({
+      email: after,
+      status: 'pending',
+    });
+    const [confirmation] = await messagesTo(after);
+    expect(confirmation?.subject).toBe('Confirm your Cluefeed subscription');
+    await Subscribers.confirm(
+      tokenIn(linkIn(confirmation!, 'http://localhost:3000/confirm-subscription')),
+    );
+    expect((await Subscribers.byId(subscriber.id))?.status).toBe('subscribed');
   });
 
   it('unsubscribes for good: no more mail until the address subscribes again', async () => {

@@ -144,6 +144,8 @@ test('preferences: change the e-mail address, toggle audiences, refuse an addres
   await expect(field).toHaveValue(changed);
   expect((await Subscribers.byEmail(changed))?.email).toBe(changed);
   expect(await Subscribers.byEmail(email)).toBeUndefined();
+  await expect(page.getByText(`We sent a confirmation link to ${changed}`)).toBeVisible();
+  expect((await onlyMessageTo(changed)).subject).toBe('Confirm your Cluefeed subscription');
 
   const toggle = page.getByRole('button', { name: busyAudience.title, exact: true });
   await expect(toggle).toHaveAttribute('aria-pressed', 'true');

@@ -33,9 +33,17 @@ export async function sessionToken(request: Request): Promise<string | undefined
 
 /** Only paths inside the admin panel may be returned to, so returnUrl cannot send anyone away. */
 export function safeAdminPath(path: string | null | undefined): string | undefined {
-  if (!path || !path.startsWith('/admin-panel/') || path.startsWith('/admin-panel/authorize'))
+  if (!path || !path.startsWith('/admin-panel/') || path.length > 500) return undefined;
+  if (/%2e|%2f|%5c|\\/i.test(path)) return undefined;
+  // Dot segments resolved: the path that would be visited must be the path checked.
+  const resolved = new URL(path, 'http://cluefeed.invalid');
+  if (
+    resolved.origin !== 'http://cluefeed.invalid' ||
+    `${resolved.pathname}${resolved.search}` !== path
+  ) {
     return undefined;
-  return /^\/admin-panel\/[\w\-/?=&%.]*$/.test(path) ? path : undefined;
+  }
+  return resolved.pathname.startsWith('/admin-panel/authorize') ? undefined : path;
 }
 
 export async function requireAdmin(request: Request): Promise<Auth.SignedInUser> {

@@ -41,11 +41,8 @@ export async function handleApi(run: () => Promise<Response>): Promise<Response>
   }
 }
 
-/** Reads a JSON object body of at most `maxBytes`, refusing anything else with a clear 4xx. */
-export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
-  if (!request.headers.get('content-type')?.includes('application/json')) {
-    throw new VisibleError('request.unsupported_type', 'Send the body as application/json', 415);
-  }
+/** Reads a body of at most `maxBytes` as text; a larger one is refused with a 413. */
+export async function readBody(request: Request, maxBytes: number): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBytes) throw tooLarge();
   const reader = request.body?.getReader();
@@ -61,14 +58,40 @@ export async function readJson(request: Request, maxBytes: number): Promise<unkn
     }
     chunks.push(value);
   }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Reads a JSON object body of at most `maxBytes`, refusing anything else with a clear 4xx. */
+export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+  if (!request.headers.get('content-type')?.includes('application/json')) {
+    throw new VisibleError('request.unsupported_type', 'Send the body as application/json', 415);
+  }
+  const text = await readBody(request, maxBytes);
   try {
-    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const parsed: unknown = JSON.parse(text);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
       throw new Error('not an object');
     return parsed;
   } catch {
     throw new VisibleError('request.bad_json', 'The body is not a valid JSON object', 400);
   }
+}
+
+const MAX_FORM_BYTES = 16 * 1024;
+
+/** A page action's form: POST, url-encoded, at most 16 KB; anything else is a clear 4xx. */
+export async function readForm(request: Request): Promise<URLSearchParams> {
+  if (request.method !== 'POST') {
+    throw new VisibleError('request.method_not_allowed', 'Send this form with POST', 405);
+  }
+  if (!request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) {
+    throw new VisibleError(
+      'request.unsupported_type',
+      'Send the form as application/x-www-form-urlencoded',
+      415,
+    );
+  }
+  return new URLSearchParams(await readBody(request, MAX_FORM_BYTES));
 }
 
 function tooLarge() {

@@ -4,7 +4,7 @@ import { isVisibleError } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
 import * as Subscribers from '#core/subscribers';
 import type { TokenPurpose } from '#core/tokens';
-import { clientIp } from './api.server';
+import { clientIp, readForm } from './api.server';
 import { tokenOf } from './subscriber.server';
 
 export type ActionResult =
@@ -16,11 +16,12 @@ const headers = { 'Cache-Control': 'no-store' };
 export async function subscriberAction(
   request: Request,
   purposes: TokenPurpose[],
-  run: (subscriber: Subscribers.Subscriber, form: FormData) => Promise<Response | void>,
+  run: (subscriber: Subscribers.Subscriber, form: URLSearchParams) => Promise<Response | void>,
 ) {
-  const form = await request.formData();
-  const intent = String(form.get('intent') ?? '');
+  let intent = '';
   try {
+    const form = await readForm(request);
+    intent = form.get('intent') ?? '';
     await RateLimit.hit(RateLimit.LIMITS.subscriberFormPerIp, clientIp(request));
     const subscriber = await Subscribers.fromToken(tokenOf(request), purposes);
     const response = await run(subscriber, form);
@@ -34,11 +35,14 @@ export async function subscriberAction(
   }
 }
 
+/** An audience toggle of the cloud: subscribe or unsubscribe at once. */
+export function toggle(subscriber: Subscribers.Subscriber, form: URLSearchParams) {
+  return Subscribers.setAudience(subscriber, {
+    audienceId: form.get('audienceId') ?? '',
+    subscribed: form.get('subscribed') === 'true',
+  });
+}
+
 export function toggleAction(request: Request, purposes: TokenPurpose[]) {
-  return subscriberAction(request, purposes, (subscriber, form) =>
-    Subscribers.setAudience(subscriber, {
-      audienceId: String(form.get('audienceId') ?? ''),
-      subscribed: form.get('subscribed') === 'true',
-    }),
-  );
+  return subscriberAction(request, purposes, toggle);
 }

@@ -5,7 +5,7 @@ import { isVisibleError } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
 import * as Subscribers from '#core/subscribers';
 import * as Suggestions from '#core/suggestions';
-import { clientIp } from './api.server';
+import { clientIp, readForm } from './api.server';
 import { tokenOf, withSubscriber } from './subscriber.server';
 
 export function suggestionsLoader({ request }: LoaderFunctionArgs) {
@@ -14,8 +14,8 @@ export function suggestionsLoader({ request }: LoaderFunctionArgs) {
 
 /** Stores the suggestions; with a subscriber token, they are kept with the subscriber. */
 export async function suggestionsAction({ request }: ActionFunctionArgs, withToken: boolean) {
-  const form = await request.formData();
   try {
+    const form = await readForm(request);
     await RateLimit.hit(RateLimit.LIMITS.suggestionsPerIp, clientIp(request));
     const subscriber = withToken
       ? await Subscribers.fromToken(tokenOf(request), ['manage'])

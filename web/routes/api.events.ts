@@ -1,6 +1,7 @@
 // POST /api/events: first-party analytics beacons (page views with utm, raud, vus).
 import type { ActionFunctionArgs } from '@remix-run/node';
 import * as Analytics from '#core/analytics';
+import { VisibleError } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
 import { clientIp, handleApi, methodNotAllowed, readJson } from '../lib/api.server';
 
@@ -14,9 +15,12 @@ export function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST');
   return handleApi(async () => {
     await RateLimit.hit(RateLimit.LIMITS.analyticsPerIp, clientIp(request));
-    await Analytics.record(
-      (await readJson(request, MAX_BODY_BYTES)) as Parameters<typeof Analytics.record>[0],
-    );
+    const event = (await readJson(request, MAX_BODY_BYTES)) as Parameters<
+      typeof Analytics.record
+    >[0];
+    // Browsers report page views only; funnel events are recorded by the server itself.
+    if (event.name !== 'page_view') throw new VisibleError('input.invalid', 'Unknown event', 400);
+    await Analytics.record(event);
     return new Response(null, { status: 204 });
   });
 }

@@ -2,7 +2,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
-import { clientIp, handleApi, json } from '../lib/api.server';
+import { clientIp, handleApi, json, methodNotAllowed } from '../lib/api.server';
 
 export const WAITLIST_TOKEN_TTL_SECONDS = 10 * 60;
 
@@ -11,4 +11,8 @@ export function loader({ request }: LoaderFunctionArgs) {
     await RateLimit.hit(RateLimit.LIMITS.tokenPerIp, clientIp(request));
     return json({ token: Tokens.sign('waitlist', WAITLIST_TOKEN_TTL_SECONDS) });
   });
+}
+
+export function action() {
+  return methodNotAllowed('GET');
 }

@@ -4,7 +4,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@rem
 import { VisibleError } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
 import * as Subscribers from '#core/subscribers';
-import { clientIp, handleApi, json } from '../lib/api.server';
+import { clientIp, handleApi, json, readBody } from '../lib/api.server';
 import { tokenOf } from '../lib/subscriber.server';
 
 export function loader({ request }: LoaderFunctionArgs) {
@@ -16,7 +16,7 @@ export function action({ request }: ActionFunctionArgs) {
     if (request.method !== 'POST')
       throw new VisibleError('request.method_not_allowed', 'Use POST', 405);
     await RateLimit.hit(RateLimit.LIMITS.subscriberFormPerIp, clientIp(request));
-    const body = await request.text();
+    const body = await readBody(request, 1024);
     if (!new URLSearchParams(body).has('List-Unsubscribe')) {
       throw new VisibleError('unsubscribe.bad_request', 'Expected List-Unsubscribe=One-Click', 400);
     }

@@ -6,37 +6,37 @@ import { isVisibleError, trackingFrom, withTracking } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
 import * as Subscribers from '#core/subscribers';
 import type { SubscribeActionData } from '../components/subscribe-form';
-import { clientIp } from '../lib/api.server';
+import { clientIp, readForm } from '../lib/api.server';
 import { notFound } from '../lib/cache';
 import { cachedRead } from '../lib/public-cache.server';
 
 export async function subscribeAction({ request, params }: ActionFunctionArgs) {
   const url = new URL(request.url);
-  const form = await request.formData();
-  const placement: SubscribeActionData['placement'] =
-    form.get('placement') === 'bar' ? 'bar' : 'hero';
   const slug = params.slug ?? '';
   const lookup = await cachedRead(`audience:${slug}`, () => Audiences.bySlug(slug));
   if (lookup.kind !== 'found') throw notFound();
   const tracking = trackingFrom(url.searchParams);
+  let placement: SubscribeActionData['placement'] = 'hero';
   try {
+    const form = await readForm(request);
+    placement = form.get('placement') === 'bar' ? 'bar' : 'hero';
     await RateLimit.hit(RateLimit.LIMITS.subscribePerIp, clientIp(request));
     const { assembleToken } = await Subscribers.subscribe({
-      email: String(form.get('email') ?? ''),
+      email: form.get('email') ?? '',
       audienceId: lookup.audience.id,
       ...tracking,
     });
+    const withRaud = { ...tracking, raud: lookup.audience.slug };
+    // Only the visitor who just created the subscription may assemble it; anyone else typing a
+    // pending address gets the 'check your inbox' page, which reveals nothing about it.
+    if (!assembleToken)
+      return redirect(withTracking(`/subscribed-to-newsletter/${lookup.audience.slug}`, withRaud));
     const next = new URLSearchParams({
       slug: lookup.audience.slug,
       useSuggestions: 'true',
       subscriberHash: assembleToken,
     });
-    return redirect(
-      withTracking(`/assemble-your-newsletter?${next}`, {
-        ...tracking,
-        raud: lookup.audience.slug,
-      }),
-    );
+    return redirect(withTracking(`/assemble-your-newsletter?${next}`, withRaud));
   } catch (error) {
     if (!isVisibleError(error)) throw error;
     return data({ placement, error: error.message } satisfies SubscribeActionData, {

@@ -5,7 +5,7 @@ import * as RateLimit from '#core/rate-limit';
 import * as Waitlist from '#core/waitlist';
 import { useRouteLoaderData } from '@remix-run/react';
 import { WaitlistForm, type WaitlistActionData } from '../components/waitlist-form';
-import { clientIp } from '../lib/api.server';
+import { clientIp, readForm } from '../lib/api.server';
 import type { RootData } from '../root';
 import { publicPageHeaders } from '../lib/cache';
 
@@ -20,8 +20,8 @@ export const headers = publicPageHeaders;
 
 /** Without JavaScript the form posts here; with it, the form uses /api/token and /api/submit-email. */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
   try {
+    const form = await readForm(request);
     await RateLimit.hit(RateLimit.LIMITS.waitlistPerIp, clientIp(request));
     await Waitlist.join({
       email: String(form.get('email') ?? ''),

@@ -4,12 +4,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect, useId, useState } from 'react';
 import * as Audiences from '#core/audiences';
+import { VisibleError } from '#core/common';
 import * as Subscribers from '#core/subscribers';
 import { AudienceCloud } from '../components/audience-toggle';
 import { LinkError } from '../components/link-error';
 import { TrackedLink } from '../components/tracked-link';
 import { privatePageHeaders } from '../lib/cache';
-import { subscriberAction, toggleAction } from '../lib/subscriber-actions.server';
+import { subscriberAction, toggle } from '../lib/subscriber-actions.server';
 import { withSubscriber } from '../lib/subscriber.server';
 
 export const meta: MetaFunction = () => [{ title: 'Your preferences · Cluefeed' }];
@@ -28,13 +29,18 @@ export function loader({ request }: LoaderFunctionArgs) {
   }));
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const intent = (await request.clone().formData()).get('intent');
-  if (intent === 'toggle') return toggleAction(request, ['manage']);
+export function action({ request }: ActionFunctionArgs) {
   return subscriberAction(request, ['manage'], async (subscriber, form) => {
-    if (intent === 'email')
-      await Subscribers.changeEmail(subscriber, String(form.get('email') ?? ''));
-    else if (intent === 'unsubscribe') await Subscribers.unsubscribe(subscriber);
+    switch (form.get('intent')) {
+      case 'toggle':
+        return toggle(subscriber, form);
+      case 'email':
+        return void (await Subscribers.changeEmail(subscriber, form.get('email') ?? ''));
+      case 'unsubscribe':
+        return Subscribers.unsubscribe(subscriber);
+      default:
+        throw new VisibleError('input.invalid', 'Unknown action', 400);
+    }
   });
 }
 
@@ -57,6 +63,12 @@ export default function Preferences() {
   return (
     <section className="page narrow">
       <h1>Your preferences</h1>
+      {page.status === 'pending' && (
+        <p className="notice" role="status">
+          We sent a confirmation link to {page.email}. Your newsletter starts (again) once you
+          confirm it.
+        </p>
+      )}
       <EmailBox email={page.email} startEditing={page.editing} />
       <h2>Your audiences</h2>
       <p>Select an audience to add it to your newsletter; select it again to remove it.</p>

@@ -12,7 +12,7 @@ import { useEffect, useRef } from 'react';
 import * as Auth from '#core/auth';
 import { isVisibleError } from '#core/common';
 import { Logo } from '../../components/logo';
-import { clientIp } from '../../lib/api.server';
+import { clientIp, readForm } from '../../lib/api.server';
 import {
   lastRouteCookie,
   safeAdminPath,
@@ -40,8 +40,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
   try {
+    const form = await readForm(request);
     const { token } = await Auth.authorize({
       userName: String(form.get('userName') ?? ''),
       password: String(form.get('password') ?? ''),

@@ -4,28 +4,21 @@ import * as Automations from '#core/automations';
 import { isVisibleError, VisibleError } from '#core/common';
 import * as Jobs from '#core/jobs';
 import { requireAdmin } from '../../lib/admin.server';
+import { readForm } from '../../lib/api.server';
 
 type Result = { message: string } | { error: string };
 
 export async function automationAction(request: Request) {
   const user = await requireAdmin(request);
-  const form = await request.formData();
   try {
-    return { message: await trigger(form, user.id) } satisfies Result;
+    return { message: await trigger(await readForm(request), user.id) } satisfies Result;
   } catch (error) {
     if (!isVisibleError(error)) throw error;
     return data({ error: error.message } satisfies Result, { status: error.status });
   }
 }
 
-async function trigger(form: FormData, systemUserId: string): Promise<string> {
-  if ((await Jobs.active()).length > 0) {
-    throw new VisibleError(
-      'jobs.busy',
-      'A process is still running. Please wait until it ends.',
-      409,
-    );
-  }
+async function trigger(form: URLSearchParams, systemUserId: string): Promise<string> {
   switch (form.get('intent')) {
     case 'add-stream':
       await Jobs.enqueue(

@@ -5,8 +5,8 @@ import { safeAdminPath, sessionCookie, sessionToken } from '../../lib/admin.serv
 
 export async function action({ request }: ActionFunctionArgs) {
   await Auth.signOut(await sessionToken(request));
-  const referer = request.headers.get('Referer');
-  const from = referer
+  const referer = request.headers.get('Referer') ?? '';
+  const from = URL.canParse(referer)
     ? safeAdminPath(new URL(referer).pathname + new URL(referer).search)
     : undefined;
   return redirect(

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { readForm, readJson } from './api.server';
+
+const post = (body: string, type: string, method = 'POST') =>
+  new Request('http://localhost/x', { method, body, headers: { 'Content-Type': type } });
+
+describe('request bodies', () => {
+  it('reads a url-encoded form', async () => {
+    const form = await readForm(
+      post('email=a%40b.org&intent=toggle', 'application/x-www-form-urlencoded'),
+    );
+    expect([form.get('email'), form.get('intent')]).toEqual(['a@b.org', 'toggle']);
+  });
+
+  it('refuses another method, another type and an oversized form with a 4xx', async () => {
+    await expect(
+      readForm(post('a=1', 'application/x-www-form-urlencoded', 'PUT')),
+    ).rejects.toMatchObject({ status: 405 });
+    await expect(readForm(post('{"a":1}', 'application/json'))).rejects.toMatchObject({
+      status: 415,
+    });
+    await expect(
+      readForm(post(`a=${'x'.repeat(20_000)}`, 'application/x-www-form-urlencoded')),
+    ).rejects.toMatchObject({
+      status: 413,
+    });
+  });
+
+  it('refuses JSON that is not an object', async () => {
+    await expect(readJson(post('[1,2]', 'application/json'), 1024)).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(readJson(post('{"a":', 'application/json'), 1024)).rejects.toMatchObject({
+      status: 400,
+    });
+  });
+});
