@@ -14,6 +14,8 @@ export const meta: MetaFunction = () => [{ title: 'Confirm your subscription · 
 export const headers = privatePageHeaders;
 
 export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST')
+    throw new Response('Use POST', { status: 405, headers: { Allow: 'POST' } });
   try {
     const subscriber = await Subscribers.confirm(tokenOf(request));
     const next = new URLSearchParams({ subscriberHash: Subscribers.manageToken(subscriber.id) });
