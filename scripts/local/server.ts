@@ -28,7 +28,13 @@ export async function startWebServer(options: {
     }),
   );
   // Covers, avatars and icons are not content-hashed: a week, then revalidated.
-  app.use(express.static(join(options.buildDir, 'client'), { maxAge: '7d', index: false, redirect: false }));
+  app.use(
+    express.static(join(options.buildDir, 'client'), {
+      maxAge: '7d',
+      index: false,
+      redirect: false,
+    }),
+  );
   app.use((req, _res, next) => {
     req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? 'unknown';
     next();
