@@ -1,5 +1,6 @@
 // Shared helpers for benchmarks: run the app as a child process, load it with autocannon, audit it
 // with Lighthouse, and print plain-text tables.
+import { CHROMIUM_ARGS } from '../local/chromium';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -249,16 +250,7 @@ export const BROWSER_HEADERS: Record<string, string> = {
 // Lighthouse
 // ---------------------------------------------------------------------------
 
-export const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+export const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 
 export type LighthouseChrome = { port: number; kill: () => Promise<void> };
 

@@ -4,6 +4,7 @@
 //   BENCH_CONNECTIONS=20     concurrent connections
 //   BENCH_SKIP_LIGHTHOUSE=1  load test only
 //   CHROMIUM_PATH=/usr/bin/chromium
+import { CHROMIUM_PATH } from '../local/chromium';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,6 @@ import {
 const DURATION = envNumber('BENCH_DURATION', 10);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 20);
 const SKIP_LIGHTHOUSE = process.env.BENCH_SKIP_LIGHTHOUSE === '1';
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const TARGET_RATIO = 60;
 const MAX_ITEMS = 15;

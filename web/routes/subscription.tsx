@@ -8,6 +8,7 @@ import { VisibleError } from '#core/common';
 import * as Subscribers from '#core/subscribers';
 import { AudienceCloud } from '../components/audience-toggle';
 import { LinkError } from '../components/link-error';
+import { Unsubscribed } from '../components/unsubscribed';
 import { TrackedLink } from '../components/tracked-link';
 import { privatePageHeaders } from '../lib/cache';
 import { subscriberAction, toggle } from '../lib/subscriber-actions.server';
@@ -48,17 +49,7 @@ export default function Preferences() {
   const page = useLoaderData<typeof loader>();
   if (!page.ok) return <LinkError message={page.error} />;
   if (page.status === 'unsubscribed' || page.status === 'cleaned') {
-    return (
-      <section className="page narrow center">
-        <h1>You are unsubscribed</h1>
-        <p className="lede">
-          We will not e-mail {page.email} again. You can subscribe again from any audience page.
-        </p>
-        <TrackedLink to="/" className="button">
-          Back to Home
-        </TrackedLink>
-      </section>
-    );
+    return <Unsubscribed email={page.email} />;
   }
   return (
     <section className="page narrow">

@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import * as Subscribers from '#core/subscribers';
 import { LinkError } from '../components/link-error';
+import { Unsubscribed } from '../components/unsubscribed';
 import { TrackedLink } from '../components/tracked-link';
 import { privatePageHeaders } from '../lib/cache';
 import { subscriberAction } from '../lib/subscriber-actions.server';
@@ -30,15 +31,7 @@ export default function Unsubscribe() {
   if (!page.ok) return <LinkError message={page.error} />;
   if (result && !result.ok) return <LinkError message={result.error} />;
   if (page.unsubscribed || result?.ok) {
-    return (
-      <section className="page narrow center">
-        <h1>You are unsubscribed</h1>
-        <p className="lede">We will not e-mail {page.email} again.</p>
-        <TrackedLink to="/" className="button">
-          Back to Home
-        </TrackedLink>
-      </section>
-    );
+    return <Unsubscribed email={page.email} />;
   }
   return (
     <section className="page narrow center">
