@@ -1,30 +1,13 @@
-// Jobs on AWS: the queue (with a dead-letter queue) feeding the worker Lambda, and one EventBridge
-// schedule per entry of core/automations/schedules.ts, each calling the cron handler.
+// Jobs on AWS: the worker Lambda fed by the jobs queue, and one EventBridge schedule per entry of
+// core/automations/schedules.ts, each calling the cron handler.
 import { SCHEDULES, toEventBridgeCron } from '../core/automations/schedules';
-import { appSecret, mailchimpApiKey, smtpUrl } from './secrets';
-import { table } from './storage';
-
-const deadLetters = new sst.aws.Queue('JobsDeadLetters', { visibilityTimeout: '15 minutes' });
-
-export const jobsQueue = new sst.aws.Queue('Jobs', {
-  // Longer than the worker's timeout, so a running job is never handed to a second worker.
-  visibilityTimeout: '16 minutes',
-  dlq: { queue: deadLetters.arn, retry: 5 },
-});
-
-/** What every job-running function needs; the web app gets the same through stacks/web.ts. */
-export const jobEnvironment = {
-  TABLE_NAME: table.name,
-  APP_SECRET: appSecret.value,
-  SMTP_URL: smtpUrl.value,
-  MAILCHIMP_API_KEY: mailchimpApiKey.value,
-  JOBS_QUEUE_URL: jobsQueue.url,
-};
+import { serverEnvironment, serverLinks } from './environment';
+import { jobsQueue } from './queue';
 
 const functionDefaults = {
   runtime: 'nodejs22.x' as const,
-  link: [table, jobsQueue, appSecret, smtpUrl, mailchimpApiKey],
-  environment: jobEnvironment,
+  link: serverLinks,
+  environment: serverEnvironment,
 };
 
 jobsQueue.subscribe(
@@ -44,3 +27,5 @@ for (const schedule of SCHEDULES) {
     event: { schedule: schedule.id },
   });
 }
+
+export { jobsQueue };

@@ -55,7 +55,13 @@ describe('admin sign-in', () => {
     }
   });
 
-  it('throttles repeated attempts for one user name from one address', async () => {
+  it('never throttles successful sign-ins', async () => {
+    const name = userName();
+    await Auth.ensureAdmin({ userName: name, password });
+    for (let i = 0; i < 7; i++) await Auth.authorize({ userName: name, password, ip: '10.0.0.7' });
+  });
+
+  it('throttles repeated failures for one user name from one address', async () => {
     const name = userName();
     await Auth.ensureAdmin({ userName: name, password });
     for (let i = 0; i < 5; i++) {

@@ -16,6 +16,7 @@ export type SignedInUser = Pick<SystemUser, 'id' | 'userName' | 'name' | 'role'>
 
 export const SESSION_TTL_SECONDS = 12 * 3600;
 export const INVALID_CREDENTIALS = 'Access denied: Invalid credentials';
+/** Failed sign-ins allowed per address and user name in 15 minutes. */
 const LOGIN_LIMIT: RateLimit.Limit = { bucket: 'admin-login', max: 5, windowSeconds: 15 * 60 };
 /** Verified when the user name is unknown, so a miss costs as much time as a wrong password. */
 const DUMMY_HASH = hash('not-a-real-password-0');
@@ -91,19 +92,20 @@ export async function authorize(input: { userName: string; password: string; ip:
   if (input.userName.length > 64 || input.password.length > 1024) {
     throw new VisibleError('UNAUTH_USER_LOGIN', INVALID_CREDENTIALS, 401);
   }
-  await RateLimit.hit(LOGIN_LIMIT, `${input.ip}:${key(input.userName)}`).catch((error: unknown) => {
-    throw error instanceof VisibleError
-      ? new VisibleError(
-          'UNAUTH_USER_LOGIN_THROTTLED',
-          'Too many sign-in attempts. Please wait 15 minutes and try again.',
-          429,
-        )
-      : error;
-  });
+  // Only failures count, so an admin who signs in often is never locked out by success.
+  const throttleKey = `${input.ip}:${key(input.userName)}`;
+  if (await RateLimit.isLimited(LOGIN_LIMIT, throttleKey)) {
+    throw new VisibleError(
+      'UNAUTH_USER_LOGIN_THROTTLED',
+      'Too many sign-in attempts. Please wait 15 minutes and try again.',
+      429,
+    );
+  }
   const user =
     input.userName.trim() && input.password ? await byUserName(input.userName) : undefined;
   const valid = await verify(user?.passwordHash ?? (await DUMMY_HASH), input.password || ' ');
   if (!user || !valid || user.role !== ROLES.ADMIN) {
+    await RateLimit.hit(LOGIN_LIMIT, throttleKey).catch(() => undefined);
     throw new VisibleError('UNAUTH_USER_LOGIN', INVALID_CREDENTIALS, 401);
   }
   const token = randomBytes(32).toString('base64url');

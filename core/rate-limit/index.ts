@@ -15,10 +15,21 @@ export const LIMITS = {
   suggestionsPerIp: { bucket: 'suggestions-ip', max: 5, windowSeconds: 60 },
 } satisfies Record<string, Limit>;
 
+function windowOf(limit: Limit, now: number) {
+  const windowMs = limit.windowSeconds * 1000;
+  return { windowMs, windowStart: Math.floor(now / windowMs) * windowMs };
+}
+
+/** Whether `key` has used up the current window, without counting a request. */
+export async function isLimited(limit: Limit, key: string, now = Date.now()): Promise<boolean> {
+  const { windowStart } = windowOf(limit, now);
+  const { data } = await RateLimitWindowEntity.get({ bucket: limit.bucket, key, windowStart }).go();
+  return (data?.count ?? 0) >= limit.max * config().RATE_LIMIT_FACTOR;
+}
+
 /** Counts one request of `key`; throws a 429 VisibleError once the window's maximum is passed. */
 export async function hit(limit: Limit, key: string, now = Date.now()): Promise<void> {
-  const windowMs = limit.windowSeconds * 1000;
-  const windowStart = Math.floor(now / windowMs) * windowMs;
+  const { windowMs, windowStart } = windowOf(limit, now);
   const { data } = await RateLimitWindowEntity.update({ bucket: limit.bucket, key, windowStart })
     .add({ count: 1 })
     .set({ expiresAt: Math.ceil((windowStart + windowMs) / 1000) + 60 })
