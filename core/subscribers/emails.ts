@@ -11,7 +11,7 @@ type Subscriber = EntityItem<typeof SubscriberEntity>;
 export async function sendConfirmation(subscriber: Subscriber): Promise<void> {
   if (subscriber.status !== 'pending') return;
   const audiences = await Audiences.byIds([...(subscriber.audienceIds ?? [])]);
-  const links = subscriberLinks(subscriber.id);
+  const links = subscriberLinks(subscriber);
   const mail = await renderConfirmSubscription({
     audiences: audiences.map(({ title, frequency }) => ({ title, frequency })),
     confirmUrl: links.confirmUrl,
@@ -21,6 +21,6 @@ export async function sendConfirmation(subscriber: Subscriber): Promise<void> {
   await mailer().send({
     ...mail,
     to: subscriber.email,
-    headers: unsubscribeHeaders(subscriber.id),
+    headers: unsubscribeHeaders(subscriber),
   });
 }

@@ -21,6 +21,8 @@ export const SubscriberEntity = new Entity(
       updatedAt: { type: 'string', required: true },
       confirmedAt: { type: 'string' },
       unsubscribedAt: { type: 'string' },
+      /** Bumped when the address changes: links carry it, so older links stop working. */
+      linkVersion: { type: 'number', default: 0 },
     },
     indexes: {
       // One subscriber by id: pk subscriber#{id}

@@ -16,6 +16,7 @@ import { mirror } from './mirror';
 
 export { SubscriberEntity, SubscriberEmailEntity };
 export { subscriberLinks, unsubscribeHeaders, manageToken } from './links';
+import { linkToken, parseLinkSubject } from './links';
 export type Subscriber = EntityItem<typeof SubscriberEntity>;
 export type SubscriberStatus = Subscriber['status'];
 
@@ -55,10 +56,10 @@ export async function fromToken(
 ): Promise<Subscriber> {
   for (const purpose of purposes) {
     const verified = Tokens.verify(purpose, token);
-    if (verified.ok && verified.subject) {
-      const subscriber = await byId(verified.subject);
-      if (subscriber) return subscriber;
-    }
+    const owner = verified.ok && verified.subject ? parseLinkSubject(verified.subject) : undefined;
+    if (!owner) continue;
+    const subscriber = await byId(owner.id);
+    if (subscriber && (subscriber.linkVersion ?? 0) === owner.linkVersion) return subscriber;
   }
   throw brokenLink();
 }
@@ -96,7 +97,7 @@ export const subscribe = fn(SubscribeInput, async (input) => {
   // Only a subscription this request created may be assembled with the token.
   return {
     subscriber,
-    assembleToken: created && Tokens.sign('assemble', 24 * 3600, subscriber.id),
+    assembleToken: created && linkToken('assemble', subscriber),
   };
 });
 
@@ -249,9 +250,9 @@ export async function addShadowAudiences(subscriber: Subscriber, audienceIds: st
  * until then the subscriber is pending and gets no newsletter. An address another subscriber uses
  * is refused.
  */
-export async function changeEmail(subscriber: Subscriber, newEmail: string): Promise<string> {
+export async function changeEmail(subscriber: Subscriber, newEmail: string): Promise<Subscriber> {
   const email = parse(EmailSchema, newEmail);
-  if (email === subscriber.email) return email;
+  if (email === subscriber.email) return subscriber;
   const taken = () =>
     new VisibleError(
       'subscriber.email_taken',
@@ -287,10 +288,10 @@ export async function changeEmail(subscriber: Subscriber, newEmail: string): Pro
       throw error;
     });
   if (subscriber.status === 'subscribed') await mirror.status(subscriber.email, 'unsubscribed');
-  const moved = await byId(subscriber.id);
-  if (moved) await sendConfirmation(moved);
+  const moved = (await byId(subscriber.id))!;
+  await sendConfirmation(moved);
   await track('preferences_updated', '/subscription', subscriber);
-  return email;
+  return moved;
 }
 
 /** Stops all mail to the subscriber; unsubscribing twice is fine. */

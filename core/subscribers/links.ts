@@ -1,4 +1,6 @@
 // The signed links a subscriber gets by e-mail; `subscriberHash` carries a token, never a bare id.
+// A token names the subscriber and their link version: changing the address bumps the version,
+// so every link sent to the old address (confirm, preferences, unsubscribe) stops working.
 import { config } from '#core/config';
 import * as Tokens from '#core/tokens';
 
@@ -8,13 +10,23 @@ export const TOKEN_TTL_SECONDS = {
   manage: 365 * 24 * 3600,
 } as const;
 
-export function manageToken(subscriberId: string): string {
-  return Tokens.sign('manage', TOKEN_TTL_SECONDS.manage, subscriberId);
+export type LinkOwner = { id: string; linkVersion?: number };
+
+/** The token subject: '{id}.{linkVersion}'. */
+export function linkSubject({ id, linkVersion }: LinkOwner): string {
+  return `${id}.${linkVersion ?? 0}`;
 }
 
-export function assembleToken(subscriberId: string): string {
-  return Tokens.sign('assemble', TOKEN_TTL_SECONDS.assemble, subscriberId);
+export function parseLinkSubject(subject: string): { id: string; linkVersion: number } | undefined {
+  const match = /^([0-9A-Z]{26})\.(\d{1,6})$/.exec(subject);
+  return match ? { id: match[1]!, linkVersion: Number(match[2]) } : undefined;
 }
+
+export function linkToken(purpose: 'confirm' | 'assemble' | 'manage', owner: LinkOwner): string {
+  return Tokens.sign(purpose, TOKEN_TTL_SECONDS[purpose], linkSubject(owner));
+}
+
+export const manageToken = (owner: LinkOwner) => linkToken('manage', owner);
 
 function url(path: string, token: string): string {
   const link = new URL(path, config().PUBLIC_URL);
@@ -22,13 +34,10 @@ function url(path: string, token: string): string {
   return link.toString();
 }
 
-export function subscriberLinks(subscriberId: string) {
-  const manage = manageToken(subscriberId);
+export function subscriberLinks(owner: LinkOwner) {
+  const manage = manageToken(owner);
   return {
-    confirmUrl: url(
-      '/confirm-subscription',
-      Tokens.sign('confirm', TOKEN_TTL_SECONDS.confirm, subscriberId),
-    ),
+    confirmUrl: url('/confirm-subscription', linkToken('confirm', owner)),
     preferencesUrl: url('/subscription', manage),
     unsubscribeUrl: url('/unsubscribe', manage),
     oneClickUnsubscribeUrl: url('/api/unsubscribe', manage),
@@ -36,9 +45,9 @@ export function subscriberLinks(subscriberId: string) {
 }
 
 /** RFC 2369 / RFC 8058 headers every e-mail to a subscriber carries. */
-export function unsubscribeHeaders(subscriberId: string): Record<string, string> {
-  const { oneClickUnsubscribeUrl } = subscriberLinks(subscriberId);
-  const mailto = `mailto:${config().UNSUBSCRIBE_MAILTO}?subject=${encodeURIComponent(`unsubscribe ${subscriberId}`)}`;
+export function unsubscribeHeaders(owner: LinkOwner): Record<string, string> {
+  const { oneClickUnsubscribeUrl } = subscriberLinks(owner);
+  const mailto = `mailto:${config().UNSUBSCRIBE_MAILTO}?subject=${encodeURIComponent(`unsubscribe ${owner.id}`)}`;
   return {
     'List-Unsubscribe': `<${oneClickUnsubscribeUrl}>, <${mailto}>`,
     'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',

@@ -23,7 +23,10 @@ describe('subscribers', () => {
       firstAudienceId: audience.id,
       utm: 'spring',
     });
-    expect(Tokens.verify('assemble', assembleToken)).toEqual({ ok: true, subject: subscriber.id });
+    expect(Tokens.verify('assemble', assembleToken)).toEqual({
+      ok: true,
+      subject: `${subscriber.id}.0`,
+    });
     const messages = await messagesTo(address);
     expect(messages).toHaveLength(1);
     expect(messages[0]!.subject).toBe('Confirm your Cluefeed subscription');
@@ -113,7 +116,7 @@ describe('subscribers', () => {
       code: 'subscriber.email_taken',
       status: 409,
     });
-    expect(await Subscribers.changeEmail(subscriber, c.toUpperCase())).toBe(c);
+    expect((await Subscribers.changeEmail(subscriber, c.toUpperCase())).email).toBe(c);
     expect((await Subscribers.byEmail(c))?.id).toBe(subscriber.id);
     expect(await messagesTo(c)).toHaveLength(1);
     expect(await Subscribers.byEmail(a)).toBeUndefined();

@@ -18,7 +18,7 @@ export async function action({ request }: ActionFunctionArgs) {
     throw new Response('Use POST', { status: 405, headers: { Allow: 'POST' } });
   try {
     const subscriber = await Subscribers.confirm(tokenOf(request));
-    const next = new URLSearchParams({ subscriberHash: Subscribers.manageToken(subscriber.id) });
+    const next = new URLSearchParams({ subscriberHash: Subscribers.manageToken(subscriber) });
     return redirect(`/subscription-confirmed?${next}`);
   } catch (error) {
     if (!isVisibleError(error)) throw error;

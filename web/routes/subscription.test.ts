@@ -10,7 +10,7 @@ async function manageToken() {
     email: `p-${ulid().toLowerCase()}@example.org`,
     audienceId: audience.id,
   });
-  return { token: Subscribers.manageToken(subscriber.id), subscriber };
+  return { token: Subscribers.manageToken(subscriber), subscriber };
 }
 
 type Answer = { init: { status?: number } | null; data: unknown };

@@ -1,8 +1,13 @@
 // Preferences /subscription: the e-mail box (read-only with Edit, then Save), the editable
 // audience cloud, and unsubscribing from everything.
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import {
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import * as Audiences from '#core/audiences';
 import { VisibleError } from '#core/common';
 import * as Subscribers from '#core/subscribers';
@@ -35,8 +40,13 @@ export function action({ request }: ActionFunctionArgs) {
     switch (form.get('intent')) {
       case 'toggle':
         return toggle(subscriber, form);
-      case 'email':
-        return void (await Subscribers.changeEmail(subscriber, form.get('email') ?? ''));
+      case 'email': {
+        // The address change retires the old links: continue with one for the new address.
+        const moved = await Subscribers.changeEmail(subscriber, form.get('email') ?? '');
+        return redirect(
+          `/subscription?${new URLSearchParams({ subscriberHash: Subscribers.manageToken(moved) })}`,
+        );
+      }
       case 'unsubscribe':
         return Subscribers.unsubscribe(subscriber);
       default:
@@ -60,7 +70,7 @@ export default function Preferences() {
           confirm it.
         </p>
       )}
-      <EmailBox email={page.email} startEditing={page.editing} />
+      <EmailBox key={page.email} email={page.email} startEditing={page.editing} />
       <h2>Your audiences</h2>
       <p>Select an audience to add it to your newsletter; select it again to remove it.</p>
       <AudienceCloud audiences={page.audiences} selected={page.selected} />
@@ -84,10 +94,6 @@ function EmailBox({ email, startEditing }: { email: string; startEditing: boolea
   const errorId = useId();
   const failed = result && !result.ok && result.intent === 'email' ? result.error : undefined;
   const saving = navigation.formData?.get('intent') === 'email';
-
-  useEffect(() => {
-    if (result?.ok && result.intent === 'email') setEditing(false);
-  }, [result]);
 
   return (
     <Form method="post" className="email-box" noValidate>
