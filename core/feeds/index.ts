@@ -12,4 +12,4 @@ export {
   type FeedSource,
   type NormalisedArticle,
 } from './normalise';
-export { plainText, sanitizeContent } from './html';
+export { plainText, sanitizeContent } from '#core/html';

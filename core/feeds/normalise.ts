@@ -2,7 +2,7 @@
 // and summary, sanitized content, and a fingerprint that recognises one story under two URLs.
 import { createHash } from 'node:crypto';
 import type { FeedItem } from './parse';
-import { absoluteUrl, plainText, sanitizeContent } from './html';
+import { absoluteUrl, plainText, sanitizeContent } from '#core/html';
 
 export type FeedSource = { streamId: string; streamName: string; feedUrl: string };
 

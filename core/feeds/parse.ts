@@ -2,7 +2,7 @@
 // plain text; summary and content as HTML fragments, still untrusted until normalised.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { FeedError } from './errors';
-import { escapeHtml, looksLikeHtml, plainText, textToHtml } from './html';
+import { escapeHtml, looksLikeHtml, plainText, textToHtml } from '#core/html';
 
 export type FeedItem = {
   url?: string;

@@ -1,44 +1,8 @@
-// Original posts are written in Markdown; they reach the page only as sanitized HTML.
+// Original posts are written in Markdown; they reach the page only as HTML sanitized by the same
+// policy as imported articles (core/html).
 import { marked } from 'marked';
-import sanitizeHtml from 'sanitize-html';
-
-const allowed: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'h2',
-    'h3',
-    'h4',
-    'p',
-    'a',
-    'ul',
-    'ol',
-    'li',
-    'blockquote',
-    'code',
-    'pre',
-    'em',
-    'strong',
-    'hr',
-    'br',
-    'table',
-    'thead',
-    'tbody',
-    'tr',
-    'th',
-    'td',
-    'img',
-  ],
-  allowedAttributes: {
-    a: ['href', 'title', 'rel'],
-    img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
-  },
-  allowedSchemes: ['https', 'http', 'mailto'],
-  transformTags: {
-    a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow' }),
-    img: sanitizeHtml.simpleTransform('img', { loading: 'lazy' }),
-  },
-};
+import { sanitizeContent } from '#core/html';
 
 export function renderMarkdown(markdown: string): string {
-  const html = marked.parse(markdown, { async: false, gfm: true });
-  return sanitizeHtml(html, allowed);
+  return sanitizeContent(marked.parse(markdown, { async: false, gfm: true }));
 }

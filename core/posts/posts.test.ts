@@ -61,8 +61,8 @@ describe('renderMarkdown', () => {
     );
     expect(html).toContain('<h2>Title</h2>');
     expect(html).toContain('<strong>bold</strong>');
-    expect(html).toContain('href="https://ok.org"');
-    expect(html).toContain('rel="noopener noreferrer nofollow"');
+    expect(html).toContain('href="https://ok.org/"');
+    expect(html).toContain('rel="nofollow noopener noreferrer"');
     expect(html).not.toMatch(/script|onerror|javascript:/);
   });
 });

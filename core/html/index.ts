@@ -1,5 +1,5 @@
-// HTML from feeds is untrusted: it reaches our pages only through `sanitizeContent`, and summaries
-// and fingerprints use its plain text.
+// HTML we did not write (feed content, editors' Markdown) reaches our pages only through
+// `sanitizeContent`; summaries and fingerprints use its plain text.
 import sanitizeHtml from 'sanitize-html';
 
 /** A URL made absolute against `base`; undefined when it cannot be one. */
