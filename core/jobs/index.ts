@@ -118,12 +118,6 @@ export async function lastRun(name: string): Promise<Process | undefined> {
   return data[0];
 }
 
-/** Runs of a job, newest first. */
-export async function runs(name: string, limit: number): Promise<Process[]> {
-  const { data } = await ProcessEntity.query.byName({ name }).go({ order: 'desc', limit });
-  return data;
-}
-
 /** Queued -> Running, or a stale Running taken over; undefined when another run owns it or it ended. */
 async function claim(id: string): Promise<Process | undefined> {
   const staleBefore = new Date(Date.now() - STALE_AFTER_MS).toISOString();

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { ulid } from 'ulid';
 import * as Analytics from '#core/analytics';
 import * as Audiences from '#core/audiences';
-import { EmailSchema, fn, parse, TrackingSchema, VisibleError } from '#core/common';
+import { EmailSchema, fn, normaliseEmail, parse, TrackingSchema, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
@@ -43,7 +43,7 @@ export async function byId(id: string): Promise<Subscriber | undefined> {
 }
 
 export async function byEmail(email: string): Promise<Subscriber | undefined> {
-  const { data } = await SubscriberEmailEntity.get({ email: email.trim().toLowerCase() }).go({
+  const { data } = await SubscriberEmailEntity.get({ email: normaliseEmail(email) }).go({
     consistent: true,
   });
   return data ? byId(data.subscriberId) : undefined;
@@ -304,15 +304,9 @@ export async function unsubscribe(subscriber: Subscriber): Promise<void> {
   await track('unsubscribe', '/unsubscribe', subscriber);
 }
 
-/** A subscriber with its audiences and upcoming niches, for the pages that show them. */
+/** A subscriber with its audiences, for the pages that show them. */
 export async function withAudiences(subscriber: Subscriber) {
-  const ids = [...(subscriber.audienceIds ?? [])];
-  const shadowIds = [...(subscriber.shadowAudienceIds ?? [])];
-  const [audiences, shadowAudiences] = await Promise.all([
-    Audiences.byIds(ids),
-    Audiences.byIds(shadowIds),
-  ]);
-  return { ...subscriber, audiences, shadowAudiences };
+  return { ...subscriber, audiences: await Audiences.byIds([...(subscriber.audienceIds ?? [])]) };
 }
 
 /** Whether mail may go to this subscriber at all. */

@@ -42,8 +42,6 @@ export const mirror = {
     ),
   tags: (email: string, tags: TagChange[]) =>
     attempt('update tags', () => mailingList().updateTags(email, tags)),
-  email: (oldEmail: string, newEmail: string) =>
-    attempt('update e-mail', () => mailingList().updateEmail(oldEmail, newEmail)),
   status: (email: string, status: MemberStatus) =>
     attempt('set status', () => mailingList().setStatus(email, status)),
 };

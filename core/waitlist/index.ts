@@ -1,7 +1,7 @@
 // The waiting list: addresses of visitors who want in, each stored once.
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
-import { EmailSchema, fn, TrackingSchema } from '#core/common';
+import { EmailSchema, fn, normaliseEmail, TrackingSchema } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { WaitlistEntryEntity } from './entity';
 
@@ -22,6 +22,6 @@ export const join = fn(JoinInput, async (input): Promise<{ alreadyJoined: boolea
 });
 
 export async function byEmail(email: string): Promise<WaitlistEntry | undefined> {
-  const { data } = await WaitlistEntryEntity.get({ email: email.trim().toLowerCase() }).go();
+  const { data } = await WaitlistEntryEntity.get({ email: normaliseEmail(email) }).go();
   return data ?? undefined;
 }
