@@ -42,6 +42,8 @@ test('joins the waiting list: Submitting..., a success banner for 8 seconds, one
   await expect(banner).toBeVisible();
   await expect(field(page)).toHaveValue('');
   expect(await Waitlist.byEmail(email)).toMatchObject({ email, utm: 'spring' });
+  // The 8-second timer starts in an effect that runs just after the banner is painted: let it.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
   await page.clock.fastForward(7_000);
   await expect(banner).toBeVisible();
   await page.clock.fastForward(1_500);
