@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/local/chromium';
 
-export const E2E_PORT = 3100;
-export const E2E_DYNAMO_PORT = 8765;
-export const E2E_MAIL_DIR = join(tmpdir(), 'cluefeed-e2e-mail');
+// Ports move with E2E_PORT, E2E_DYNAMO_PORT and FIXTURE_FEEDS_PORT, so two runs can share a machine.
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+export const E2E_DYNAMO_PORT = Number(process.env.E2E_DYNAMO_PORT ?? 8765);
+const FIXTURE_FEEDS_PORT = process.env.FIXTURE_FEEDS_PORT ?? '4591';
+export const E2E_MAIL_DIR = join(tmpdir(), `cluefeed-e2e-mail-${E2E_PORT}`);
 
 const appEnv = {
   TABLE_NAME: 'cluefeed-e2e',
@@ -16,7 +18,7 @@ const appEnv = {
   RATE_LIMIT_FACTOR: '50',
   ADMIN_USERNAME: 'admin',
   ADMIN_PASSWORD: 'e2e-admin-password-0123',
-  FIXTURE_FEEDS_PORT: '4591',
+  FIXTURE_FEEDS_PORT,
 };
 
 // Test workers load this file too: journeys read what the app stored through the core operations,

@@ -1,4 +1,5 @@
 // Remix app build: appDirectory web/, every v3 future flag on.
+import { fileURLToPath } from 'node:url';
 import { vitePlugin as remix } from '@remix-run/dev';
 import { defineConfig } from 'vite';
 
@@ -10,6 +11,7 @@ declare module '@remix-run/node' {
 
 export default defineConfig(({ isSsrBuild }) => ({
   publicDir: 'web/public',
+  resolve: { alias: { '#web': fileURLToPath(new URL('./web', import.meta.url)) } },
   build: isSsrBuild
     ? {}
     : {

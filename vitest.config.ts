@@ -1,7 +1,9 @@
 // Unit and integration tests: beside the code, against DynamoDB Local (one table per worker).
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: { alias: { '#web': fileURLToPath(new URL('./web', import.meta.url)) } },
   test: {
     include: [
       'core/**/*.test.ts',

@@ -1,89 +1,39 @@
 // Article: a story imported from a stream, and the two claims that keep it stored once: one on its
 // canonical URL, one on its content fingerprint (the same story syndicated under another URL).
-import { Entity } from 'electrodb';
-import { entityConfig } from '#core/db';
+import { defineEntity } from '#core/db';
 
-export const ArticleEntity = new Entity(
-  {
-    model: { entity: 'article', version: '1', service: 'cluefeed' },
-    attributes: {
-      id: { type: 'string', required: true },
-      canonicalUrl: { type: 'string', required: true },
-      title: { type: 'string', required: true },
-      summary: { type: 'string' },
-      content: { type: 'string' },
-      image: { type: 'string' },
-      author: { type: 'string' },
-      publishedAt: { type: 'string', required: true },
-      importedAt: { type: 'string', required: true },
-      source: { type: 'string', required: true },
-      streamId: { type: 'string', required: true },
-      fingerprint: { type: 'string', required: true },
+export const ArticleEntity = defineEntity({
+  model: { entity: 'article', version: '1', service: 'cluefeed' },
+  attributes: {
+    id: { type: 'string', required: true },
+    canonicalUrl: { type: 'string', required: true },
+    title: { type: 'string', required: true },
+    summary: { type: 'string' },
+    content: { type: 'string' },
+    image: { type: 'string' },
+    author: { type: 'string' },
+    publishedAt: { type: 'string', required: true },
+    importedAt: { type: 'string', required: true },
+    source: { type: 'string', required: true },
+    streamId: { type: 'string', required: true },
+    fingerprint: { type: 'string', required: true },
+  },
+  indexes: {
+    // One article by id: pk article#{id}
+    byId: {
+      pk: { field: 'pk', composite: ['id'], template: 'article#${id}', casing: 'none' },
+      sk: { field: 'sk', composite: [], template: 'article', casing: 'none' },
     },
-    indexes: {
-      // One article by id: pk article#{id}
-      byId: {
-        pk: { field: 'pk', composite: ['id'], template: 'article#${id}', casing: 'none' },
-        sk: { field: 'sk', composite: [], template: 'article', casing: 'none' },
-      },
-      // Every article, newest first: gsi1pk articles, gsi1sk {publishedAt}#{id}
-      latest: {
-        index: 'gsi1',
-        pk: { field: 'gsi1pk', composite: [], template: 'articles', casing: 'none' },
-        sk: {
-          field: 'gsi1sk',
-          composite: ['publishedAt', 'id'],
-          template: '${publishedAt}#${id}',
-          casing: 'none',
-        },
+    // Every article, newest first: gsi1pk articles, gsi1sk {publishedAt}#{id}
+    latest: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: [], template: 'articles', casing: 'none' },
+      sk: {
+        field: 'gsi1sk',
+        composite: ['publishedAt', 'id'],
+        template: '${publishedAt}#${id}',
+        casing: 'none',
       },
     },
   },
-  entityConfig(),
-);
-
-export const ArticleUrlEntity = new Entity(
-  {
-    model: { entity: 'articleUrl', version: '1', service: 'cluefeed' },
-    attributes: {
-      canonicalUrl: { type: 'string', required: true },
-      articleId: { type: 'string', required: true },
-    },
-    indexes: {
-      // The article stored under a canonical URL: pk articleUrl#{canonicalUrl}
-      byUrl: {
-        pk: {
-          field: 'pk',
-          composite: ['canonicalUrl'],
-          template: 'articleUrl#${canonicalUrl}',
-          casing: 'none',
-        },
-        sk: { field: 'sk', composite: [], template: 'articleUrl', casing: 'none' },
-      },
-    },
-  },
-  entityConfig(),
-);
-
-export const ArticleFingerprintEntity = new Entity(
-  {
-    model: { entity: 'articleFingerprint', version: '1', service: 'cluefeed' },
-    attributes: {
-      fingerprint: { type: 'string', required: true },
-      articleId: { type: 'string', required: true },
-    },
-    indexes: {
-      // The article stored with a content fingerprint: pk articleFingerprint#{fingerprint}
-      byFingerprint: {
-        pk: {
-          field: 'pk',
-          composite: ['fingerprint'],
-          template: 'articleFingerprint#${fingerprint}',
-          casing: 'none',
-        },
-        sk: { field: 'sk', composite: [], template: 'articleFingerprint', casing: 'none' },
-      },
-    },
-  },
-  entityConfig(),
-);
+});

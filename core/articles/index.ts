@@ -6,7 +6,9 @@ import * as v from 'valibot';
 import { ulid } from 'ulid';
 import { fn } from '#core/common';
 import { db, deleteAll, isConditionFailure } from '#core/db';
-import { ArticleEntity, ArticleFingerprintEntity, ArticleUrlEntity } from './entity';
+import { ArticleFingerprintEntity } from './article-fingerprint-entity';
+import { ArticleUrlEntity } from './article-url-entity';
+import { ArticleEntity } from './entity';
 
 export { ArticleEntity, ArticleUrlEntity, ArticleFingerprintEntity };
 export type Article = EntityItem<typeof ArticleEntity>;

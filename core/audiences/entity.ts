@@ -1,40 +1,36 @@
 // Audience: a phrase people identify with; its subscribers get its stories daily or weekly.
-import { Entity } from 'electrodb';
-import { entityConfig } from '#core/db';
+import { defineEntity } from '#core/db';
 
-export const AudienceEntity = new Entity(
-  {
-    model: { entity: 'audience', version: '1', service: 'cluefeed' },
-    attributes: {
-      id: { type: 'string', required: true },
-      title: { type: 'string', required: true },
-      slug: { type: 'string', required: true },
-      pastSlugs: { type: 'list', items: { type: 'string' }, default: () => [] },
-      tag: { type: 'string', required: true },
-      frequency: { type: ['daily', 'weekly'] as const, required: true },
-      state: { type: ['active', 'upcoming'] as const, required: true },
-      featured: { type: 'boolean', default: false },
-      relatedAudienceIds: { type: 'list', items: { type: 'string' }, default: () => [] },
-      createdAt: { type: 'string', required: true },
+export const AudienceEntity = defineEntity({
+  model: { entity: 'audience', version: '1', service: 'cluefeed' },
+  attributes: {
+    id: { type: 'string', required: true },
+    title: { type: 'string', required: true },
+    slug: { type: 'string', required: true },
+    pastSlugs: { type: 'list', items: { type: 'string' }, default: () => [] },
+    tag: { type: 'string', required: true },
+    frequency: { type: ['daily', 'weekly'] as const, required: true },
+    state: { type: ['active', 'upcoming'] as const, required: true },
+    featured: { type: 'boolean', default: false },
+    relatedAudienceIds: { type: 'list', items: { type: 'string' }, default: () => [] },
+    createdAt: { type: 'string', required: true },
+  },
+  indexes: {
+    // One audience by id: pk audience#{id}
+    byId: {
+      pk: { field: 'pk', composite: ['id'], template: 'audience#${id}', casing: 'none' },
+      sk: { field: 'sk', composite: [], template: 'audience', casing: 'none' },
     },
-    indexes: {
-      // One audience by id: pk audience#{id}
-      byId: {
-        pk: { field: 'pk', composite: ['id'], template: 'audience#${id}', casing: 'none' },
-        sk: { field: 'sk', composite: [], template: 'audience', casing: 'none' },
-      },
-      // Every audience, ordered by title (menu cloud, pickers): gsi1pk audiences
-      all: {
-        index: 'gsi1',
-        pk: { field: 'gsi1pk', composite: [], template: 'audiences', casing: 'none' },
-        sk: {
-          field: 'gsi1sk',
-          composite: ['title', 'id'],
-          template: '${title}#${id}',
-          casing: 'none',
-        },
+    // Every audience, ordered by title (menu cloud, pickers): gsi1pk audiences
+    all: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: [], template: 'audiences', casing: 'none' },
+      sk: {
+        field: 'gsi1sk',
+        composite: ['title', 'id'],
+        template: '${title}#${id}',
+        casing: 'none',
       },
     },
   },
-  entityConfig(),
-);
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import * as Auth from '#core/auth';
-import { SessionEntity } from './entity';
+import { SessionEntity } from './session-entity';
 
 const userName = () => `admin-${ulid().toLowerCase()}`;
 const password = 'correct horse battery staple';

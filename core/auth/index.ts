@@ -8,7 +8,9 @@ import { ulid } from 'ulid';
 import { VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import * as RateLimit from '#core/rate-limit';
-import { ROLES, SessionEntity, SystemUserEntity, SystemUserNameEntity } from './entity';
+import { ROLES, SystemUserEntity } from './entity';
+import { SessionEntity } from './session-entity';
+import { SystemUserNameEntity } from './system-user-name-entity';
 
 export { ROLES, SystemUserEntity, SystemUserNameEntity, SessionEntity };
 export type SystemUser = EntityItem<typeof SystemUserEntity>;

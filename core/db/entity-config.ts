@@ -1,10 +1,38 @@
-// What every ElectroDB entity is built with, and how a failed write condition is recognised.
+// How every ElectroDB entity is defined, and how a failed write condition is recognised.
+// Entities bind to the table lazily: importing an entity module reads no configuration and builds
+// no client, so tests and scripts may set the environment after their imports.
+import { Entity, type Schema } from 'electrodb';
 import { db } from './client';
 
-/** Client and table for an entity, resolved when the entity module is first loaded. */
-export function entityConfig() {
-  const { client, table } = db();
-  return { client, table };
+/** An ElectroDB entity whose client and table name are resolved from config on first use. */
+export function defineEntity<
+  A extends string,
+  F extends string,
+  C extends string,
+  S extends Schema<A, F, C>,
+>(schema: S): Entity<A, F, C, S> {
+  const entity = new Entity<A, F, C, S>(schema, { table: 'unbound' });
+  const internals = entity as unknown as {
+    client: unknown;
+    config: { table: string };
+    setClient(client: unknown): void;
+  };
+  let client: unknown;
+  Object.defineProperty(internals, 'client', {
+    get() {
+      // setClient normalises the AWS SDK client and stores it through the setter below.
+      if (client === undefined) internals.setClient(db().client);
+      return client;
+    },
+    set(normalised: unknown) {
+      client = normalised;
+    },
+  });
+  Object.defineProperty(internals.config, 'table', {
+    get: () => db().table,
+    set() {},
+  });
+  return entity;
 }
 
 export function isConditionFailure(error: unknown): boolean {

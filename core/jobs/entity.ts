@@ -1,67 +1,44 @@
 // Process: one run of a job (Queued, Running, Success, Failed), and the single slot an active run
 // holds: one job at a time, as the admin panel promises ("actions are disabled while any runs").
-import { Entity } from 'electrodb';
-import { entityConfig } from '#core/db';
+import { defineEntity } from '#core/db';
 
 export const PROCESS_STATUSES = ['Queued', 'Running', 'Success', 'Failed'] as const;
 
-export const ProcessEntity = new Entity(
-  {
-    model: { entity: 'process', version: '1', service: 'cluefeed' },
-    attributes: {
-      id: { type: 'string', required: true },
-      name: { type: 'string', required: true },
-      priority: { type: 'number', default: 0 },
-      status: { type: PROCESS_STATUSES, required: true },
-      input: { type: 'string', required: true },
-      output: { type: 'string' },
-      error: { type: 'string' },
-      systemUserId: { type: 'string', required: true },
-      progress: { type: 'number', default: 0 },
-      progressNote: { type: 'string' },
-      attempts: { type: 'number', default: 0 },
-      createdAt: { type: 'string', required: true },
-      startTime: { type: 'string' },
-      endTime: { type: 'string' },
-      heartbeatAt: { type: 'string' },
+export const ProcessEntity = defineEntity({
+  model: { entity: 'process', version: '1', service: 'cluefeed' },
+  attributes: {
+    id: { type: 'string', required: true },
+    name: { type: 'string', required: true },
+    priority: { type: 'number', default: 0 },
+    status: { type: PROCESS_STATUSES, required: true },
+    input: { type: 'string', required: true },
+    output: { type: 'string' },
+    error: { type: 'string' },
+    systemUserId: { type: 'string', required: true },
+    progress: { type: 'number', default: 0 },
+    progressNote: { type: 'string' },
+    attempts: { type: 'number', default: 0 },
+    createdAt: { type: 'string', required: true },
+    startTime: { type: 'string' },
+    endTime: { type: 'string' },
+    heartbeatAt: { type: 'string' },
+  },
+  indexes: {
+    // One process: pk process#{id}
+    byId: {
+      pk: { field: 'pk', composite: ['id'], template: 'process#${id}', casing: 'none' },
+      sk: { field: 'sk', composite: [], template: 'process', casing: 'none' },
     },
-    indexes: {
-      // One process: pk process#{id}
-      byId: {
-        pk: { field: 'pk', composite: ['id'], template: 'process#${id}', casing: 'none' },
-        sk: { field: 'sk', composite: [], template: 'process', casing: 'none' },
-      },
-      // Runs of one job, newest first (last import run): gsi1pk processes#{name}, gsi1sk {createdAt}#{id}
-      byName: {
-        index: 'gsi1',
-        pk: { field: 'gsi1pk', composite: ['name'], template: 'processes#${name}', casing: 'none' },
-        sk: {
-          field: 'gsi1sk',
-          composite: ['createdAt', 'id'],
-          template: '${createdAt}#${id}',
-          casing: 'none',
-        },
+    // Runs of one job, newest first (last import run): gsi1pk processes#{name}, gsi1sk {createdAt}#{id}
+    byName: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: ['name'], template: 'processes#${name}', casing: 'none' },
+      sk: {
+        field: 'gsi1sk',
+        composite: ['createdAt', 'id'],
+        template: '${createdAt}#${id}',
+        casing: 'none',
       },
     },
   },
-  entityConfig(),
-);
-
-export const ActiveProcessEntity = new Entity(
-  {
-    model: { entity: 'activeProcess', version: '1', service: 'cluefeed' },
-    attributes: {
-      id: { type: 'string', required: true },
-      name: { type: 'string', required: true },
-      createdAt: { type: 'string', required: true },
-    },
-    indexes: {
-      // The active process, if any: pk activeProcess, sk slot
-      slot: {
-        pk: { field: 'pk', composite: [], template: 'activeProcess', casing: 'none' },
-        sk: { field: 'sk', composite: [], template: 'slot', casing: 'none' },
-      },
-    },
-  },
-  entityConfig(),
-);
+});

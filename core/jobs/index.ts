@@ -8,10 +8,12 @@ import { ulid } from 'ulid';
 import { VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { flush, logger, type Logger } from '#core/logs';
-import { ActiveProcessEntity, ProcessEntity } from './entity';
+import { ActiveProcessEntity } from './active-process-entity';
+import { ProcessEntity } from './entity';
 import { send, type JobMessage } from './queue';
 
-export { ProcessEntity, ActiveProcessEntity, PROCESS_STATUSES } from './entity';
+export { ProcessEntity, PROCESS_STATUSES } from './entity';
+export { ActiveProcessEntity } from './active-process-entity';
 export type Process = EntityItem<typeof ProcessEntity>;
 export type ProcessStatus = Process['status'];
 

@@ -8,7 +8,8 @@ import { fn, mapPool, VisibleError } from '#core/common';
 import { deleteAll, isConditionFailure } from '#core/db';
 import * as Feeds from '#core/feeds';
 import type { JobContext } from '#core/jobs';
-import { StreamEntity, StreamUrlEntity } from './entity';
+import { StreamEntity } from './entity';
+import { StreamUrlEntity } from './stream-url-entity';
 
 export { StreamEntity, StreamUrlEntity };
 export type Stream = EntityItem<typeof StreamEntity>;

@@ -10,7 +10,8 @@ import { EmailSchema, fn, normaliseEmail, parse, TrackingSchema, VisibleError } 
 import { isConditionFailure } from '#core/db';
 import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
-import { SubscriberEmailEntity, SubscriberEntity } from './entity';
+import { SubscriberEntity } from './entity';
+import { SubscriberEmailEntity } from './subscriber-email-entity';
 import { sendConfirmation } from './emails';
 import { mirror } from './mirror';
 

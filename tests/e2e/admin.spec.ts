@@ -6,7 +6,7 @@ import { expect, test } from './fixtures';
 test.describe.configure({ mode: 'default' });
 
 const ADMIN = { userName: 'admin', password: 'e2e-admin-password-0123' };
-const FEEDS = 'http://127.0.0.1:4591';
+const FEEDS = `http://127.0.0.1:${process.env.FIXTURE_FEEDS_PORT}`;
 
 async function signIn(page: import('@playwright/test').Page, password = ADMIN.password) {
   await page.getByLabel('User name').fill(ADMIN.userName);

@@ -1,7 +1,7 @@
 // Process status for admin pages: polled every 10 seconds; while anything runs, actions wait.
 import { useFetcher } from '@remix-run/react';
 import { useEffect } from 'react';
-import type { ProcessView } from '../lib/processes';
+import type { ProcessView } from '#web/lib/processes';
 
 export const STATUS_POLL_MS = 10_000;
 

@@ -1,6 +1,6 @@
 // A content card on an audience page: why it matters, the primary story, then the others.
-import { formatDate } from '../lib/format';
-import type { CardView } from '../lib/views';
+import { formatDate } from '#web/lib/format';
+import type { CardView } from '#web/lib/views';
 import { Story } from './story';
 import { TrackedLink } from './tracked-link';
 

@@ -1,6 +1,6 @@
 // A story (post) in a list: title link, teaser, and how long it takes.
-import { duration } from '../lib/format';
-import type { StoryView } from '../lib/views';
+import { duration } from '#web/lib/format';
+import type { StoryView } from '#web/lib/views';
 import { TrackedLink } from './tracked-link';
 
 export function Story({

@@ -1,7 +1,7 @@
 // The negative and positive suggestion pages (and the post-subscription one): a title, then the
 // suggest-audiences form for subscribed readers.
 import { useLoaderData, useNavigation } from '@remix-run/react';
-import type { suggestionsLoader } from '../lib/suggestions.server';
+import type { suggestionsLoader } from '#web/lib/suggestions.server';
 import { LinkError } from './link-error';
 import { SuggestForm } from './suggest-form';
 

@@ -1,6 +1,6 @@
 // A Link that keeps the visitor's tracking parameters (utm, raud, vus).
 import { Link, type LinkProps } from '@remix-run/react';
-import { useTrackedHref } from '../lib/tracking';
+import { useTrackedHref } from '#web/lib/tracking';
 
 export function TrackedLink({
   to,

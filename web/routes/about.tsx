@@ -2,7 +2,7 @@
 import type { MetaFunction } from '@remix-run/node';
 import { useLocation } from '@remix-run/react';
 import { useEffect } from 'react';
-import { publicPageHeaders } from '../lib/cache';
+import { publicPageHeaders } from '#web/lib/cache';
 
 export const meta: MetaFunction = () => [
   { title: 'About · Cluefeed' },

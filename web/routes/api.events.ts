@@ -3,7 +3,7 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import * as Analytics from '#core/analytics';
 import { VisibleError } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
-import { clientIp, handleApi, methodNotAllowed, readJson } from '../lib/api.server';
+import { clientIp, handleApi, methodNotAllowed, readJson } from '#web/lib/api.server';
 
 const MAX_BODY_BYTES = 2048;
 

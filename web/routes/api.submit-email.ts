@@ -4,7 +4,7 @@ import { VisibleError } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
 import * as Waitlist from '#core/waitlist';
-import { clientIp, handleApi, json, methodNotAllowed, readJson } from '../lib/api.server';
+import { clientIp, handleApi, json, methodNotAllowed, readJson } from '#web/lib/api.server';
 
 const MAX_BODY_BYTES = 1024;
 

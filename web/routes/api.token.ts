@@ -2,7 +2,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
-import { clientIp, handleApi, json, methodNotAllowed } from '../lib/api.server';
+import { clientIp, handleApi, json, methodNotAllowed } from '#web/lib/api.server';
 
 export const WAITLIST_TOKEN_TTL_SECONDS = 10 * 60;
 

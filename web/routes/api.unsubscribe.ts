@@ -4,8 +4,8 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@rem
 import { VisibleError } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
 import * as Subscribers from '#core/subscribers';
-import { clientIp, handleApi, json, readBody } from '../lib/api.server';
-import { tokenOf } from '../lib/subscriber.server';
+import { clientIp, handleApi, json, readBody } from '#web/lib/api.server';
+import { tokenOf } from '#web/lib/subscriber.server';
 
 export function loader({ request }: LoaderFunctionArgs) {
   return redirect(`/unsubscribe?${new URLSearchParams({ subscriberHash: tokenOf(request) })}`);

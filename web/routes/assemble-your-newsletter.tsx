@@ -3,12 +3,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import * as Audiences from '#core/audiences';
-import { AudienceCloud } from '../components/audience-toggle';
-import { LinkError } from '../components/link-error';
-import { TrackedLink } from '../components/tracked-link';
-import { privatePageHeaders } from '../lib/cache';
-import { toggleAction } from '../lib/subscriber-actions.server';
-import { withSubscriber } from '../lib/subscriber.server';
+import { AudienceCloud } from '#web/components/audience-toggle';
+import { LinkError } from '#web/components/link-error';
+import { TrackedLink } from '#web/components/tracked-link';
+import { privatePageHeaders } from '#web/lib/cache';
+import { toggleAction } from '#web/lib/subscriber-actions.server';
+import { withSubscriber } from '#web/lib/subscriber.server';
 
 export const meta: MetaFunction = () => [{ title: 'Assemble your newsletter · Cluefeed' }];
 export const headers = privatePageHeaders;

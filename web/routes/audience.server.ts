@@ -5,10 +5,10 @@ import * as Audiences from '#core/audiences';
 import { isVisibleError, trackingFrom, withTracking } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
 import * as Subscribers from '#core/subscribers';
-import type { SubscribeActionData } from '../components/subscribe-form';
-import { clientIp, readForm } from '../lib/api.server';
-import { notFound } from '../lib/cache';
-import { cachedRead } from '../lib/public-cache.server';
+import type { SubscribeActionData } from '#web/components/subscribe-form';
+import { clientIp, readForm } from '#web/lib/api.server';
+import { notFound } from '#web/lib/cache';
+import { cachedRead } from '#web/lib/public-cache.server';
 
 export async function subscribeAction({ request, params }: ActionFunctionArgs) {
   const url = new URL(request.url);

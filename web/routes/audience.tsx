@@ -5,15 +5,15 @@ import { useLoaderData } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import * as Audiences from '#core/audiences';
 import * as ContentCards from '#core/content-cards';
-import { BottomBar } from '../components/bottom-bar';
-import { ContentCardView } from '../components/content-card';
-import { TrackedLink } from '../components/tracked-link';
-import { SubscribeForm } from '../components/subscribe-form';
-import { WhatToExpect } from '../components/what-to-expect';
+import { BottomBar } from '#web/components/bottom-bar';
+import { ContentCardView } from '#web/components/content-card';
+import { TrackedLink } from '#web/components/tracked-link';
+import { SubscribeForm } from '#web/components/subscribe-form';
+import { WhatToExpect } from '#web/components/what-to-expect';
 import { subscribeAction } from './audience.server';
-import { notFound, publicPageHeaders } from '../lib/cache';
-import { cachedRead } from '../lib/public-cache.server';
-import { cardView } from '../lib/views';
+import { notFound, publicPageHeaders } from '#web/lib/cache';
+import { cachedRead } from '#web/lib/public-cache.server';
+import { cardView } from '#web/lib/views';
 
 export const headers = publicPageHeaders;
 

@@ -6,9 +6,9 @@ import { Form, useActionData, useNavigation, useSubmit } from '@remix-run/react'
 import { useEffect, useRef } from 'react';
 import { isVisibleError } from '#core/common';
 import * as Subscribers from '#core/subscribers';
-import { LinkError } from '../components/link-error';
-import { privatePageHeaders } from '../lib/cache';
-import { tokenOf } from '../lib/subscriber.server';
+import { LinkError } from '#web/components/link-error';
+import { privatePageHeaders } from '#web/lib/cache';
+import { tokenOf } from '#web/lib/subscriber.server';
 
 export const meta: MetaFunction = () => [{ title: 'Confirm your subscription · Cluefeed' }];
 export const headers = privatePageHeaders;

@@ -4,12 +4,12 @@ import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run
 import { useLoaderData } from '@remix-run/react';
 import * as Audiences from '#core/audiences';
 import * as ContentCards from '#core/content-cards';
-import { Story } from '../components/story';
-import { TrackedLink } from '../components/tracked-link';
-import { notFound, publicPageHeaders } from '../lib/cache';
-import { cachedRead } from '../lib/public-cache.server';
-import { cardView } from '../lib/views';
-import { formatDate } from '../lib/format';
+import { Story } from '#web/components/story';
+import { TrackedLink } from '#web/components/tracked-link';
+import { notFound, publicPageHeaders } from '#web/lib/cache';
+import { cachedRead } from '#web/lib/public-cache.server';
+import { cardView } from '#web/lib/views';
+import { formatDate } from '#web/lib/format';
 
 export const headers = publicPageHeaders;
 

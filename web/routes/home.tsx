@@ -4,10 +4,10 @@ import { isVisibleError, trackingFrom } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
 import * as Waitlist from '#core/waitlist';
 import { useRouteLoaderData } from '@remix-run/react';
-import { WaitlistForm, type WaitlistActionData } from '../components/waitlist-form';
-import { clientIp, readForm } from '../lib/api.server';
-import type { RootData } from '../root';
-import { publicPageHeaders } from '../lib/cache';
+import { WaitlistForm, type WaitlistActionData } from '#web/components/waitlist-form';
+import { clientIp, readForm } from '#web/lib/api.server';
+import type { RootData } from '#web/root';
+import { publicPageHeaders } from '#web/lib/cache';
 
 export const meta: MetaFunction = () => [
   { title: "Cluefeed · Discover the news you're missing" },

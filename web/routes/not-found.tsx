@@ -1,7 +1,7 @@
 // /not-found and every unknown path: the 404 page with HTTP status 404.
 import { data, type MetaFunction } from '@remix-run/node';
-import { NotFoundPage } from '../components/not-found-page';
-import { NOT_FOUND_CACHE, publicPageHeaders } from '../lib/cache';
+import { NotFoundPage } from '#web/components/not-found-page';
+import { NOT_FOUND_CACHE, publicPageHeaders } from '#web/lib/cache';
 
 export const meta: MetaFunction = () => [{ title: 'Page not found · Cluefeed' }];
 export const headers = publicPageHeaders;

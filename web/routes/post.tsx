@@ -3,12 +3,12 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import * as Audiences from '#core/audiences';
 import * as Posts from '#core/posts';
-import { Story } from '../components/story';
-import { TrackedLink } from '../components/tracked-link';
-import { notFound, publicPageHeaders } from '../lib/cache';
-import { cachedRead } from '../lib/public-cache.server';
-import { storyView } from '../lib/views';
-import { duration, formatDate, verb } from '../lib/format';
+import { Story } from '#web/components/story';
+import { TrackedLink } from '#web/components/tracked-link';
+import { notFound, publicPageHeaders } from '#web/lib/cache';
+import { cachedRead } from '#web/lib/public-cache.server';
+import { storyView } from '#web/lib/views';
+import { duration, formatDate, verb } from '#web/lib/format';
 
 export const headers = publicPageHeaders;
 

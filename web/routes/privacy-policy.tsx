@@ -1,8 +1,8 @@
 // Privacy policy: static text.
 import type { MetaFunction } from '@remix-run/node';
 import { useRouteLoaderData } from '@remix-run/react';
-import { publicPageHeaders } from '../lib/cache';
-import type { RootData } from '../root';
+import { publicPageHeaders } from '#web/lib/cache';
+import type { RootData } from '#web/root';
 
 export const meta: MetaFunction = () => [{ title: 'Privacy policy · Cluefeed' }];
 export const headers = publicPageHeaders;

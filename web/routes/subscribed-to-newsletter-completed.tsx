@@ -1,7 +1,7 @@
 // Completed thank-you: 'You're the best!'.
 import type { MetaFunction } from '@remix-run/node';
-import { TrackedLink } from '../components/tracked-link';
-import { publicPageHeaders } from '../lib/cache';
+import { TrackedLink } from '#web/components/tracked-link';
+import { publicPageHeaders } from '#web/lib/cache';
 
 export const meta: MetaFunction = () => [{ title: "You're the best! · Cluefeed" }];
 export const headers = publicPageHeaders;

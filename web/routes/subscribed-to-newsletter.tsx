@@ -1,8 +1,8 @@
 // Pre-success page /subscribed-to-newsletter/:slug?: check your inbox, and suggest audiences.
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node';
-import { SuggestForm } from '../components/suggest-form';
-import { privatePageHeaders } from '../lib/cache';
-import { suggestionsAction } from '../lib/suggestions.server';
+import { SuggestForm } from '#web/components/suggest-form';
+import { privatePageHeaders } from '#web/lib/cache';
+import { suggestionsAction } from '#web/lib/suggestions.server';
 
 export const meta: MetaFunction = () => [{ title: 'Check your inbox · Cluefeed' }];
 export const headers = privatePageHeaders;

@@ -2,10 +2,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import * as Subscribers from '#core/subscribers';
-import { LinkError } from '../components/link-error';
-import { TrackedLink } from '../components/tracked-link';
-import { privatePageHeaders } from '../lib/cache';
-import { withSubscriber } from '../lib/subscriber.server';
+import { LinkError } from '#web/components/link-error';
+import { TrackedLink } from '#web/components/tracked-link';
+import { privatePageHeaders } from '#web/lib/cache';
+import { withSubscriber } from '#web/lib/subscriber.server';
 
 export const meta: MetaFunction = () => [{ title: 'Subscription confirmed · Cluefeed' }];
 export const headers = privatePageHeaders;

@@ -1,8 +1,8 @@
 // /thank-you-for-voting: 'Thank you for voting!', then the suggest-audiences form for subscribed readers.
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node';
-import { SuggestionsPage } from '../components/suggestions-page';
-import { privatePageHeaders } from '../lib/cache';
-import { suggestionsAction, suggestionsLoader } from '../lib/suggestions.server';
+import { SuggestionsPage } from '#web/components/suggestions-page';
+import { privatePageHeaders } from '#web/lib/cache';
+import { suggestionsAction, suggestionsLoader } from '#web/lib/suggestions.server';
 
 export const meta: MetaFunction = () => [{ title: 'Thank you for voting! · Cluefeed' }];
 export const headers = privatePageHeaders;

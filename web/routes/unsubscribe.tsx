@@ -2,12 +2,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import * as Subscribers from '#core/subscribers';
-import { LinkError } from '../components/link-error';
-import { Unsubscribed } from '../components/unsubscribed';
-import { TrackedLink } from '../components/tracked-link';
-import { privatePageHeaders } from '../lib/cache';
-import { subscriberAction } from '../lib/subscriber-actions.server';
-import { withSubscriber } from '../lib/subscriber.server';
+import { LinkError } from '#web/components/link-error';
+import { Unsubscribed } from '#web/components/unsubscribed';
+import { TrackedLink } from '#web/components/tracked-link';
+import { privatePageHeaders } from '#web/lib/cache';
+import { subscriberAction } from '#web/lib/subscriber-actions.server';
+import { withSubscriber } from '#web/lib/subscriber.server';
 
 export const meta: MetaFunction = () => [{ title: 'Unsubscribe · Cluefeed' }];
 export const headers = privatePageHeaders;

@@ -10,12 +10,12 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { useState } from 'react';
 import * as Audiences from '#core/audiences';
 import * as Subscribers from '#core/subscribers';
-import { LinkError } from '../components/link-error';
-import { TrackedLink } from '../components/tracked-link';
-import { privatePageHeaders } from '../lib/cache';
-import { useHydrated } from '../lib/hydrated';
-import { subscriberAction } from '../lib/subscriber-actions.server';
-import { withSubscriber } from '../lib/subscriber.server';
+import { LinkError } from '#web/components/link-error';
+import { TrackedLink } from '#web/components/tracked-link';
+import { privatePageHeaders } from '#web/lib/cache';
+import { useHydrated } from '#web/lib/hydrated';
+import { subscriberAction } from '#web/lib/subscriber-actions.server';
+import { withSubscriber } from '#web/lib/subscriber.server';
 
 export const meta: MetaFunction = () => [{ title: 'Upcoming niches · Cluefeed' }];
 export const headers = privatePageHeaders;

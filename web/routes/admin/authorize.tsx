@@ -11,15 +11,10 @@ import { Form, useActionData, useNavigation } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import * as Auth from '#core/auth';
 import { isVisibleError } from '#core/common';
-import { Logo } from '../../components/logo';
-import { clientIp, readForm } from '../../lib/api.server';
-import {
-  lastRouteCookie,
-  safeAdminPath,
-  sessionCookie,
-  sessionToken,
-} from '../../lib/admin.server';
-import { privatePageHeaders } from '../../lib/cache';
+import { Logo } from '#web/components/logo';
+import { clientIp, readForm } from '#web/lib/api.server';
+import { lastRouteCookie, safeAdminPath, sessionCookie, sessionToken } from '#web/lib/admin.server';
+import { privatePageHeaders } from '#web/lib/cache';
 
 export const meta: MetaFunction = () => [{ title: 'Sign in · Cluefeed admin' }];
 export const headers = privatePageHeaders;

@@ -3,8 +3,8 @@ import { data } from '@remix-run/node';
 import * as Automations from '#core/automations';
 import { isVisibleError, VisibleError } from '#core/common';
 import * as Jobs from '#core/jobs';
-import { requireAdmin } from '../../lib/admin.server';
-import { readForm } from '../../lib/api.server';
+import { requireAdmin } from '#web/lib/admin.server';
+import { readForm } from '#web/lib/api.server';
 
 type Result = { message: string } | { error: string };
 

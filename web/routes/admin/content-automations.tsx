@@ -6,10 +6,10 @@ import * as Articles from '#core/articles';
 import * as Automations from '#core/automations';
 import * as Jobs from '#core/jobs';
 import * as Streams from '#core/streams';
-import { ErrorBox, RunningNotice, useActiveProcesses } from '../../components/admin-status';
-import { requireAdmin } from '../../lib/admin.server';
-import { privatePageHeaders } from '../../lib/cache';
-import { processView } from '../../lib/processes';
+import { ErrorBox, RunningNotice, useActiveProcesses } from '#web/components/admin-status';
+import { requireAdmin } from '#web/lib/admin.server';
+import { privatePageHeaders } from '#web/lib/cache';
+import { processView } from '#web/lib/processes';
 import { automationAction } from './content-automations.server';
 
 export const meta: MetaFunction = () => [{ title: 'Content Automations · Cluefeed admin' }];

@@ -1,6 +1,6 @@
 // /admin-panel: the last admin route, or Content Automations.
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node';
-import { lastRouteCookie, requireAdmin, safeAdminPath } from '../../lib/admin.server';
+import { lastRouteCookie, requireAdmin, safeAdminPath } from '#web/lib/admin.server';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

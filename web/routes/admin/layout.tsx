@@ -2,9 +2,9 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, NavLink, Outlet, useLoaderData } from '@remix-run/react';
 import { config } from '#core/config';
-import { Logo } from '../../components/logo';
-import { lastRouteCookie, requireAdmin } from '../../lib/admin.server';
-import { privatePageHeaders } from '../../lib/cache';
+import { Logo } from '#web/components/logo';
+import { lastRouteCookie, requireAdmin } from '#web/lib/admin.server';
+import { privatePageHeaders } from '#web/lib/cache';
 
 export const headers = privatePageHeaders;
 export const handle = { chrome: 'admin' };

@@ -1,7 +1,7 @@
 // POST /admin-panel/logout: ends the session and returns to the sign-in page with returnUrl.
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
 import * as Auth from '#core/auth';
-import { safeAdminPath, sessionCookie, sessionToken } from '../../lib/admin.server';
+import { safeAdminPath, sessionCookie, sessionToken } from '#web/lib/admin.server';
 
 export async function action({ request }: ActionFunctionArgs) {
   await Auth.signOut(await sessionToken(request));

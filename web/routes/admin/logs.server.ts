@@ -1,6 +1,6 @@
 // The log viewer's data: a day's last N lines (default 1000), for the page and its 1-second refresh.
 import * as Logs from '#core/logs';
-import { requireAdmin } from '../../lib/admin.server';
+import { requireAdmin } from '#web/lib/admin.server';
 
 export const DEFAULT_LINES = 1000;
 

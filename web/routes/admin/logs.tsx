@@ -3,7 +3,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useFetcher, useLoaderData } from '@remix-run/react';
 import { useEffect, useState, type KeyboardEvent } from 'react';
-import { privatePageHeaders } from '../../lib/cache';
+import { privatePageHeaders } from '#web/lib/cache';
 import { loadLines } from './logs.server';
 
 export const meta: MetaFunction = () => [{ title: 'Monitor Logs · Cluefeed admin' }];

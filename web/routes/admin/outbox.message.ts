@@ -3,8 +3,8 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '#core/config';
 import { readMessages } from '#core/mail';
-import { requireAdmin } from '../../lib/admin.server';
-import { notFound } from '../../lib/cache';
+import { requireAdmin } from '#web/lib/admin.server';
+import { notFound } from '#web/lib/cache';
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -3,8 +3,8 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { config } from '#core/config';
 import { readMessages } from '#core/mail';
-import { requireAdmin } from '../../lib/admin.server';
-import { notFound, privatePageHeaders } from '../../lib/cache';
+import { requireAdmin } from '#web/lib/admin.server';
+import { notFound, privatePageHeaders } from '#web/lib/cache';
 
 export const meta: MetaFunction = () => [{ title: 'Outbox · Cluefeed admin' }];
 export const headers = privatePageHeaders;

@@ -1,9 +1,9 @@
 // GET /admin-panel/status: the active processes, polled every 10 seconds by the admin pages.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import * as Jobs from '#core/jobs';
-import { json } from '../../lib/api.server';
-import { requireAdmin } from '../../lib/admin.server';
-import { processView } from '../../lib/processes';
+import { json } from '#web/lib/api.server';
+import { requireAdmin } from '#web/lib/admin.server';
+import { processView } from '#web/lib/processes';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
