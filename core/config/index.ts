@@ -35,6 +35,32 @@ const ConfigSchema = v.object({
   MAILCHIMP_LIST_ID: v.optional(v.string()),
   /** Overrides the Mailchimp API base URL (a fake API in tests). */
   MAILCHIMP_API_URL: v.optional(v.pipe(v.string(), v.url())),
+  /** AI: the API key for provider 'openai' models (an SST secret on AWS). */
+  OPENAI_API_KEY: v.optional(v.string()),
+  /** AI: the API key for 'openai-compatible' servers, when they want one (Ollama does not). */
+  OPENAI_COMPATIBLE_API_KEY: v.optional(v.string()),
+  /** AI: the default models of jobs, as 'provider/model' (an AI model record, or a local one). */
+  AI_GPT_MODEL: v.optional(
+    v.pipe(v.string(), v.regex(/^[a-z-]+\/.+$/, 'AI_GPT_MODEL must look like provider/model')),
+    'local/cluefeed-bm25',
+  ),
+  AI_EMBEDDINGS_MODEL: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[a-z-]+\/.+$/, 'AI_EMBEDDINGS_MODEL must look like provider/model'),
+    ),
+    'local/cluefeed-hashed-256',
+  ),
+  /** AI: milliseconds one model call may take before it is abandoned (and retried). */
+  AI_TIMEOUT_MS: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.number(), v.integer(), v.minValue(1000)),
+    '60000',
+  ),
+  /** AI: retries of a call that failed with 429, 5xx or a timeout. */
+  AI_MAX_RETRIES: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.number(), v.integer(), v.minValue(0), v.maxValue(10)),
+    '3',
+  ),
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;

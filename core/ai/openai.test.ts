@@ -1,0 +1,229 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  AiBadAnswer,
+  AiRateLimited,
+  AiRejected,
+  AiTimeout,
+  AiUnavailable,
+  articleRelevance,
+  openAiProvider,
+  type Ai,
+  type AiModelRef,
+  type RetryPolicy,
+} from '#core/ai';
+import { startFakeOpenAi, type FakeOpenAi } from '#tests/fakes/openai';
+
+let fake: FakeOpenAi;
+let defaultAnswer: FakeOpenAi['answer'];
+let waits: number[];
+const model: AiModelRef = {
+  id: 'openai:gpt-4o-mini',
+  provider: 'openai',
+  model: 'gpt-4o-mini',
+  modelType: 'gpt',
+};
+
+/** Instant, recorded waits and no jitter, so retry timing is asserted exactly. */
+function policy(maxRetries = 2): RetryPolicy {
+  return {
+    maxRetries,
+    baseDelayMs: 100,
+    maxDelayMs: 5_000,
+    sleep: async (ms) => void waits.push(ms),
+    random: () => 1,
+  };
+}
+
+function provider(options: { retries?: number; timeoutMs?: number; apiKey?: string } = {}): Ai {
+  return openAiProvider({
+    apiKey: options.apiKey ?? fake.apiKey,
+    baseUrl: fake.url,
+    timeoutMs: options.timeoutMs ?? 5_000,
+    retry: policy(options.retries),
+  });
+}
+
+const relevanceRequest = {
+  model,
+  task: articleRelevance,
+  input: {
+    article: {
+      title: 'Five invariants every lending protocol should fuzz',
+      summary: 'DeFi testing.',
+    },
+    clues: ['I build DeFi protocols'],
+  },
+  user: 'Rate this article for the clue I build DeFi protocols.',
+};
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (error: unknown) => error,
+  );
+}
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+  defaultAnswer = fake.answer;
+});
+afterAll(() => fake.stop());
+beforeEach(() => {
+  waits = [];
+  fake.requests.length = 0;
+  fake.answer = defaultAnswer;
+});
+
+describe('OpenAI adapter', () => {
+  it('asks for a strict json_schema answer and returns it parsed, with usage and cost', async () => {
+    fake.answer = () => ({
+      label: 'Very Relevant',
+      score: 0.9,
+      reason: 'It is about testing lending protocols.',
+      relevantClues: ['I build DeFi protocols'],
+    });
+    const result = await provider().complete(relevanceRequest);
+
+    expect(result.answer).toEqual({
+      label: 'Very Relevant',
+      score: 0.9,
+      reason: 'It is about testing lending protocols.',
+      relevantClues: ['I build DeFi protocols'],
+    });
+    const body = fake.requests[0]!.body;
+    expect(body.model).toBe('gpt-4o-mini');
+    expect(body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'article_relevance', strict: true, schema: articleRelevance.jsonSchema },
+    });
+    expect(body.messages).toEqual([
+      { role: 'system', content: articleRelevance.system },
+      { role: 'user', content: relevanceRequest.user },
+    ]);
+    expect(result.usage.inputTokens).toBeGreaterThan(0);
+    expect(result.usage.totalTokens).toBe(result.usage.inputTokens + result.usage.outputTokens);
+    expect(result.usage.costUsd).toBeCloseTo(
+      (result.usage.inputTokens * 0.15 + result.usage.outputTokens * 0.6) / 1e6,
+      12,
+    );
+    expect(result.raw).toBe(JSON.stringify(result.answer));
+  });
+
+  it('waits as long as retry-after says after a 429, then succeeds', async () => {
+    fake.script({ status: 429, retryAfter: '2' });
+    const result = await provider().complete(relevanceRequest);
+
+    expect(result.answer.label).toBe('Not Relevant');
+    expect(fake.requests).toHaveLength(2);
+    expect(waits).toEqual([2000]);
+  });
+
+  it('gives up with AiRateLimited and the hint when retry-after is longer than it will wait', async () => {
+    fake.script({ status: 429, retryAfter: '120' });
+    const error = await rejection(provider().complete(relevanceRequest));
+
+    expect(error).toBeInstanceOf(AiRateLimited);
+    expect(error).toMatchObject({
+      code: 'ai.rate_limited',
+      retryable: true,
+      retryAfterMs: 120_000,
+    });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('retries a 500 with exponential backoff and reports AiUnavailable when it keeps failing', async () => {
+    fake.script({ status: 500 }, { status: 502 }, { status: 503 });
+    const error = await rejection(provider({ retries: 2 }).complete(relevanceRequest));
+
+    expect(error).toBeInstanceOf(AiUnavailable);
+    expect((error as AiUnavailable).cause).toBeDefined();
+    expect(fake.requests).toHaveLength(3);
+    expect(waits).toEqual([100, 200]);
+  });
+
+  it('recovers from a single 500', async () => {
+    fake.script({ status: 500 });
+    await expect(provider().complete(relevanceRequest)).resolves.toMatchObject({
+      answer: { label: 'Not Relevant' },
+    });
+    expect(waits).toEqual([100]);
+  });
+
+  it('abandons a slow answer with AiTimeout after its retries', async () => {
+    fake.script({ delayMs: 1_000 }, { delayMs: 1_000 });
+    const error = await rejection(
+      provider({ retries: 1, timeoutMs: 200 }).complete(relevanceRequest),
+    );
+
+    expect(error).toBeInstanceOf(AiTimeout);
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('reports malformed JSON as AiBadAnswer with the raw text, without retrying', async () => {
+    fake.script({ content: '{"label": "Very Relevant", "score": 0.9' });
+    const error = await rejection(provider().complete(relevanceRequest));
+
+    expect(error).toBeInstanceOf(AiBadAnswer);
+    expect(error).toMatchObject({
+      code: 'ai.bad_answer',
+      raw: '{"label": "Very Relevant", "score": 0.9',
+    });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('reports an answer outside the schema as AiBadAnswer naming the field', async () => {
+    fake.script({
+      content: JSON.stringify({
+        label: 'Extremely Relevant',
+        score: 2,
+        reason: '',
+        relevantClues: [],
+      }),
+    });
+    const error = await rejection(provider().complete(relevanceRequest));
+
+    expect(error).toBeInstanceOf(AiBadAnswer);
+    expect((error as Error).message).toContain('label');
+  });
+
+  it('reports an answer cut off at the token limit as AiBadAnswer', async () => {
+    fake.script({ content: '{"label": "Very', finishReason: 'length' });
+    const error = await rejection(provider().complete(relevanceRequest));
+    expect(error).toBeInstanceOf(AiBadAnswer);
+    expect((error as Error).message).toContain('cut off');
+  });
+
+  it('refuses a wrong key as AiRejected without retrying', async () => {
+    const error = await rejection(provider({ apiKey: 'sk-wrong' }).complete(relevanceRequest));
+    expect(error).toBeInstanceOf(AiRejected);
+    expect(error).toMatchObject({ status: 401, retryable: false });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('embeds texts in order with usage', async () => {
+    const result = await provider().embed({
+      model: { ...model, model: 'text-embedding-3-small', modelType: 'embeddings' },
+      texts: ['I build DeFi protocols', 'I collect generative art'],
+    });
+    expect(result.vectors).toHaveLength(2);
+    expect(result.vectors[0]).toHaveLength(8);
+    expect(result.vectors[0]).not.toEqual(result.vectors[1]);
+    expect(fake.requests[0]!.body).toMatchObject({ encoding_format: 'float' });
+    expect(result.usage.inputTokens).toBeGreaterThan(0);
+  });
+
+  it('chats with the system prompt first and returns the reply', async () => {
+    const reply = await provider().chat({
+      model,
+      system: 'You interview a new reader.',
+      messages: [{ role: 'user', content: 'I run a validator.' }],
+    });
+    expect(reply.message).toBe('Tell me more about what you build.');
+    expect(fake.requests[0]!.body.messages).toEqual([
+      { role: 'system', content: 'You interview a new reader.' },
+      { role: 'user', content: 'I run a validator.' },
+    ]);
+  });
+});

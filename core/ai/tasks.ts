@@ -1,0 +1,213 @@
+// The structured tasks the product asks of a model. Each names its inputs (the placeholders a
+// prompt may use come from them), the answer's schema, and the system message that fixes the
+// answer's shape. The local provider has a method for each task by name (local/index.ts).
+import * as v from 'valibot';
+import type { AiTask, JsonSchema } from './types';
+
+export const RELEVANCE_LABELS = [
+  'Not Relevant',
+  'Slightly Relevant',
+  'Moderately Relevant',
+  'Quite Relevant',
+  'Very Relevant',
+] as const;
+export type RelevanceLabel = (typeof RELEVANCE_LABELS)[number];
+
+/** The label a 0..1 score falls in; every provider's score is read through the same bands. */
+export function labelOf(score: number): RelevanceLabel {
+  if (score < 0.15) return 'Not Relevant';
+  if (score < 0.35) return 'Slightly Relevant';
+  if (score < 0.55) return 'Moderately Relevant';
+  if (score < 0.75) return 'Quite Relevant';
+  return 'Very Relevant';
+}
+
+export const ASSESSMENT_SCORES = [
+  'super insightful',
+  'very insightful',
+  'moderately insightful',
+  'slightly insightful',
+  'not insightful',
+] as const;
+export type AssessmentScore = (typeof ASSESSMENT_SCORES)[number];
+
+/** The spec's score ranks: 0 not ranked, 1 very low to 5 very high. */
+export const RANKS = ['NOT_RANKED', 'VERY_LOW', 'LOW', 'OK', 'HIGH', 'VERY_HIGH'] as const;
+export type Rank = (typeof RANKS)[number];
+
+/** The spec's mapping from score text to rank; anything unrecognised is VERY_LOW. */
+export function rankOf(scoreText: string): Rank {
+  switch (scoreText.trim().toLowerCase()) {
+    case 'super insightful':
+      return 'VERY_HIGH';
+    case 'very insightful':
+      return 'HIGH';
+    case 'moderately insightful':
+      return 'OK';
+    case 'slightly insightful':
+      return 'LOW';
+    default:
+      return 'VERY_LOW';
+  }
+}
+
+/** A JSON-schema object in the form OpenAI's strict mode demands: every field required, no others. */
+export function strictObject(properties: Record<string, JsonSchema>): JsonSchema {
+  return {
+    type: 'object',
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+  };
+}
+
+const text = (description: string): JsonSchema => ({ type: 'string', description });
+const texts = (description: string): JsonSchema => ({
+  type: 'array',
+  items: { type: 'string' },
+  description,
+});
+
+const Clue = v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(300));
+const Clues = v.pipe(v.array(Clue), v.minLength(1), v.maxLength(100));
+
+export const ArticleInput = v.object({
+  title: v.pipe(v.string(), v.maxLength(1000)),
+  summary: v.pipe(v.string(), v.maxLength(20_000)),
+  category: v.optional(v.string()),
+});
+export type ArticleInput = v.InferOutput<typeof ArticleInput>;
+
+const RelevanceAnswer = v.object({
+  label: v.picklist(RELEVANCE_LABELS),
+  score: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
+  reason: v.pipe(v.string(), v.maxLength(1000)),
+  relevantClues: v.array(v.string()),
+});
+export type RelevanceAnswer = v.InferOutput<typeof RelevanceAnswer>;
+
+const relevanceProperties = {
+  label: { type: 'string', enum: [...RELEVANCE_LABELS] },
+  score: { type: 'number', description: '0 (unrelated) to 1 (exactly what the reader wants)' },
+  reason: text('One sentence on why, naming what in the article matches or does not'),
+  relevantClues: texts('The clues the article matches, copied exactly as given; empty if none'),
+};
+
+const RELEVANCE_SYSTEM =
+  'You rate how relevant a news article is to a reader described by clues (sentences the reader ' +
+  'wrote about themselves). Judge the article only by its title and summary. Answer in the JSON ' +
+  'schema given: a label, a score from 0 to 1 that agrees with the label, one sentence of reason, ' +
+  'and the clues it matches, copied exactly.';
+
+/** One article against one reader's or audience's clues. */
+export const articleRelevance: AiTask<{ article: ArticleInput; clues: string[] }, RelevanceAnswer> =
+  {
+    name: 'article-relevance',
+    schemaName: 'article_relevance',
+    system: RELEVANCE_SYSTEM,
+    input: v.object({ article: ArticleInput, clues: Clues }),
+    answer: RelevanceAnswer,
+    jsonSchema: strictObject(relevanceProperties),
+  };
+
+const BatchAnswer = v.object({
+  results: v.array(v.object({ audienceId: v.string(), ...RelevanceAnswer.entries })),
+});
+export type RelevanceBatchAnswer = v.InferOutput<typeof BatchAnswer>;
+
+/** One article against several audiences in one call (fewer calls on a big scoring run). */
+export const articleRelevanceBatch: AiTask<
+  { article: ArticleInput; audiences: { id: string; clues: string[] }[] },
+  RelevanceBatchAnswer
+> = {
+  name: 'article-relevance-batch',
+  schemaName: 'article_relevance_batch',
+  system:
+    RELEVANCE_SYSTEM +
+    ' Rate the article once for every audience listed, one result per audience id.',
+  input: v.object({
+    article: ArticleInput,
+    audiences: v.pipe(
+      v.array(v.object({ id: v.pipe(v.string(), v.nonEmpty()), clues: Clues })),
+      v.minLength(1),
+      v.maxLength(50),
+    ),
+  }),
+  answer: BatchAnswer,
+  jsonSchema: strictObject({
+    results: {
+      type: 'array',
+      items: strictObject({ audienceId: text('The audience id as given'), ...relevanceProperties }),
+    },
+  }),
+};
+
+const AssessmentAnswer = v.object({
+  score: v.string(),
+  reasoning: v.pipe(v.string(), v.maxLength(2000)),
+  suggestions: v.pipe(v.array(v.pipe(v.string(), v.maxLength(300))), v.maxLength(10)),
+});
+export type AssessmentAnswer = v.InferOutput<typeof AssessmentAnswer>;
+
+/** How well a clue (or an audience name) describes a reader narrowly enough to pick stories. */
+export const audienceNameAssessment: AiTask<
+  { prefix: string; pointer?: string; audienceName: string },
+  AssessmentAnswer
+> = {
+  name: 'audience-name-assessment',
+  schemaName: 'audience_name_assessment',
+  system:
+    'You judge how useful a self-description is for picking web3 news for that person. Answer ' +
+    'in the JSON schema given: score is exactly one of ' +
+    ASSESSMENT_SCORES.map((score) => `'${score}'`).join(', ') +
+    '; reasoning is one or two sentences; suggestions are up to three more specific rewrites ' +
+    'that complete the same sentence starter.',
+  input: v.object({
+    prefix: v.pipe(v.string(), v.trim(), v.maxLength(200)),
+    pointer: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
+    audienceName: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(300)),
+  }),
+  answer: AssessmentAnswer,
+  jsonSchema: strictObject({
+    score: { type: 'string', enum: [...ASSESSMENT_SCORES] },
+    reasoning: text('Why this score, in one or two sentences'),
+    suggestions: texts('Up to three more specific ways to complete the sentence'),
+  }),
+};
+
+const ClueChanges = v.object({
+  cluesToBeAdded: v.array(v.string()),
+  cluesToBeRemoved: v.array(v.string()),
+  cluesToRemain: v.array(v.string()),
+});
+export type ClueChanges = v.InferOutput<typeof ClueChanges>;
+
+/** The clues a conversation with the assistant settled on (the spec's clues review). */
+export const assistantClues: AiTask<
+  { category: 'onboarding' | 'change_clues'; currentClues: string[] },
+  ClueChanges
+> = {
+  name: 'assistant-clues',
+  schemaName: 'assistant_clues',
+  system:
+    'From the conversation so far, list the clues (short first-person sentences such as ' +
+    "'I build DeFi protocols') the reader wants added, the current clues to remove, and the " +
+    'current clues to keep, copying current clues exactly. Answer in the JSON schema given.',
+  input: v.object({
+    category: v.picklist(['onboarding', 'change_clues']),
+    currentClues: v.pipe(v.array(Clue), v.maxLength(100)),
+  }),
+  answer: ClueChanges,
+  jsonSchema: strictObject({
+    cluesToBeAdded: texts('New clues, each a short first-person sentence'),
+    cluesToBeRemoved: texts('Current clues the reader no longer wants, copied exactly'),
+    cluesToRemain: texts('Current clues to keep, copied exactly'),
+  }),
+};
+
+export const TASKS = [
+  articleRelevance,
+  articleRelevanceBatch,
+  audienceNameAssessment,
+  assistantClues,
+] as const;

@@ -1,0 +1,168 @@
+// A small fake of the OpenAI API on 127.0.0.1: chat completions (plain and strict json_schema)
+// and embeddings, with OpenAI's JSON shapes and error bodies. Tests script failures (429 with
+// retry-after, 500, a slow answer, malformed JSON) and drive the real `openai` client against it.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type FakeOpenAiRequest = { path: string; body: Record<string, unknown>; auth?: string };
+
+/** What the fake does with one upcoming request instead of answering it normally. */
+export type Scripted =
+  | { status: number; retryAfter?: string; message?: string }
+  | { delayMs: number }
+  | { content: string; finishReason?: 'stop' | 'length' };
+
+export type FakeOpenAi = {
+  /** Base URL for the client's baseURL (includes /v1). */
+  url: string;
+  apiKey: string;
+  requests: FakeOpenAiRequest[];
+  /** Queues behaviours for the next requests, in order. */
+  script(...steps: Scripted[]): void;
+  /** Answers structured requests; default: the smallest object its JSON schema allows. */
+  answer: (body: Record<string, unknown>) => unknown;
+  stop(): Promise<void>;
+};
+
+type Schema = {
+  type?: string;
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+};
+
+/** The simplest value a JSON schema accepts: first enum value, 0, '', [] or an object of those. */
+export function minimalValue(schema: Schema): unknown {
+  if (schema.enum) return schema.enum[0];
+  switch (schema.type) {
+    case 'object':
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([key, value]) => [key, minimalValue(value)]),
+      );
+    case 'array':
+      return [];
+    case 'number':
+    case 'integer':
+      return 0;
+    case 'boolean':
+      return false;
+    default:
+      return '';
+  }
+}
+
+const tokensOf = (text: string) => Math.ceil(text.length / 4);
+
+function vectorOf(text: string): number[] {
+  let seed = 7;
+  for (const char of text) seed = (seed * 31 + char.charCodeAt(0)) % 1_000_003;
+  return Array.from({ length: 8 }, (_, i) => ((seed * (i + 3)) % 1000) / 1000);
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+const errorBody = (message: string, type: string) => ({
+  error: { message, type, param: null, code: null },
+});
+
+function completion(body: Record<string, unknown>, content: string, finishReason = 'stop') {
+  const prompt = JSON.stringify(body.messages ?? '');
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion',
+    created: 1_800_000_000,
+    model: body.model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content, refusal: null },
+        finish_reason: finishReason,
+        logprobs: null,
+      },
+    ],
+    usage: {
+      prompt_tokens: tokensOf(prompt),
+      completion_tokens: tokensOf(content),
+      total_tokens: tokensOf(prompt) + tokensOf(content),
+    },
+  };
+}
+
+export async function startFakeOpenAi(apiKey = 'sk-fake-key'): Promise<FakeOpenAi> {
+  const queue: Scripted[] = [];
+  const fake: Omit<FakeOpenAi, 'url' | 'stop'> = {
+    apiKey,
+    requests: [],
+    script: (...steps) => queue.push(...steps),
+    answer: (body) => {
+      const format = body.response_format as { json_schema?: { schema?: Schema } } | undefined;
+      return minimalValue(format?.json_schema?.schema ?? { type: 'object' });
+    },
+  };
+
+  const server = createServer(async (req, res) => {
+    const body = await readJson(req);
+    const path = req.url ?? '/';
+    fake.requests.push({ path, body, auth: req.headers.authorization });
+    if (req.headers.authorization !== `Bearer ${apiKey}`) {
+      return send(res, 401, errorBody('Incorrect API key provided', 'invalid_request_error'));
+    }
+    const step = queue.shift();
+    if (step && 'delayMs' in step) await new Promise((r) => setTimeout(r, step.delayMs));
+    if (res.destroyed) return;
+    if (step && 'status' in step) {
+      const headers = step.retryAfter ? { 'retry-after': step.retryAfter } : {};
+      return send(
+        res,
+        step.status,
+        errorBody(step.message ?? 'Scripted failure', 'server_error'),
+        headers,
+      );
+    }
+    if (path === '/v1/embeddings') {
+      const input = (Array.isArray(body.input) ? body.input : [body.input]) as string[];
+      return send(res, 200, {
+        object: 'list',
+        model: body.model,
+        data: input.map((text, index) => ({
+          object: 'embedding',
+          index,
+          embedding: vectorOf(text),
+        })),
+        usage: {
+          prompt_tokens: tokensOf(input.join(' ')),
+          total_tokens: tokensOf(input.join(' ')),
+        },
+      });
+    }
+    if (path === '/v1/chat/completions') {
+      if (step && 'content' in step) {
+        return send(res, 200, completion(body, step.content, step.finishReason));
+      }
+      const content = body.response_format
+        ? JSON.stringify(fake.answer(body))
+        : 'Tell me more about what you build.';
+      return send(res, 200, completion(body, content));
+    }
+    send(res, 404, errorBody(`Unknown path ${path}`, 'invalid_request_error'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(fake, {
+    url: `http://127.0.0.1:${port}/v1`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}
