@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import * as Audiences from '#core/audiences';
 import * as ContentCards from '#core/content-cards';
 import * as Posts from '#core/posts';
+import { seedAi } from './ai';
 import { audiences, authors, contentCards, posts } from './data';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -71,5 +72,6 @@ export async function seedDemoData(): Promise<SeedResult> {
     });
     created.contentCards++;
   }
+  await seedAi();
   return created;
 }

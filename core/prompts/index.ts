@@ -1,0 +1,132 @@
+// Prompts as data: editors keep prompt texts per automation (the spec's Prompt), checked when
+// saved so a job never meets a placeholder it cannot fill. Newest first; deleted ones hidden.
+import type { EntityItem } from 'electrodb';
+import { ulid } from 'ulid';
+import * as v from 'valibot';
+import { fn, VisibleError } from '#core/common';
+import { isConditionFailure } from '#core/db';
+import { AUTOMATIONS, automation } from './automations';
+import { PromptEntity } from './entity';
+import { checkPlaceholders, fill, type PromptInputs } from './placeholders';
+
+export { PromptEntity, AUTOMATIONS, automation };
+export { placeholdersIn, checkPlaceholders, fill, type PromptInputs } from './placeholders';
+export type { Automation, Placeholder } from './automations';
+export type Prompt = EntityItem<typeof PromptEntity>;
+
+export const PROMPT_MESSAGES = {
+  title: 'Please add a name',
+  prompt: 'Please add a prompt',
+  invalidId: 'Could not delete prompt - Invalid prompt id',
+};
+
+export const PromptInput = v.object({
+  expImplementationId: v.pipe(v.string(), v.nonEmpty('Please select an implementation')),
+  title: v.pipe(
+    v.string(PROMPT_MESSAGES.title),
+    v.trim(),
+    v.nonEmpty(PROMPT_MESSAGES.title),
+    v.maxLength(200, 'A prompt name has at most 200 characters'),
+  ),
+  prompt: v.pipe(
+    v.string(PROMPT_MESSAGES.prompt),
+    v.trim(),
+    v.nonEmpty(PROMPT_MESSAGES.prompt),
+    v.maxLength(20_000, 'A prompt has at most 20,000 characters'),
+  ),
+  systemUserId: v.optional(v.string(), '-'),
+});
+
+function automationOf(id: string) {
+  const found = automation(id);
+  if (!found)
+    throw new VisibleError('prompt.unknown_implementation', `Unknown implementation ${id}`, 400);
+  return found;
+}
+
+/** Saves a prompt after checking its placeholders against its automation's. */
+export const create = fn(PromptInput, async (input): Promise<Prompt> => {
+  checkPlaceholders(input.prompt, automationOf(input.expImplementationId));
+  const { data } = await PromptEntity.create({
+    ...input,
+    id: ulid(),
+    createdAt: new Date().toISOString(),
+    isDeleted: false,
+  }).go();
+  return data;
+});
+
+export async function byId(id: string): Promise<Prompt | undefined> {
+  const { data } = await PromptEntity.get({ id }).go();
+  return data ?? undefined;
+}
+
+/** An implementation's prompts, newest first, without deleted ones. */
+export async function list(expImplementationId: string): Promise<Prompt[]> {
+  const { data } = await PromptEntity.query
+    .byImplementation({ expImplementationId })
+    .where(({ isDeleted }, { eq }) => eq(isDeleted, false))
+    .go({ order: 'desc', pages: 'all' });
+  return data;
+}
+
+/** Hides a prompt (results that used it keep its id and text). */
+export const disable = fn(
+  v.object({
+    id: v.pipe(v.string(PROMPT_MESSAGES.invalidId), v.nonEmpty(PROMPT_MESSAGES.invalidId)),
+  }),
+  async ({ id }) => {
+    try {
+      await PromptEntity.patch({ id }).set({ isDeleted: true }).go();
+    } catch (error) {
+      if (isConditionFailure(error)) {
+        throw new VisibleError('prompt.invalid_id', PROMPT_MESSAGES.invalidId, 404);
+      }
+      throw error;
+    }
+  },
+);
+
+/** The prompt a job uses when none is chosen: the newest, else the built-in default. */
+export async function current(
+  expImplementationId: string,
+): Promise<Pick<Prompt, 'id' | 'prompt' | 'title'>> {
+  const [newest] = await list(expImplementationId);
+  if (newest) return newest;
+  const builtIn = automationOf(expImplementationId);
+  return {
+    id: defaultPromptId(builtIn.id),
+    title: builtIn.defaultTitle,
+    prompt: builtIn.defaultPrompt,
+  };
+}
+
+/** Fills a prompt's placeholders from a job's named inputs. */
+export function render(prompt: Pick<Prompt, 'prompt'>, inputs: PromptInputs): string {
+  return fill(prompt.prompt, inputs);
+}
+
+export const defaultPromptId = (automationId: string) => `default-${automationId}`;
+
+/** Stores each automation's default prompt once (seed, first start); returns how many were new. */
+export async function seedDefaults(systemUserId = '-'): Promise<number> {
+  let created = 0;
+  for (const [index, builtIn] of AUTOMATIONS.entries()) {
+    try {
+      await PromptEntity.create({
+        id: defaultPromptId(builtIn.id),
+        expImplementationId: builtIn.id,
+        title: builtIn.defaultTitle,
+        prompt: builtIn.defaultPrompt,
+        // Fixed and old, so an editor's later prompt is always the newer one.
+        createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString(),
+        systemUserId,
+        isDeleted: false,
+      }).go();
+      created++;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  return created;
+}
