@@ -363,6 +363,19 @@ export const byAudience = fn(ByAudienceInput, async ({ audienceId, cursor, limit
   return { subscriberIds: page.data.map((member) => member.subscriberId), cursor: page.cursor };
 });
 
+/**
+ * RFC 8058 one-click unsubscribe. Mail providers post from a few shared addresses, so the signed
+ * token is the authority and the limit counts per subscriber: a forged token is refused before
+ * anything is read or counted.
+ */
+export async function unsubscribeOneClick(token: string | null | undefined): Promise<void> {
+  const verified = Tokens.verify('manage', token);
+  const owner = verified.ok && verified.subject ? parseLinkSubject(verified.subject) : undefined;
+  if (!owner) throw brokenLink();
+  await RateLimit.hit(RateLimit.LIMITS.oneClickPerSubscriber, owner.id);
+  await unsubscribe(await fromToken(token, ['manage']));
+}
+
 /** A subscriber with its audiences, for the pages that show them. */
 export async function withAudiences(subscriber: Subscriber) {
   return { ...subscriber, audiences: await Audiences.byIds([...(subscriber.audienceIds ?? [])]) };
