@@ -11,5 +11,5 @@ export {
   withTracking,
   type Tracking,
 } from './tracking';
-export { SUGGESTION_FORM_ERROR, parseSuggestions } from './suggestions';
+export { SUGGESTION_FORM_ERROR, SUGGESTION_LIMITS, parseSuggestions } from './suggestions';
 export { mapPool } from './pool';

@@ -13,6 +13,8 @@ export const LIMITS = {
   confirmationsPerAddress: { bucket: 'confirmation-address', max: 3, windowSeconds: 3600 },
   subscriberFormPerIp: { bucket: 'subscriber-form-ip', max: 30, windowSeconds: 60 },
   suggestionsPerIp: { bucket: 'suggestions-ip', max: 5, windowSeconds: 60 },
+  // One-click unsubscribes come from mail providers' shared addresses: count per subscriber.
+  oneClickPerSubscriber: { bucket: 'one-click-subscriber', max: 10, windowSeconds: 60 },
 } satisfies Record<string, Limit>;
 
 function windowOf(limit: Limit, now: number) {

@@ -12,10 +12,11 @@ import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
 import { SubscriberEntity } from './entity';
 import { SubscriberEmailEntity } from './subscriber-email-entity';
+import { AudienceMemberEntity } from './audience-member-entity';
 import { sendConfirmation } from './emails';
 import { mirror } from './mirror';
 
-export { SubscriberEntity, SubscriberEmailEntity };
+export { SubscriberEntity, SubscriberEmailEntity, AudienceMemberEntity };
 export { subscriberLinks, unsubscribeHeaders, manageToken } from './links';
 import { linkToken, parseLinkSubject } from './links';
 export type Subscriber = EntityItem<typeof SubscriberEntity>;
@@ -36,7 +37,19 @@ function track(name: Analytics.EventName, path: string, subscriber: Subscriber) 
 }
 
 const brokenLink = () => new VisibleError('subscriber.invalid_link', BROKEN_LINK_MESSAGE, 400);
+const changedMeanwhile = () =>
+  new VisibleError('subscriber.changed', 'Your subscription just changed. Please try again.', 409);
 const now = () => new Date().toISOString();
+
+/** Runs a write transaction; false when one of its conditions failed (nothing was written). */
+async function committed(transaction: { go(): Promise<{ canceled: boolean }> }): Promise<boolean> {
+  try {
+    return !(await transaction.go()).canceled;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
 
 export async function byId(id: string): Promise<Subscriber | undefined> {
   const { data } = await SubscriberEntity.get({ id }).go({ consistent: true });
@@ -106,11 +119,7 @@ export const subscribe = fn(SubscribeInput, async (input) => {
 async function racedWinner(email: string): Promise<Subscriber> {
   const raced = await byEmail(email);
   if (raced) return raced;
-  throw new VisibleError(
-    'subscriber.changed',
-    'Your subscription just changed. Please try again.',
-    409,
-  );
+  throw changedMeanwhile();
 }
 
 /** A new pending subscriber and its e-mail claim; undefined when the address was claimed first. */
@@ -129,44 +138,46 @@ async function createPending(
     createdAt: now(),
     updatedAt: now(),
   };
-  const result = await createWriteTransaction(
-    { subscriber: SubscriberEntity, claim: SubscriberEmailEntity },
-    ({ subscriber: entity, claim }) => [
-      entity.create(subscriber).commit(),
-      claim.create({ email: subscriber.email, subscriberId: subscriber.id }).commit(),
-    ],
-  )
-    .go()
-    .catch((error: unknown) => {
-      if (isConditionFailure(error)) return { canceled: true };
-      throw error;
-    });
-  return result.canceled ? undefined : subscriber;
+  const created = await committed(
+    createWriteTransaction(
+      { entity: SubscriberEntity, claim: SubscriberEmailEntity, member: AudienceMemberEntity },
+      ({ entity, claim, member }) => [
+        entity.create(subscriber).commit(),
+        claim.create({ email: subscriber.email, subscriberId: subscriber.id }).commit(),
+        member
+          .put({ audienceId: input.audienceId, subscriberId: subscriber.id, addedAt: now() })
+          .commit(),
+      ],
+    ),
+  );
+  return created ? subscriber : undefined;
 }
 
+/**
+ * Adds the audience to a pending subscriber, or starts an unsubscribed one over as pending with
+ * every audience chosen before plus this one. Fails if the status changed meanwhile.
+ */
 async function reopen(subscriber: Subscriber, audienceId: string): Promise<Subscriber> {
   if (subscriber.status === 'subscribed') {
     throw new VisibleError(ALREADY_SUBSCRIBED_CODE, 'You are already a subscriber!', 409);
   }
-  const update = SubscriberEntity.update({ id: subscriber.id });
-  const { data } = await (
-    subscriber.status === 'pending'
-      ? update.add({ audienceIds: [audienceId] }).set({ updatedAt: now() })
-      : update
-          .set({ status: 'pending', audienceIds: [audienceId], updatedAt: now() })
+  const reopened = await committed(
+    createWriteTransaction(
+      { entity: SubscriberEntity, member: AudienceMemberEntity },
+      ({ entity, member }) => [
+        entity
+          .patch({ id: subscriber.id })
+          .add({ audienceIds: [audienceId] })
+          .set({ status: 'pending', updatedAt: now() })
           .remove(['unsubscribedAt'])
-  )
-    .where((attr, op) => op.eq(attr.status, subscriber.status))
-    .go({ response: 'all_new' })
-    .catch((error: unknown) => {
-      if (!isConditionFailure(error)) throw error;
-      throw new VisibleError(
-        'subscriber.changed',
-        'Your subscription just changed. Please try again.',
-        409,
-      );
-    });
-  return data as Subscriber;
+          .where((attr, op) => op.eq(attr.status, subscriber.status))
+          .commit(),
+        member.put({ audienceId, subscriberId: subscriber.id, addedAt: now() }).commit(),
+      ],
+    ),
+  );
+  if (!reopened) throw changedMeanwhile();
+  return (await byId(subscriber.id))!;
 }
 
 /** Confirms a pending subscription from the e-mail link; confirming twice is fine. */
@@ -204,14 +215,33 @@ export async function setAudience(subscriber: Subscriber, input: v.InferInput<ty
   if (!audience || audience.state !== 'active') {
     throw new VisibleError('audience.not_found', 'This audience does not exist', 404);
   }
-  const update = SubscriberEntity.update({ id: subscriber.id });
-  await (
-    subscribed
-      ? update.add({ audienceIds: [audienceId] })
-      : update.delete({ audienceIds: [audienceId] })
-  )
-    .set({ updatedAt: now() })
-    .go();
+  // The audience set and its membership item change together, so concurrent toggles leave the
+  // lookup equal to the set, whichever toggle lands last.
+  const saved = await committed(
+    createWriteTransaction(
+      { entity: SubscriberEntity, member: AudienceMemberEntity },
+      ({ entity, member }) => {
+        const patch = entity.patch({ id: subscriber.id });
+        const membership = { audienceId, subscriberId: subscriber.id };
+        return subscribed
+          ? [
+              patch
+                .add({ audienceIds: [audienceId] })
+                .set({ updatedAt: now() })
+                .commit(),
+              member.put({ ...membership, addedAt: now() }).commit(),
+            ]
+          : [
+              patch
+                .delete({ audienceIds: [audienceId] })
+                .set({ updatedAt: now() })
+                .commit(),
+              member.delete(membership).commit(),
+            ];
+      },
+    ),
+  );
+  if (!saved) throw changedMeanwhile();
   if (subscriber.status === 'subscribed') {
     await mirror.tags(subscriber.email, [
       { name: audience.tag, status: subscribed ? 'active' : 'inactive' },
@@ -220,29 +250,28 @@ export async function setAudience(subscriber: Subscriber, input: v.InferInput<ty
   await track('preferences_updated', '/subscription', subscriber);
 }
 
-/** Records the upcoming niches a subscriber identifies with (their tags on the mailing list). */
-export async function addShadowAudiences(subscriber: Subscriber, audienceIds: string[]) {
-  const ids = parse(
-    v.pipe(
-      v.array(AudienceId),
-      v.minLength(1, 'Please select at least one niche'),
-      v.maxLength(50),
-    ),
-    audienceIds,
-  );
-  const audiences = await Audiences.byIds(ids);
-  if (audiences.length !== ids.length || audiences.some((a) => a.state !== 'upcoming')) {
+/** Records or withdraws one upcoming niche the subscriber identifies with (a mailing-list tag). */
+export async function setShadowAudience(
+  subscriber: Subscriber,
+  input: v.InferInput<typeof ToggleInput>,
+) {
+  const { audienceId, subscribed } = parse(ToggleInput, input);
+  const audience = await Audiences.byId(audienceId);
+  if (!audience || audience.state !== 'upcoming') {
     throw new VisibleError('audience.not_upcoming', 'Please choose among the upcoming niches', 400);
   }
-  await SubscriberEntity.update({ id: subscriber.id })
-    .add({ shadowAudienceIds: ids })
+  const update = SubscriberEntity.patch({ id: subscriber.id });
+  await (
+    subscribed
+      ? update.add({ shadowAudienceIds: [audienceId] })
+      : update.delete({ shadowAudienceIds: [audienceId] })
+  )
     .set({ updatedAt: now() })
     .go();
   if (subscriber.status === 'subscribed') {
-    await mirror.tags(
-      subscriber.email,
-      audiences.map((a) => ({ name: a.tag, status: 'active' as const })),
-    );
+    await mirror.tags(subscriber.email, [
+      { name: audience.tag, status: subscribed ? 'active' : 'inactive' },
+    ]);
   }
 }
 
@@ -260,6 +289,8 @@ export async function changeEmail(subscriber: Subscriber, newEmail: string): Pro
       'This email address is already used by another subscription',
       409,
     );
+  // The new address gets a confirmation e-mail: the same per-address limit as a subscription.
+  await RateLimit.hit(RateLimit.LIMITS.confirmationsPerAddress, email);
   await createWriteTransaction(
     { entity: SubscriberEntity, claim: SubscriberEmailEntity },
     ({ entity, claim }) => [
@@ -275,6 +306,8 @@ export async function changeEmail(subscriber: Subscriber, newEmail: string): Pro
           updatedAt: now(),
           ...(subscriber.status === 'subscribed' && { status: 'pending' }),
         })
+        // Every link sent to the old address names the old version and stops working.
+        .add({ linkVersion: 1 })
         .where((attr, op) => op.eq(attr.email, subscriber.email))
         .commit(),
     ],
@@ -303,6 +336,44 @@ export async function unsubscribe(subscriber: Subscriber): Promise<void> {
     .go();
   await mirror.status(subscriber.email, 'unsubscribed');
   await track('unsubscribe', '/unsubscribe', subscriber);
+}
+
+export const ByAudienceInput = v.object({
+  audienceId: AudienceId,
+  cursor: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2048)))),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 500),
+});
+
+/**
+ * One page of an audience's members (subscriber ids, in id order) and the cursor of the next page.
+ * Members are every subscriber whose audienceIds hold the audience, whatever their status: a send
+ * reads each member and keeps those `canReceiveMail` allows.
+ */
+export const byAudience = fn(ByAudienceInput, async ({ audienceId, cursor, limit }) => {
+  const page = await AudienceMemberEntity.query
+    .byAudience({ audienceId })
+    .go({ cursor: cursor ?? null, limit })
+    .catch((error: unknown) => {
+      // ElectroDB refuses a cursor it did not make; that is bad input, not a bug.
+      if ((error as { name?: string }).name === 'ElectroError' && cursor) {
+        throw new VisibleError('subscriber.bad_cursor', 'This page cursor is not valid', 400);
+      }
+      throw error;
+    });
+  return { subscriberIds: page.data.map((member) => member.subscriberId), cursor: page.cursor };
+});
+
+/**
+ * RFC 8058 one-click unsubscribe. Mail providers post from a few shared addresses, so the signed
+ * token is the authority and the limit counts per subscriber: a forged token is refused before
+ * anything is read or counted.
+ */
+export async function unsubscribeOneClick(token: string | null | undefined): Promise<void> {
+  const verified = Tokens.verify('manage', token);
+  const owner = verified.ok && verified.subject ? parseLinkSubject(verified.subject) : undefined;
+  if (!owner) throw brokenLink();
+  await RateLimit.hit(RateLimit.LIMITS.oneClickPerSubscriber, owner.id);
+  await unsubscribe(await fromToken(token, ['manage']));
 }
 
 /** A subscriber with its audiences, for the pages that show them. */

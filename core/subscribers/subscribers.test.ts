@@ -89,22 +89,24 @@ describe('subscribers', () => {
     ).rejects.toMatchObject({ status: 400 });
   });
 
-  it('toggles audiences, records upcoming niches, and refuses an active audience as a niche', async () => {
+  it('toggles audiences and upcoming niches one at a time, and refuses an active audience as a niche', async () => {
     const [first, second] = [await createAudience(), await createAudience()];
-    const niche = await createAudience({ state: 'upcoming', featured: false });
+    const [niche, other] = [
+      await createAudience({ state: 'upcoming', featured: false }),
+      await createAudience({ state: 'upcoming', featured: false }),
+    ];
     const { subscriber } = await Subscribers.subscribe({ email: email(), audienceId: first.id });
     await Subscribers.setAudience(subscriber, { audienceId: second.id, subscribed: true });
     await Subscribers.setAudience(subscriber, { audienceId: first.id, subscribed: false });
-    await Subscribers.addShadowAudiences(subscriber, [niche.id]);
+    await Subscribers.setShadowAudience(subscriber, { audienceId: niche.id, subscribed: true });
+    await Subscribers.setShadowAudience(subscriber, { audienceId: other.id, subscribed: true });
+    await Subscribers.setShadowAudience(subscriber, { audienceId: other.id, subscribed: false });
     const stored = await Subscribers.byId(subscriber.id);
     expect([...stored!.audienceIds!]).toEqual([second.id]);
     expect([...stored!.shadowAudienceIds!]).toEqual([niche.id]);
-    await expect(Subscribers.addShadowAudiences(subscriber, [first.id])).rejects.toMatchObject({
-      status: 400,
-    });
-    await expect(Subscribers.addShadowAudiences(subscriber, [])).rejects.toMatchObject({
-      message: 'Please select at least one niche',
-    });
+    await expect(
+      Subscribers.setShadowAudience(subscriber, { audienceId: first.id, subscribed: true }),
+    ).rejects.toMatchObject({ status: 400, message: 'Please choose among the upcoming niches' });
   });
 
   it('changes the e-mail address and refuses one another subscriber uses', async () => {
@@ -166,6 +168,27 @@ describe('subscribers', () => {
     expect(again.subscriber).toMatchObject({ id: subscriber.id, status: 'pending' });
   });
 
+  it('keeps every audience chosen before when an unsubscribed address subscribes again', async () => {
+    const [first, second, third] = [
+      await createAudience(),
+      await createAudience(),
+      await createAudience(),
+    ];
+    const { subscriber } = await Subscribers.subscribe({ email: email(), audienceId: first.id });
+    await Subscribers.setAudience(subscriber, { audienceId: second.id, subscribed: true });
+    await Subscribers.unsubscribe(subscriber);
+    const again = await Subscribers.subscribe({ email: subscriber.email, audienceId: third.id });
+    expect(again.subscriber.status).toBe('pending');
+    expect([...again.subscriber.audienceIds!].sort()).toEqual(
+      [first.id, second.id, third.id].sort(),
+    );
+    for (const audience of [first, second, third]) {
+      expect((await Subscribers.byAudience({ audienceId: audience.id })).subscriberIds).toEqual([
+        subscriber.id,
+      ]);
+    }
+  });
+
   it('limits confirmation e-mails per address', async () => {
     const audience = await createAudience();
     const address = email();
@@ -175,5 +198,132 @@ describe('subscribers', () => {
       Subscribers.subscribe({ email: address, audienceId: audience.id }),
     ).rejects.toMatchObject({ status: 429 });
     expect(await messagesTo(address)).toHaveLength(3);
+  });
+
+  it('retires every link sent to the old address when the address changes', async () => {
+    const audience = await createAudience();
+    const [before, after] = [email(), email()];
+    const { subscriber, assembleToken } = await Subscribers.subscribe({
+      email: before,
+      audienceId: audience.id,
+    });
+    const [message] = await messagesTo(before);
+    const old = {
+      confirm: tokenIn(linkIn(message!, 'http://localhost:3000/confirm-subscription')),
+      preferences: tokenIn(linkIn(message!, 'http://localhost:3000/subscription')),
+      unsubscribe: tokenIn(linkIn(message!, 'http://localhost:3000/unsubscribe')),
+      oneClick: tokenIn(message!.headers['list-unsubscribe']!.match(/<(http[^>]+)>/)![1]!),
+      assemble: assembleToken!,
+    };
+    const moved = await Subscribers.changeEmail(subscriber, after);
+    expect(moved.linkVersion).toBe(1);
+    for (const [link, token] of Object.entries(old)) {
+      await expect(
+        Subscribers.fromToken(token, ['confirm', 'manage', 'assemble']),
+        link,
+      ).rejects.toMatchObject({ status: 400, message: Subscribers.BROKEN_LINK_MESSAGE });
+    }
+    // The links sent to the new address work.
+    const [confirmation] = await messagesTo(after);
+    const fresh = tokenIn(linkIn(confirmation!, 'http://localhost:3000/subscription'));
+    expect((await Subscribers.fromToken(fresh, ['manage'])).email).toBe(after);
+  });
+
+  it("does not confirm the new address with the old address's confirmation link", async () => {
+    const audience = await createAudience();
+    const [a, b] = [email(), email()];
+    const { subscriber } = await Subscribers.subscribe({ email: a, audienceId: audience.id });
+    const [message] = await messagesTo(a);
+    const preferences = tokenIn(linkIn(message!, 'http://localhost:3000/subscription'));
+    await Subscribers.changeEmail(await Subscribers.fromToken(preferences, ['manage']), b);
+    await expect(
+      Subscribers.confirm(tokenIn(linkIn(message!, 'http://localhost:3000/confirm-subscription'))),
+    ).rejects.toMatchObject({ status: 400 });
+    expect(await Subscribers.byId(subscriber.id)).toMatchObject({ email: b, status: 'pending' });
+  });
+
+  it('limits confirmation e-mails to a new address on address changes too', async () => {
+    const audience = await createAudience();
+    const target = email();
+    for (let i = 0; i < 3; i++)
+      await Subscribers.subscribe({ email: target, audienceId: audience.id });
+    const { subscriber } = await Subscribers.subscribe({ email: email(), audienceId: audience.id });
+    await Subscribers.unsubscribe((await Subscribers.byEmail(target))!);
+    await expect(Subscribers.changeEmail(subscriber, target)).rejects.toMatchObject({
+      status: 429,
+    });
+    expect(await messagesTo(target)).toHaveLength(3);
+    expect((await Subscribers.byId(subscriber.id))!.linkVersion ?? 0).toBe(0);
+  });
+});
+
+describe('audience members', () => {
+  it('pages the subscribers of an audience, following every way audienceIds change', async () => {
+    const [audience, other] = [await createAudience(), await createAudience()];
+    const subscribed: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { subscriber } = await Subscribers.subscribe({
+        email: email(),
+        audienceId: audience.id,
+      });
+      subscribed.push(subscriber.id);
+    }
+    const { subscriber: late } = await Subscribers.subscribe({
+      email: email(),
+      audienceId: other.id,
+    });
+    await Subscribers.setAudience(late, { audienceId: audience.id, subscribed: true });
+    await Subscribers.setAudience((await Subscribers.byId(subscribed[0]!))!, {
+      audienceId: audience.id,
+      subscribed: false,
+    });
+    const expected = [...subscribed.slice(1), late.id].sort();
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof Subscribers.byAudience>> = await Subscribers.byAudience(
+        { audienceId: audience.id, cursor, limit: 2 },
+      );
+      expect(page.subscriberIds.length).toBeLessThanOrEqual(2);
+      seen.push(...page.subscriberIds);
+      cursor = page.cursor;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+    expect((await Subscribers.byAudience({ audienceId: other.id })).subscriberIds).toEqual([
+      late.id,
+    ]);
+  });
+
+  it('stays equal to the audience set under concurrent toggles', async () => {
+    const [first, second] = [await createAudience(), await createAudience()];
+    const { subscriber } = await Subscribers.subscribe({ email: email(), audienceId: first.id });
+    const toggles = Array.from({ length: 12 }, (_, i) =>
+      Subscribers.setAudience(subscriber, { audienceId: second.id, subscribed: i % 2 === 0 }).catch(
+        (error: { code?: string }) => {
+          // A transaction that collided with another one is refused whole, never half written.
+          if (error.code !== 'subscriber.changed') throw error;
+        },
+      ),
+    );
+    await Promise.all(toggles);
+    const stored = (await Subscribers.byId(subscriber.id))!;
+    const inSet = [...(stored.audienceIds ?? [])].includes(second.id);
+    const members = (await Subscribers.byAudience({ audienceId: second.id })).subscriberIds;
+    expect(members).toEqual(inSet ? [subscriber.id] : []);
+  });
+
+  it('refuses a made-up cursor and an empty audience id with a 400', async () => {
+    await expect(Subscribers.byAudience({ audienceId: '' })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      Subscribers.byAudience({ audienceId: 'x', cursor: 'not-a-cursor' }),
+    ).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('builds the membership key from audience and subscriber and reads them back', () => {
+    const key = Subscribers.AudienceMemberEntity.get({
+      audienceId: '01HAUDIENCE',
+      subscriberId: '01HSUBSCRIBER',
+    }).params() as { Key: { pk: string; sk: string } };
+    expect(key.Key).toEqual({ pk: 'audienceMembers#01HAUDIENCE', sk: '01HSUBSCRIBER' });
   });
 });

@@ -1,14 +1,23 @@
 // The waiting list: addresses of visitors who want in, each stored once.
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
-import { EmailSchema, fn, normaliseEmail, TrackingSchema } from '#core/common';
+import { EMAIL_MESSAGES, fn, isEmail, normaliseEmail, TrackingSchema } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { WaitlistEntryEntity } from './entity';
 
 export { WaitlistEntryEntity };
 export type WaitlistEntry = EntityItem<typeof WaitlistEntryEntity>;
 
-export const JoinInput = v.object({ email: EmailSchema, ...TrackingSchema.entries });
+/** The spec's rule: an address with no spaces. A space is shown as invalid, never removed. */
+const WaitlistEmail = v.pipe(
+  v.string(EMAIL_MESSAGES.empty),
+  v.nonEmpty(EMAIL_MESSAGES.empty),
+  v.check((value) => !/\s/.test(value), EMAIL_MESSAGES.invalid),
+  v.check(isEmail, EMAIL_MESSAGES.invalid),
+  v.toLowerCase(),
+);
+
+export const JoinInput = v.object({ email: WaitlistEmail, ...TrackingSchema.entries });
 
 /** Adds an address; joining twice keeps the first entry and still succeeds. */
 export const join = fn(JoinInput, async (input): Promise<{ alreadyJoined: boolean }> => {

@@ -5,7 +5,7 @@ import * as Waitlist from '#core/waitlist';
 describe('waitlist', () => {
   it('stores an address once, normalised, however often it joins', async () => {
     const email = `Visitor.${ulid()}@Example.org`;
-    expect(await Waitlist.join({ email: `  ${email} `, utm: 'x-campaign' })).toEqual({
+    expect(await Waitlist.join({ email, utm: 'x-campaign' })).toEqual({
       alreadyJoined: false,
     });
     expect(await Waitlist.join({ email: email.toLowerCase() })).toEqual({ alreadyJoined: true });
@@ -23,5 +23,16 @@ describe('waitlist', () => {
       message: 'Please enter a valid email address',
       status: 400,
     });
+  });
+
+  it('refuses an address with a space anywhere instead of removing it', async () => {
+    const email = `spaced-${ulid().toLowerCase()}@example.org`;
+    for (const typed of [`spaced -${email.slice(7)}`, ` ${email}`, `${email} `, `${email}\t`]) {
+      await expect(Waitlist.join({ email: typed }), JSON.stringify(typed)).rejects.toMatchObject({
+        message: 'Please enter a valid email address',
+        status: 400,
+      });
+    }
+    expect(await Waitlist.byEmail(email)).toBeUndefined();
   });
 });

@@ -60,15 +60,36 @@ test('subscribe -> confirmation e-mail -> confirmed -> upcoming niches -> thank 
   const submit = page.getByRole('button', { name: 'Submit' });
   await expect(submit).toBeDisabled();
   await expect(page.getByRole('link', { name: 'Skip', exact: true })).toBeVisible();
-  await page.locator('.cloud__check').first().click();
+  // Toggling a niche subscribes it at once, before any Submit.
+  const niches = page.getByRole('list', { name: 'Upcoming niches' }).getByRole('button');
+  await niches.nth(0).click();
+  await niches.nth(1).click();
+  await expect(niches.nth(0)).toHaveAttribute('aria-pressed', 'true');
   await expect(submit).toBeEnabled();
   await expect(page.getByRole('link', { name: 'Skip', exact: true })).toHaveCount(0);
+  await expect
+    .poll(async () => (await Subscribers.byEmail(email))?.shadowAudienceIds?.length)
+    .toBe(2);
+  await niches.nth(1).click();
+  await expect(niches.nth(1)).toHaveAttribute('aria-pressed', 'false');
+  await expect
+    .poll(async () => (await Subscribers.byEmail(email))?.shadowAudienceIds?.length ?? 0)
+    .toBe(1);
+  await page.reload();
+  await expect(niches.nth(0)).toHaveAttribute('aria-pressed', 'true');
   await submit.click();
   await expect(page.getByRole('heading', { name: 'Thank you for voting!' })).toBeVisible();
   expect((await Subscribers.byEmail(email))?.shadowAudienceIds?.length).toBe(1);
 
   await page.getByRole('button', { name: 'Send my ideas' }).click();
   await expect(page.getByRole('alert')).toHaveText('Please correct all errors to submit');
+  const ideas = page.getByLabel('Audiences you would like to read about, separated by commas');
+  await expect(ideas).toHaveAccessibleDescription(/Up to 10 audiences, each 3 to 120 characters\./);
+  await ideas.fill(`run validators, ${'a'.repeat(130)}`);
+  await expect(ideas).toHaveAttribute('aria-invalid', 'true');
+  await expect(ideas).toHaveAccessibleDescription(
+    /One audience is 130 characters long; the limit is 120\./,
+  );
   await page
     .getByLabel('Audiences you would like to read about, separated by commas')
     .fill('run validators, audit bridges');
@@ -218,5 +239,82 @@ test.describe('broken links', () => {
     );
     await page.goto(`/confirm-subscription?subscriberHash=${expired}`);
     await expect(page.getByRole('heading', { name: 'Error!' })).toBeVisible();
+  });
+});
+
+test('an address change retires the old links: the old confirmation link does not confirm the new address', async ({
+  page,
+}) => {
+  const [a, b] = [address(), address()];
+  await subscribe(page, a);
+  const first = await onlyMessageTo(a);
+  await page.goto(pathOfLink(first, '/subscription'));
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await page.getByLabel('Your e-mail address').fill(b);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(`We sent a confirmation link to ${b}`)).toBeVisible();
+
+  await page.goto(pathOfLink(first, '/confirm-subscription'));
+  await expect(page.getByRole('heading', { name: 'Error!' })).toBeVisible();
+  expect(await Subscribers.byEmail(b)).toMatchObject({ email: b, status: 'pending' });
+  for (const path of ['/subscription', '/unsubscribe']) {
+    await page.goto(pathOfLink(first, path));
+    await expect(page.getByRole('heading', { name: 'Error!' })).toBeVisible();
+  }
+  const oneClick = new URL(/<(https?:[^>]+)>/.exec(first.headers['list-unsubscribe']!)![1]!);
+  const response = await page.request.post(`${oneClick.pathname}${oneClick.search}`, {
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    data: 'List-Unsubscribe=One-Click',
+  });
+  expect(response.status()).toBe(400);
+  expect((await Subscribers.byEmail(b))?.status).toBe('pending');
+});
+
+test("a pending address's manage link does not claim the subscription is confirmed", async ({
+  page,
+}) => {
+  const email = address();
+  await subscribe(page, email);
+  const subscriber = (await Subscribers.byEmail(email))!;
+  await page.goto(
+    `/subscription-confirmed?subscriberHash=${encodeURIComponent(Subscribers.manageToken(subscriber))}`,
+  );
+  await expect(page.getByRole('heading', { name: 'Your preferences' })).toBeVisible();
+  await expect(page.getByText(`We sent a confirmation link to ${email}`)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Awesome!' })).toHaveCount(0);
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the preferences page's Edit link keeps the link's token", async ({ page }) => {
+    const [email, changed] = [address(), address()];
+    await subscribe(page, email);
+    await page.goto(pathOfLink(await onlyMessageTo(email), '/subscription'));
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await expect(page.getByRole('heading', { name: 'Your preferences' })).toBeVisible();
+    const field = page.getByLabel('Your e-mail address');
+    await expect(field).toBeEditable();
+    await field.fill(changed);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText(`We sent a confirmation link to ${changed}`)).toBeVisible();
+    expect((await Subscribers.byEmail(changed))?.email).toBe(changed);
+  });
+
+  test('toggling an upcoming niche saves it', async ({ page }) => {
+    const email = address();
+    await subscribe(page, email);
+    const subscriber = (await Subscribers.byEmail(email))!;
+    await page.goto(
+      `/upcoming-niches?subscriberHash=${encodeURIComponent(Subscribers.manageToken(subscriber))}`,
+    );
+    const niche = page.getByRole('list', { name: 'Upcoming niches' }).getByRole('button').first();
+    await niche.click();
+    await expect(
+      page.getByRole('list', { name: 'Upcoming niches' }).getByRole('button').first(),
+    ).toHaveAttribute('aria-pressed', 'true');
+    expect((await Subscribers.byEmail(email))?.shadowAudienceIds?.length).toBe(1);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByRole('heading', { name: 'Thank you for voting!' })).toBeVisible();
   });
 });

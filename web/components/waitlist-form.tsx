@@ -32,7 +32,8 @@ export function WaitlistForm({ contactEmail }: { contactEmail: string }) {
   );
   const inputId = useId();
   const errorId = useId();
-  const value = email.trim();
+  // What was typed, spaces included: the spec allows none, so a space shows as invalid.
+  const value = email;
   const valid = isEmail(value);
   const showInvalid = Boolean(fieldError) || (touched && value !== '' && !valid);
 
@@ -44,7 +45,7 @@ export function WaitlistForm({ contactEmail }: { contactEmail: string }) {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (value === '') return setFieldError(EMAIL_MESSAGES.empty);
+    if (value.trim() === '') return setFieldError(EMAIL_MESSAGES.empty);
     if (!valid) return setFieldError(EMAIL_MESSAGES.invalid);
     setFieldError(null);
     setSubmitting(true);
@@ -90,7 +91,7 @@ export function WaitlistForm({ contactEmail }: { contactEmail: string }) {
             aria-invalid={showInvalid}
             aria-describedby={fieldError ? errorId : undefined}
             onChange={(event) => {
-              setEmail(event.target.value.replace(/\s/g, ''));
+              setEmail(event.target.value);
               setFieldError(null);
             }}
             onBlur={() => setTouched(true)}

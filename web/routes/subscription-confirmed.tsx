@@ -1,5 +1,5 @@
 // SuccessfulSubscription: 'Awesome!', the active audiences, and a way to the upcoming niches.
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import * as Subscribers from '#core/subscribers';
 import { LinkError } from '#web/components/link-error';
@@ -12,6 +12,11 @@ export const headers = privatePageHeaders;
 
 export function loader({ request }: LoaderFunctionArgs) {
   return withSubscriber(request, ['manage'], async (subscriber, token) => {
+    // A manage link of an unconfirmed or unsubscribed address must not claim a confirmation: the
+    // preferences page says where the subscription stands.
+    if (subscriber.status !== 'subscribed') {
+      throw redirect(`/subscription?${new URLSearchParams({ subscriberHash: token })}`);
+    }
     const { audiences } = await Subscribers.withAudiences(subscriber);
     return { token, titles: audiences.filter((a) => a.state === 'active').map((a) => a.title) };
   });

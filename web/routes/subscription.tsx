@@ -24,7 +24,8 @@ export const headers = privatePageHeaders;
 
 export function loader({ request }: LoaderFunctionArgs) {
   const editing = new URL(request.url).searchParams.get('edit') === 'email';
-  return withSubscriber(request, ['manage'], async (subscriber) => ({
+  return withSubscriber(request, ['manage'], async (subscriber, token) => ({
+    token,
     email: subscriber.email,
     status: subscriber.status,
     editing,
@@ -70,7 +71,12 @@ export default function Preferences() {
           confirm it.
         </p>
       )}
-      <EmailBox key={page.email} email={page.email} startEditing={page.editing} />
+      <EmailBox
+        key={page.email}
+        email={page.email}
+        startEditing={page.editing}
+        editHref={`?${new URLSearchParams({ subscriberHash: page.token, edit: 'email' })}`}
+      />
       <h2>Your audiences</h2>
       <p>Select an audience to add it to your newsletter; select it again to remove it.</p>
       <AudienceCloud audiences={page.audiences} selected={page.selected} />
@@ -86,7 +92,10 @@ export default function Preferences() {
   );
 }
 
-function EmailBox({ email, startEditing }: { email: string; startEditing: boolean }) {
+type EmailBoxProps = { email: string; startEditing: boolean; editHref: string };
+
+/** The Edit link keeps the token, so it also works without JavaScript or in a new tab. */
+function EmailBox({ email, startEditing, editHref }: EmailBoxProps) {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const [editing, setEditing] = useState(startEditing);
@@ -117,7 +126,7 @@ function EmailBox({ email, startEditing }: { email: string; startEditing: boolea
           </button>
         ) : (
           <TrackedLink
-            to="?edit=email"
+            to={editHref}
             preventScrollReset
             replace
             className="button button--ghost"

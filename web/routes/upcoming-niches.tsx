@@ -1,19 +1,19 @@
-// UpcomingNiches: 'I am one of those who...' — pick the niches we should open next. Submit needs a
-// selection; Skip shows only while nothing is selected.
+// UpcomingNiches: 'I am one of those who...' — each niche toggled is saved at once (a form post per
+// toggle, so it works without JavaScript too). Submit needs a selection; Skip shows only while
+// nothing is selected.
 import {
   redirect,
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { useState } from 'react';
+import { Form, useActionData, useFetcher, useFetchers, useLoaderData } from '@remix-run/react';
 import * as Audiences from '#core/audiences';
+import { VisibleError } from '#core/common';
 import * as Subscribers from '#core/subscribers';
 import { LinkError } from '#web/components/link-error';
 import { TrackedLink } from '#web/components/tracked-link';
 import { privatePageHeaders } from '#web/lib/cache';
-import { useHydrated } from '#web/lib/hydrated';
 import { subscriberAction } from '#web/lib/subscriber-actions.server';
 import { withSubscriber } from '#web/lib/subscriber.server';
 
@@ -35,7 +35,17 @@ export function loader({ request }: LoaderFunctionArgs) {
 
 export function action({ request }: ActionFunctionArgs) {
   return subscriberAction(request, ['manage'], async (subscriber, form) => {
-    await Subscribers.addShadowAudiences(subscriber, form.getAll('niche').map(String));
+    if (form.get('intent') === 'niche') {
+      return Subscribers.setShadowAudience(subscriber, {
+        audienceId: form.get('audienceId') ?? '',
+        subscribed: form.get('subscribed') === 'true',
+      });
+    }
+    if (form.get('intent') !== 'submit')
+      throw new VisibleError('input.invalid', 'Unknown action', 400);
+    if ((subscriber.shadowAudienceIds ?? []).length === 0) {
+      throw new VisibleError('niches.none', 'Please select at least one niche', 400);
+    }
     const next = new URLSearchParams({
       subscriberHash: new URL(request.url).searchParams.get('subscriberHash') ?? '',
     });
@@ -43,65 +53,71 @@ export function action({ request }: ActionFunctionArgs) {
   });
 }
 
+/** The niche's state, counting a toggle still on its way to the server. */
+function useChosen(niches: { id: string; subscribed: boolean }[]): Set<string> {
+  const chosen = new Set(niches.filter((n) => n.subscribed).map((n) => n.id));
+  for (const fetcher of useFetchers()) {
+    const id = fetcher.formData?.get('audienceId');
+    if (fetcher.formData?.get('intent') !== 'niche' || typeof id !== 'string') continue;
+    if (fetcher.formData.get('subscribed') === 'true') chosen.add(id);
+    else chosen.delete(id);
+  }
+  return chosen;
+}
+
+function NicheToggle({ niche, on }: { niche: { id: string; title: string }; on: boolean }) {
+  const fetcher = useFetcher();
+  return (
+    <fetcher.Form method="post" className="toggle" preventScrollReset>
+      <input type="hidden" name="intent" value="niche" />
+      <input type="hidden" name="audienceId" value={niche.id} />
+      <input type="hidden" name="subscribed" value={String(!on)} />
+      <button type="submit" className="cloud__item cloud__toggle" aria-pressed={on}>
+        {niche.title}
+      </button>
+    </fetcher.Form>
+  );
+}
+
 export default function UpcomingNiches() {
   const page = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const hydrated = useHydrated();
-  const [chosen, setChosen] = useState<string[]>(() =>
-    page.ok ? page.niches.filter((n) => n.subscribed).map((n) => n.id) : [],
-  );
+  const chosen = useChosen(page.ok ? page.niches : []);
   if (!page.ok) return <LinkError message={page.error} />;
   const hash = encodeURIComponent(page.token);
-  const toggle = (id: string) =>
-    setChosen((ids) => (ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id]));
 
   return (
     <section className="page narrow">
       <h1>I am one of those who...</h1>
-      <p className="lede">Pick the niches you belong to, and we will open them sooner.</p>
-      <Form method="post" className="niches">
-        <fieldset>
-          <legend className="visually-hidden">Upcoming niches</legend>
-          <ul className="cloud cloud--large">
-            {page.niches.map((niche) => (
-              <li key={niche.id}>
-                <label className="cloud__item cloud__check">
-                  <input
-                    type="checkbox"
-                    name="niche"
-                    value={niche.id}
-                    checked={chosen.includes(niche.id)}
-                    onChange={() => toggle(niche.id)}
-                  />
-                  {niche.title}
-                </label>
-              </li>
-            ))}
-          </ul>
-        </fieldset>
-        {result && !result.ok && (
-          <p className="field__error" role="alert">
-            {result.error}
-          </p>
-        )}
-        <div className="actions">
-          <button
-            type="submit"
-            className="button"
-            disabled={(hydrated && chosen.length === 0) || navigation.state !== 'idle'}
+      <p className="lede">
+        Select the niches you belong to, and we will open them sooner. Each one you select is saved
+        at once.
+      </p>
+      <ul className="cloud cloud--large" aria-label="Upcoming niches">
+        {page.niches.map((niche) => (
+          <li key={niche.id}>
+            <NicheToggle niche={niche} on={chosen.has(niche.id)} />
+          </li>
+        ))}
+      </ul>
+      {result && !result.ok && (
+        <p className="field__error" role="alert">
+          {result.error}
+        </p>
+      )}
+      <Form method="post" className="actions">
+        <input type="hidden" name="intent" value="submit" />
+        <button type="submit" className="button" disabled={chosen.size === 0}>
+          Submit
+        </button>
+        {chosen.size === 0 && (
+          <TrackedLink
+            to={`/we-should-have-known?subscriberHash=${hash}`}
+            className="button button--ghost"
           >
-            Submit
-          </button>
-          {chosen.length === 0 && (
-            <TrackedLink
-              to={`/we-should-have-known?subscriberHash=${hash}`}
-              className="button button--ghost"
-            >
-              Skip
-            </TrackedLink>
-          )}
-        </div>
+            Skip
+          </TrackedLink>
+        )}
       </Form>
     </section>
   );
