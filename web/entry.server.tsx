@@ -1,5 +1,6 @@
 // Server rendering: bots get the whole document, browsers a stream; every response carries the
-// security headers and a fresh CSP nonce for Remix's inline scripts.
+// security headers and a fresh CSP nonce for Remix's inline scripts. A response's body ends only
+// after the request's log lines are stored: on Lambda the process may freeze once it is sent.
 import { PassThrough } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type {
@@ -11,7 +12,7 @@ import type {
 import { createReadableStreamFromReadable } from '@remix-run/node';
 import { RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
-import { logger } from '#core/logs';
+import { flush, logger } from '#core/logs';
 import { renderToPipeableStream } from 'react-dom/server';
 import { DocumentProvider } from './lib/nonce';
 import css from './styles/app.css?inline';
@@ -19,6 +20,11 @@ import { securityHeaders } from './lib/security-headers.server';
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
+
+/** A stream that passes `body` through and, before it ends, stores the buffered log lines. */
+function storingLogsAtEnd(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  return body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: () => flush() }));
+}
 
 export default function handleRequest(
   request: Request,
@@ -50,7 +56,7 @@ export default function handleRequest(
           const body = new PassThrough();
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
           resolve(
-            new Response(createReadableStreamFromReadable(body), {
+            new Response(storingLogsAtEnd(createReadableStreamFromReadable(body)), {
               headers: responseHeaders,
               status: responseStatusCode,
             }),
@@ -70,9 +76,14 @@ export default function handleRequest(
   });
 }
 
-export const handleDataRequest: HandleDataRequestFunction = (response) => {
+export const handleDataRequest: HandleDataRequestFunction = async (response) => {
   for (const [name, value] of Object.entries(securityHeaders())) response.headers.set(name, value);
-  return response;
+  if (!response.body) {
+    await flush();
+    return response;
+  }
+  const { status, statusText, headers } = response;
+  return new Response(storingLogsAtEnd(response.body), { status, statusText, headers });
 };
 
 /** Log lines never carry a subscriber's token. */
