@@ -17,6 +17,7 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { DocumentProvider } from './lib/nonce';
 import css from './styles/app.css?inline';
 import { securityHeaders } from './lib/security-headers.server';
+import { isShareable, keepingBody, keepSharedPage, sharedPage } from './lib/shared-pages.server';
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
@@ -33,12 +34,29 @@ export default function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
-  const nonce = randomBytes(16).toString('base64');
+  const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';
+  const shareable = isShareable(request.method, responseStatusCode, responseHeaders);
+  const key = `${readyEvent} ${request.url}`;
+  const kept = shareable ? sharedPage(key) : undefined;
+  const nonce = kept?.nonce ?? randomBytes(16).toString('base64');
   for (const [name, value] of Object.entries(securityHeaders(nonce)))
     responseHeaders.set(name, value);
-  const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';
+  if (kept) {
+    responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+    return flush().then(
+      () => new Response(kept.html, { headers: responseHeaders, status: kept.status }),
+    );
+  }
 
   return new Promise<Response>((resolve, reject) => {
+    let failed = false;
+    // A page is kept only once it rendered whole and without an error.
+    const keepIfShareable = (body: ReadableStream<Uint8Array>) =>
+      shareable
+        ? keepingBody(body, (html) => {
+            if (!failed) keepSharedPage(key, { nonce, status: responseStatusCode, html });
+          })
+        : body;
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <DocumentProvider value={{ nonce, css }}>
@@ -56,10 +74,13 @@ export default function handleRequest(
           const body = new PassThrough();
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
           resolve(
-            new Response(storingLogsAtEnd(createReadableStreamFromReadable(body)), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
+            new Response(
+              storingLogsAtEnd(keepIfShareable(createReadableStreamFromReadable(body))),
+              {
+                headers: responseHeaders,
+                status: responseStatusCode,
+              },
+            ),
           );
           pipe(body);
         },
@@ -67,6 +88,7 @@ export default function handleRequest(
           reject(error);
         },
         onError(error: unknown) {
+          failed = true;
           responseStatusCode = 500;
           if (shellRendered) logger.error('Rendering failed', { url: request.url, error });
         },
