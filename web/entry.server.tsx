@@ -1,5 +1,6 @@
 // Server rendering: bots get the whole document, browsers a stream; every response carries the
-// security headers and a fresh CSP nonce for Remix's inline scripts.
+// security headers and a fresh CSP nonce for Remix's inline scripts. A response's body ends only
+// after the request's log lines are stored: on Lambda the process may freeze once it is sent.
 import { PassThrough } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type {
@@ -11,14 +12,20 @@ import type {
 import { createReadableStreamFromReadable } from '@remix-run/node';
 import { RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
-import { logger } from '#core/logs';
+import { flush, logger } from '#core/logs';
 import { renderToPipeableStream } from 'react-dom/server';
 import { DocumentProvider } from './lib/nonce';
 import css from './styles/app.css?inline';
 import { securityHeaders } from './lib/security-headers.server';
+import { isShareable, keepingBody, keepSharedPage, sharedPage } from './lib/shared-pages.server';
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
+
+/** A stream that passes `body` through and, before it ends, stores the buffered log lines. */
+function storingLogsAtEnd(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  return body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: () => flush() }));
+}
 
 export default function handleRequest(
   request: Request,
@@ -27,12 +34,29 @@ export default function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
-  const nonce = randomBytes(16).toString('base64');
+  const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';
+  const shareable = isShareable(request.method, responseStatusCode, responseHeaders);
+  const key = `${readyEvent} ${request.url}`;
+  const kept = shareable ? sharedPage(key) : undefined;
+  const nonce = kept?.nonce ?? randomBytes(16).toString('base64');
   for (const [name, value] of Object.entries(securityHeaders(nonce)))
     responseHeaders.set(name, value);
-  const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';
+  if (kept) {
+    responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+    return flush().then(
+      () => new Response(kept.html, { headers: responseHeaders, status: kept.status }),
+    );
+  }
 
   return new Promise<Response>((resolve, reject) => {
+    let failed = false;
+    // A page is kept only once it rendered whole and without an error.
+    const keepIfShareable = (body: ReadableStream<Uint8Array>) =>
+      shareable
+        ? keepingBody(body, (html) => {
+            if (!failed) keepSharedPage(key, { nonce, status: responseStatusCode, html });
+          })
+        : body;
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <DocumentProvider value={{ nonce, css }}>
@@ -50,10 +74,13 @@ export default function handleRequest(
           const body = new PassThrough();
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
           resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
+            new Response(
+              storingLogsAtEnd(keepIfShareable(createReadableStreamFromReadable(body))),
+              {
+                headers: responseHeaders,
+                status: responseStatusCode,
+              },
+            ),
           );
           pipe(body);
         },
@@ -61,6 +88,7 @@ export default function handleRequest(
           reject(error);
         },
         onError(error: unknown) {
+          failed = true;
           responseStatusCode = 500;
           if (shellRendered) logger.error('Rendering failed', { url: request.url, error });
         },
@@ -70,9 +98,14 @@ export default function handleRequest(
   });
 }
 
-export const handleDataRequest: HandleDataRequestFunction = (response) => {
+export const handleDataRequest: HandleDataRequestFunction = async (response) => {
   for (const [name, value] of Object.entries(securityHeaders())) response.headers.set(name, value);
-  return response;
+  if (!response.body) {
+    await flush();
+    return response;
+  }
+  const { status, statusText, headers } = response;
+  return new Response(storingLogsAtEnd(response.body), { status, statusText, headers });
 };
 
 /** Log lines never carry a subscriber's token. */

@@ -28,4 +28,35 @@ describe('analytics', () => {
       Analytics.record({ name: 'page_view', path: 'https://evil' }),
     ).rejects.toMatchObject({ status: 400 });
   });
+
+  it('stores a referrer without the tokens in its query', async () => {
+    const path = `/a/${ulid()}`;
+    await Analytics.record({
+      name: 'page_view',
+      path,
+      referrer:
+        'https://cluefeed.example/subscription?subscriberHash=secret-token&token=abc&raud=defi',
+    });
+    const stored = (await Analytics.forDay(new Date().toISOString().slice(0, 10))).find(
+      (e) => e.path === path,
+    );
+    expect(stored?.referrer).toBe('https://cluefeed.example/subscription?raud=defi');
+  });
+
+  it("spreads a day's events over its shards and reads them back in time order", async () => {
+    const marker = ulid();
+    const recorded = [];
+    for (let i = 0; i < 16; i++)
+      recorded.push(await Analytics.record({ name: 'page_view', path: `/a/${marker}/${i}` }));
+    const day = recorded[0]!.day;
+    expect(new Set(recorded.map((event) => event.shard)).size).toBeGreaterThan(1);
+    const mine = (await Analytics.forDay(day)).filter((e) => e.path.startsWith(`/a/${marker}/`));
+    expect(mine.map((event) => event.id)).toEqual(recorded.map((event) => event.id));
+    for (const event of recorded) {
+      const { data } = await Analytics.AnalyticsEventEntity.query
+        .byDay({ day, shard: event.shard })
+        .go({ pages: 'all' });
+      expect(data.map((stored) => stored.id)).toContain(event.id);
+    }
+  });
 });

@@ -1,11 +1,16 @@
-// AnalyticsEvent: first-party events, partitioned by day so a day's events are one query.
+// AnalyticsEvent: first-party events, partitioned by day and spread over ANALYTICS_SHARDS
+// partitions, so a busy day does not throttle one partition; a day is one query per shard.
 import { defineEntity } from '#core/db';
+
+/** Partitions per day; readers query each and merge them in time order. */
+export const ANALYTICS_SHARDS = 4;
 
 export const AnalyticsEventEntity = defineEntity({
   model: { entity: 'analyticsEvent', version: '1', service: 'cluefeed' },
   attributes: {
     id: { type: 'string', required: true },
     day: { type: 'string', required: true },
+    shard: { type: 'number', required: true },
     at: { type: 'string', required: true },
     name: { type: 'string', required: true },
     path: { type: 'string', required: true },
@@ -15,9 +20,14 @@ export const AnalyticsEventEntity = defineEntity({
     referrer: { type: 'string' },
   },
   indexes: {
-    // A day's events in time order: pk analytics#{day}, sk {at}#{id}
+    // One shard of a day's events in time order: pk analytics#{day}#{shard}, sk {at}#{id}
     byDay: {
-      pk: { field: 'pk', composite: ['day'], template: 'analytics#${day}', casing: 'none' },
+      pk: {
+        field: 'pk',
+        composite: ['day', 'shard'],
+        template: 'analytics#${day}#${shard}',
+        casing: 'none',
+      },
       sk: { field: 'sk', composite: ['at', 'id'], template: '${at}#${id}', casing: 'none' },
     },
   },

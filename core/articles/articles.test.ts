@@ -1,5 +1,6 @@
 import { ulid } from 'ulid';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { db } from '#core/db';
 import * as Articles from '#core/articles';
 import { fingerprint } from '#core/feeds';
 
@@ -74,5 +75,26 @@ describe('Articles', () => {
     await expect(Articles.storeIfNew({ ...story(), fingerprint: 'abc' })).rejects.toMatchObject({
       code: 'input.invalid',
     });
+  });
+
+  it('counts from a counter kept with each article, not by walking the articles index', async () => {
+    const before = await Articles.count();
+    const a = story();
+    await Promise.all([Articles.storeIfNew(a), Articles.storeIfNew(story())]);
+    expect(await Articles.storeIfNew({ ...a, canonicalUrl: `${a.canonicalUrl}?again` })).toBe(
+      'duplicate',
+    );
+    const { client } = db();
+    const send = vi.spyOn(client, 'send');
+    try {
+      expect(await Articles.count()).toBe(before + 2);
+      const sent = send.mock.calls.map(([command]) => command.input as Record<string, unknown>);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).not.toHaveProperty('IndexName');
+    } finally {
+      send.mockRestore();
+    }
+    expect(await Articles.clearAll()).toBe(before + 2);
+    expect(await Articles.count()).toBe(0);
   });
 });

@@ -1,16 +1,17 @@
 // Articles imported from streams: each story stored once (by canonical URL and by content
-// fingerprint, claimed in the article's own transaction), listed newest first, counted, cleared.
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+// fingerprint, claimed in the article's own transaction), listed newest first, counted (a counter
+// moved in the same transactions, so the count reads a few items, not the index), cleared.
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
 import { fn } from '#core/common';
-import { db, deleteAll, isConditionFailure } from '#core/db';
+import { deleteAll, isConditionFailure } from '#core/db';
+import { ARTICLE_COUNT_SHARDS, ArticleCountEntity } from './article-count-entity';
 import { ArticleFingerprintEntity } from './article-fingerprint-entity';
 import { ArticleUrlEntity } from './article-url-entity';
 import { ArticleEntity } from './entity';
 
-export { ArticleEntity, ArticleUrlEntity, ArticleFingerprintEntity };
+export { ArticleEntity, ArticleUrlEntity, ArticleFingerprintEntity, ArticleCountEntity };
 export type Article = EntityItem<typeof ArticleEntity>;
 
 export const ArticleInput = v.object({
@@ -43,13 +44,19 @@ export const storeIfNew = fn(ArticleInput, async (input): Promise<'new' | 'dupli
   };
   for (let attempt = 1; ; attempt++) {
     const result = await createWriteTransaction(
-      { article: ArticleEntity, url: ArticleUrlEntity, fingerprint: ArticleFingerprintEntity },
+      {
+        article: ArticleEntity,
+        url: ArticleUrlEntity,
+        fingerprint: ArticleFingerprintEntity,
+        counter: ArticleCountEntity,
+      },
       (entities) => [
         entities.article.create(article).commit(),
         entities.url.create({ canonicalUrl: article.canonicalUrl, articleId: article.id }).commit(),
         entities.fingerprint
           .create({ fingerprint: article.fingerprint, articleId: article.id })
           .commit(),
+        entities.counter.update({ shard: anyCounterShard() }).add({ count: 1 }).commit(),
       ],
     )
       .go()
@@ -96,20 +103,14 @@ export async function latest(limit: number): Promise<Article[]> {
   return data;
 }
 
-/** How many articles are stored; DynamoDB counts them, no article leaves the table. */
+function anyCounterShard(): number {
+  return Math.floor(Math.random() * ARTICLE_COUNT_SHARDS);
+}
+
+/** How many articles are stored: the sum of the counter's shards (one Query of a few items). */
 export async function count(): Promise<number> {
-  const { client } = db();
-  const params = ArticleEntity.query.latest({}).params() as QueryCommandInput;
-  let total = 0;
-  let ExclusiveStartKey: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await client.send(
-      new QueryCommand({ ...params, Select: 'COUNT', ExclusiveStartKey }),
-    );
-    total += page.Count ?? 0;
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return total;
+  const { data } = await ArticleCountEntity.query.shards({}).go({ consistent: true });
+  return data.reduce((total, shard) => total + (shard.count ?? 0), 0);
 }
 
 /** Deletes every article with its claims, a page at a time; returns how many articles went. */
@@ -137,6 +138,11 @@ export async function clearAll(): Promise<number> {
         page.data.map(({ fingerprint }) => ({ fingerprint })),
       ),
     ]);
+    // Counted down only once the page is gone, so a failed delete never under-counts.
+    if (page.data.length > 0)
+      await ArticleCountEntity.update({ shard: anyCounterShard() })
+        .add({ count: -page.data.length })
+        .go();
     deleted += page.data.length;
     cursor = page.cursor;
   } while (cursor);

@@ -9,6 +9,7 @@ export {
   TrackingSchema,
   trackingFrom,
   withTracking,
+  referrerWithoutTokens,
   type Tracking,
 } from './tracking';
 export { SUGGESTION_FORM_ERROR, SUGGESTION_LIMITS, parseSuggestions } from './suggestions';

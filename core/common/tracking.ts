@@ -39,3 +39,25 @@ export function withTracking(path: string, tracking: Tracking): string {
   const search = params.toString();
   return `${pathname}${search ? `?${search}` : ''}${hash ? `#${hash}` : ''}`;
 }
+
+/**
+ * A referrer fit to store: an http(s) URL with only the tracking values of its query. Links in
+ * e-mails carry tokens (`subscriberHash`, `token`) that a referrer would otherwise leak into
+ * analytics; credentials and the fragment go too. Anything that is not such a URL is dropped.
+ */
+export function referrerWithoutTokens(referrer: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(referrer);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  const kept = new URLSearchParams();
+  for (const name of TRACKING_PARAMS) {
+    const value = url.searchParams.get(name);
+    if (value !== null) kept.set(name, value);
+  }
+  const search = kept.toString();
+  return `${url.origin}${url.pathname}${search ? `?${search}` : ''}`;
+}

@@ -15,6 +15,12 @@ export type ContentCardWithStories = ContentCard & {
 
 /** Cards shown on an audience page before 'View more'. */
 export const CARDS_BEFORE_VIEW_MORE = 5;
+/** Cards each 'View more' adds. */
+export const CARDS_PER_PAGE = 20;
+/** Where a page of cards ends: the last card's `{date}~{id}`; the next page starts after it. */
+const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z)~([0-9A-Za-z]{1,64})$/;
+
+export type CardPage = { cards: ContentCardWithStories[]; next: string | null };
 
 const Text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(max));
 
@@ -54,12 +60,31 @@ export async function byId(id: string): Promise<ContentCardWithStories | undefin
   return (await withStories([data]))[0];
 }
 
-/** An audience's cards, newest first, each with its stories. */
-export async function forAudience(audienceId: string): Promise<ContentCardWithStories[]> {
-  const { data } = await ContentCardEntity.query
-    .byAudience({ audienceId })
-    .go({ order: 'desc', pages: 'all' });
-  return withStories(data);
+/** Whether `value` is a cursor `pageForAudience` could have made (anything else is ignored). */
+export function isCursor(value: string): boolean {
+  return CURSOR.test(value);
+}
+
+/**
+ * One page of an audience's cards, newest first, each with its stories, starting after `after`
+ * (a cursor from an earlier page). Reads `limit + 1` cards to know whether another page exists.
+ */
+export async function pageForAudience(
+  audienceId: string,
+  { limit, after }: { limit: number; after?: string },
+): Promise<CardPage> {
+  const [, date, id] = (after && CURSOR.exec(after)) || [];
+  const query = ContentCardEntity.query.byAudience({ audienceId });
+  const { data } = await (date && id ? query.lt({ date, id }) : query).go({
+    order: 'desc',
+    limit: limit + 1,
+  });
+  const page = data.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    cards: await withStories(page),
+    next: data.length > limit && last ? `${last.date}~${last.id}` : null,
+  };
 }
 
 /** Joins cards to their posts with one batch read; a card whose primary story is gone is dropped. */

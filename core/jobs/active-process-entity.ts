@@ -1,18 +1,19 @@
-// The running-process slot: while it exists, its process holds the job runtime.
+// The running-process slots: one item per job name, held while that job's process is Queued or
+// Running. All slots share one small partition, so "everything that runs" is a single Query.
 import { defineEntity } from '#core/db';
 
 export const ActiveProcessEntity = defineEntity({
-  model: { entity: 'activeProcess', version: '1', service: 'cluefeed' },
+  model: { entity: 'activeProcess', version: '2', service: 'cluefeed' },
   attributes: {
     id: { type: 'string', required: true },
     name: { type: 'string', required: true },
     createdAt: { type: 'string', required: true },
   },
   indexes: {
-    // The active process, if any: pk activeProcess, sk slot
+    // The active process of each job name: pk activeProcesses, sk slot#{name}
     slot: {
-      pk: { field: 'pk', composite: [], template: 'activeProcess', casing: 'none' },
-      sk: { field: 'sk', composite: [], template: 'slot', casing: 'none' },
+      pk: { field: 'pk', composite: [], template: 'activeProcesses', casing: 'none' },
+      sk: { field: 'sk', composite: ['name'], template: 'slot#${name}', casing: 'none' },
     },
   },
 });

@@ -1,5 +1,5 @@
-// Process: one run of a job (Queued, Running, Success, Failed), and the single slot an active run
-// holds: one job at a time, as the admin panel promises ("actions are disabled while any runs").
+// Process: one run of a job (Queued, Running, Success, Failed). While it is Queued or Running it
+// holds its job name's slot (active-process-entity.ts): one running instance per job name.
 import { defineEntity } from '#core/db';
 
 export const PROCESS_STATUSES = ['Queued', 'Running', 'Success', 'Failed'] as const;

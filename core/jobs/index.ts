@@ -1,7 +1,9 @@
 // Jobs: long work never runs inside a request. `enqueue` records a Queued process and sends its id
 // to SQS; the worker claims it (Queued -> Running, exactly once), runs its handler with a logger
 // and a progress callback, and ends it Success or Failed. Redelivered messages do no work twice;
-// `recover` re-sends what a crash left Queued or Running without a heartbeat.
+// `recover` re-sends what a crash left Queued or Running without a heartbeat. One process per job
+// name runs at a time (an import and a newsletter send may overlap), and a run that keeps stopping
+// without finishing is ended Failed after MAX_ATTEMPTS claims instead of being retried forever.
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
@@ -22,6 +24,9 @@ export const STALE_AFTER_MS = 5 * 60_000;
 /** A Queued process older than this was probably never delivered. */
 export const UNDELIVERED_AFTER_MS = 2 * 60_000;
 const HEARTBEAT_MS = 30_000;
+/** Claims a process gets (the first run and takeovers of a silent one) before it is ended Failed. */
+export const MAX_ATTEMPTS = 3;
+export const TOO_MANY_ATTEMPTS = `Stopped after ${MAX_ATTEMPTS} attempts: the run kept stopping without finishing`;
 
 export type JobContext = {
   processId: string;
@@ -54,7 +59,11 @@ const now = () => new Date().toISOString();
 
 export const BUSY_MESSAGE = 'A process is still running. Please wait until it ends.';
 
-/** Records a Queued process for `definition` and sends it to the queue; one job runs at a time. */
+/**
+ * Records a Queued process for `definition` and sends it to the queue. The process takes its job
+ * name's slot in the same transaction, so a second run of the same job is refused while one is
+ * active; other jobs are not held up.
+ */
 export async function enqueue<S extends v.GenericSchema>(
   definition: JobDefinition<S>,
   input: v.InferInput<S>,
@@ -92,7 +101,7 @@ export async function enqueue<S extends v.GenericSchema>(
   try {
     await send({ processId: process.id });
   } catch (error) {
-    await finish(process.id, {
+    await finish(process, {
       status: 'Failed',
       error: `Could not queue the job: ${String(error)}`,
     });
@@ -107,11 +116,19 @@ export async function byId(id: string): Promise<Process | undefined> {
   return data ?? undefined;
 }
 
-/** The Queued or Running process, if any (a list, for the status endpoint's shape). */
+/**
+ * Every Queued or Running process, oldest first: one Query of the slots partition (at most one
+ * item per job name) and one BatchGet of their processes; never a scan.
+ */
 export async function active(): Promise<Process[]> {
-  const { data: slot } = await ActiveProcessEntity.get({}).go({ consistent: true });
-  const process = slot ? await byId(slot.id) : undefined;
-  return process ? [process] : [];
+  const { data: slots } = await ActiveProcessEntity.query
+    .slot({})
+    .go({ consistent: true, pages: 'all' });
+  if (slots.length === 0) return [];
+  const { data } = await ProcessEntity.get(slots.map(({ id }) => ({ id }))).go({
+    consistent: true,
+  });
+  return data.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
 /** The newest run of a job, if any. */
@@ -120,7 +137,10 @@ export async function lastRun(name: string): Promise<Process | undefined> {
   return data[0];
 }
 
-/** Queued -> Running, or a stale Running taken over; undefined when another run owns it or it ended. */
+/**
+ * Queued -> Running, or a stale Running taken over while it has attempts left; undefined when
+ * another run owns it, it ended, or it ran out of attempts (then it is ended Failed here).
+ */
 async function claim(id: string): Promise<Process | undefined> {
   const staleBefore = new Date(Date.now() - STALE_AFTER_MS).toISOString();
   try {
@@ -129,35 +149,76 @@ async function claim(id: string): Promise<Process | undefined> {
       .add({ attempts: 1 })
       .where(
         (attr, op) =>
-          `${op.eq(attr.status, 'Queued')} OR (${op.eq(attr.status, 'Running')} AND ${op.lt(attr.heartbeatAt, staleBefore)})`,
+          `(${op.eq(attr.status, 'Queued')} OR (${op.eq(attr.status, 'Running')} AND ${op.lt(attr.heartbeatAt, staleBefore)})) AND ${op.lt(attr.attempts, MAX_ATTEMPTS)}`,
       )
       .go({ response: 'all_new' });
     return data as Process;
   } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
+    if (!isConditionFailure(error)) throw error;
+    await giveUpIfExhausted(id);
+    return undefined;
   }
 }
 
+/** A silent run that used all its attempts ends Failed and frees its job's slot. */
+async function giveUpIfExhausted(id: string, at = Date.now()): Promise<boolean> {
+  const process = await byId(id);
+  if (!process || (process.attempts ?? 0) < MAX_ATTEMPTS) return false;
+  const staleBefore = new Date(at - STALE_AFTER_MS).toISOString();
+  const silent =
+    process.status === 'Queued' ||
+    (process.status === 'Running' && (process.heartbeatAt ?? '') < staleBefore);
+  if (!silent) return false;
+  const ended = await finish(process, { status: 'Failed', error: TOO_MANY_ATTEMPTS }, process);
+  if (ended) logger.error(`Gave up ${process.name}: ${TOO_MANY_ATTEMPTS}`, { processId: id });
+  return ended;
+}
+
+/**
+ * Ends a process and frees its job name's slot in one transaction. With `seen`, it ends only if
+ * the process is still as it was seen (giving up on a silent run must not end one that just came
+ * back to life), and answers false when it was not.
+ */
 async function finish(
-  id: string,
+  process: Pick<Process, 'id' | 'name'>,
   end: { status: 'Success' | 'Failed'; output?: string; error?: string },
-) {
+  seen?: Pick<Process, 'status' | 'heartbeatAt'>,
+): Promise<boolean> {
+  const { id, name } = process;
+  const changes = {
+    ...end,
+    endTime: now(),
+    ...(end.status === 'Success' && { progress: 1 }),
+  };
   const result = await createWriteTransaction(
     { process: ProcessEntity, active: ActiveProcessEntity },
     (entities) => [
-      entities.process
-        .patch({ id })
-        .set({ ...end, endTime: now(), ...(end.status === 'Success' && { progress: 1 }) })
-        .commit(),
+      seen
+        ? entities.process
+            .patch({ id })
+            .set(changes)
+            .where(
+              (attr, op) =>
+                `${op.eq(attr.status, seen.status)} AND ${seen.heartbeatAt === undefined ? op.notExists(attr.heartbeatAt) : op.eq(attr.heartbeatAt, seen.heartbeatAt)}`,
+            )
+            .commit()
+        : entities.process.patch({ id }).set(changes).commit(),
       entities.active
-        .delete({})
+        .delete({ name })
         .where((attr, op) => op.eq(attr.id, id))
         .commit(),
     ],
-  ).go();
+  )
+    .go()
+    .catch((error: unknown) => {
+      if (seen && isConditionFailure(error)) return { canceled: true as const };
+      throw error;
+    });
+  if (!result.canceled) return true;
+  // The process moved on since it was seen: someone else owns its end.
+  if (seen) return false;
   // ElectroDB reports a cancelled transaction as a result: the slot must not stay taken silently.
-  if (result.canceled) throw new Error(`Could not end process ${id}: its slot changed`);
+  throw new Error(`Could not end process ${id}: its slot changed`);
 }
 
 /**
@@ -195,11 +256,11 @@ export async function runProcess(processId: string, jobs: JobRegistry): Promise<
           .go();
       },
     });
-    await finish(processId, { status: 'Success', output: JSON.stringify(output ?? null) });
+    await finish(process, { status: 'Success', output: JSON.stringify(output ?? null) });
     log.info(`Finished ${process.name}`);
   } catch (error) {
     log.error(`Failed ${process.name}`, { error });
-    await finish(processId, {
+    await finish(process, {
       status: 'Failed',
       error: error instanceof Error ? error.message : String(error),
     });
@@ -245,15 +306,20 @@ export async function handleBatch(records: SqsRecord[], jobs: JobRegistry) {
   return { batchItemFailures };
 }
 
-/** Re-sends processes a crash left behind: Queued and never delivered, or Running and silent. */
+/**
+ * Re-sends processes a crash left behind: Queued and never delivered, or Running and silent. One
+ * that has used all its attempts is ended Failed instead, which frees its job's slot.
+ */
 export async function recover(at = Date.now()): Promise<number> {
   const undeliveredBefore = new Date(at - UNDELIVERED_AFTER_MS).toISOString();
   const staleBefore = new Date(at - STALE_AFTER_MS).toISOString();
-  const stuck = (await active()).filter((process) =>
+  const silent = (await active()).filter((process) =>
     process.status === 'Queued'
       ? process.createdAt < undeliveredBefore
       : process.status === 'Running' && (process.heartbeatAt ?? '') < staleBefore,
   );
+  const stuck: Process[] = [];
+  for (const process of silent) if (!(await giveUpIfExhausted(process.id, at))) stuck.push(process);
   for (const process of stuck) await send({ processId: process.id });
   if (stuck.length > 0)
     logger.info(`Recovered ${stuck.length} job(s)`, { ids: stuck.map((p) => p.id) });

@@ -23,7 +23,14 @@ const broken = Jobs.defineJob({
     throw new Error('the feed is on fire');
   },
 });
-const registry = Jobs.registry([echo, broken] as Jobs.JobDefinition[]);
+const other = Jobs.defineJob({
+  name: 'test-other',
+  input: v.object({}),
+  async run() {
+    return 'other';
+  },
+});
+const registry = Jobs.registry([echo, broken, other] as Jobs.JobDefinition[]);
 
 const event = (...processIds: string[]) =>
   processIds.map((processId, index) => ({
@@ -57,7 +64,7 @@ describe('jobs', () => {
     await Jobs.handleBatch(event(process.id), registry);
   });
 
-  it('runs one job at a time: a second one is refused while the first is active', async () => {
+  it('refuses a second run of the same job while the first is active', async () => {
     const first = await Jobs.enqueue(echo, { text: 'first' }, 'admin-1');
     await expect(Jobs.enqueue(echo, { text: 'second' }, 'admin-1')).rejects.toMatchObject({
       code: 'jobs.busy',
@@ -68,6 +75,18 @@ describe('jobs', () => {
     expect(await Jobs.active()).toEqual([]);
     const next = await Jobs.enqueue(echo, { text: 'next' }, 'admin-1');
     await Jobs.handleBatch(event(next.id), registry);
+  });
+
+  it('runs two different jobs at once and lists both as active', async () => {
+    const first = await Jobs.enqueue(echo, { text: 'side by side' }, 'admin-1');
+    const second = await Jobs.enqueue(other, {}, 'admin-1');
+    expect((await Jobs.active()).map((p) => p.id)).toEqual([first.id, second.id]);
+    await Jobs.handleBatch(event(second.id), registry);
+    expect((await Jobs.active()).map((p) => p.id)).toEqual([first.id]);
+    await Jobs.handleBatch(event(first.id), registry);
+    expect(await Jobs.active()).toEqual([]);
+    expect((await Jobs.byId(first.id))?.status).toBe('Success');
+    expect((await Jobs.byId(second.id))?.status).toBe('Success');
   });
 
   it('refuses input its job does not accept', async () => {
@@ -156,5 +175,65 @@ describe('jobs', () => {
       .go();
     await Jobs.handleBatch(event(process.id), registry);
     expect(runs).toBe(before + 1);
+  });
+
+  it('takes a silent run over while it has attempts left', async () => {
+    const process = await Jobs.enqueue(echo, { text: 'last try' }, 'admin-1');
+    await drainQueue();
+    await ProcessEntity.patch({ id: process.id })
+      .set({ status: 'Running', heartbeatAt: '2000-01-01T00:00:00.000Z', attempts: 2 })
+      .go();
+    await Jobs.handleBatch(event(process.id), registry);
+    expect(await Jobs.byId(process.id)).toMatchObject({ status: 'Success', attempts: 3 });
+  });
+
+  it('ends a run that kept stopping Failed after the last attempt and frees its slot', async () => {
+    const process = await Jobs.enqueue(echo, { text: 'overrun' }, 'admin-1');
+    await drainQueue();
+    await ProcessEntity.patch({ id: process.id })
+      .set({
+        status: 'Running',
+        heartbeatAt: '2000-01-01T00:00:00.000Z',
+        attempts: Jobs.MAX_ATTEMPTS,
+      })
+      .go();
+    const before = runs;
+    expect(await Jobs.handleBatch(event(process.id), registry)).toEqual({ batchItemFailures: [] });
+    expect(runs).toBe(before);
+    expect(await Jobs.byId(process.id)).toMatchObject({
+      status: 'Failed',
+      error: 'Stopped after 3 attempts: the run kept stopping without finishing',
+      attempts: Jobs.MAX_ATTEMPTS,
+    });
+    expect(await Jobs.active()).toEqual([]);
+    const next = await Jobs.enqueue(echo, { text: 'fresh start' }, 'admin-1');
+    await Jobs.handleBatch(event(next.id), registry);
+    expect((await Jobs.byId(next.id))?.status).toBe('Success');
+  });
+
+  it('recover gives up on an exhausted silent run instead of re-sending it', async () => {
+    const process = await Jobs.enqueue(echo, { text: 'stuck' }, 'admin-1');
+    await drainQueue();
+    await ProcessEntity.patch({ id: process.id })
+      .set({
+        status: 'Running',
+        heartbeatAt: '2000-01-01T00:00:00.000Z',
+        attempts: Jobs.MAX_ATTEMPTS,
+      })
+      .go();
+    expect(await Jobs.recover()).toBe(0);
+    const { Messages = [] } = await sqs().send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl(),
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 0,
+      }),
+    );
+    expect(Messages.map((m) => JSON.parse(m.Body!).processId)).not.toContain(process.id);
+    expect(await Jobs.byId(process.id)).toMatchObject({
+      status: 'Failed',
+      error: Jobs.TOO_MANY_ATTEMPTS,
+    });
+    expect(await Jobs.active()).toEqual([]);
   });
 });

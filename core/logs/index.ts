@@ -1,10 +1,13 @@
 // The one logger: JSON lines on stdout (CloudWatch on AWS) and the same lines in the table by day,
-// kept 30 days, for the admin log viewer. Writes to the table are batched and never throw.
+// kept 30 days, for the admin log viewer. Writes to the table are batched and never throw; what
+// DynamoDB leaves unprocessed is retried. Handlers await `flush` before they return (the worker,
+// the crons, and web/entry.server for every page and data request), since a frozen Lambda writes
+// nothing.
 import type { EntityItem } from 'electrodb';
 import { monotonicFactory } from 'ulid';
-import { LogEntryEntity } from './entity';
+import { LOG_SHARDS, LogEntryEntity } from './entity';
 
-export { LogEntryEntity };
+export { LogEntryEntity, LOG_SHARDS };
 export type LogEntry = EntityItem<typeof LogEntryEntity>;
 export type LogLevel = LogEntry['level'];
 export type LogFields = Record<string, unknown>;
@@ -14,6 +17,9 @@ const FLUSH_AT = 25;
 /** Monotonic, so lines written in the same millisecond keep their order. */
 const nextId = monotonicFactory();
 const FLUSH_AFTER_MS = 500;
+/** Tries of a batch write (the first and the retries of what DynamoDB left unprocessed). */
+const WRITE_ATTEMPTS = 5;
+const RETRY_BASE_MS = 50;
 
 export interface Logger {
   debug(message: string, fields?: LogFields): void;
@@ -26,6 +32,8 @@ export interface Logger {
 let pending: LogEntry[] = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
 let writing: Promise<void> = Promise.resolve();
+/** Lines go round the shards in turn, which spreads them evenly. */
+let nextShard = 0;
 
 function serialise(fields: LogFields): string | undefined {
   const entries = Object.entries(fields).map(([key, value]) => [
@@ -45,6 +53,7 @@ function write(level: LogLevel, message: string, fields: LogFields) {
   );
   pending.push({
     day: timestamp.slice(0, 10),
+    shard: nextShard++ % LOG_SHARDS,
     id: nextId(),
     timestamp,
     level,
@@ -68,12 +77,23 @@ export function flush(): Promise<void> {
   if (batch.length === 0) return writing;
   writing = writing.then(async () => {
     try {
-      await LogEntryEntity.put(batch).go();
+      await store(batch);
     } catch (error) {
       process.stderr.write(`Could not store ${batch.length} log line(s): ${String(error)}\n`);
     }
   });
   return writing;
+}
+
+/** Batch-writes lines, retrying with backoff what DynamoDB leaves unprocessed under load. */
+async function store(lines: LogEntry[]): Promise<void> {
+  let left = lines;
+  for (let attempt = 1; left.length > 0; attempt++) {
+    if (attempt > WRITE_ATTEMPTS) throw new Error(`${left.length} line(s) stayed unprocessed`);
+    if (attempt > 1)
+      await new Promise((resolve) => setTimeout(resolve, RETRY_BASE_MS * 2 ** (attempt - 2)));
+    ({ unprocessed: left } = (await LogEntryEntity.put(left).go()) as { unprocessed: LogEntry[] });
+  }
 }
 
 function make(base: LogFields): Logger {
@@ -87,10 +107,20 @@ function make(base: LogFields): Logger {
 
 export const logger: Logger = make({});
 
-/** The last `limit` lines of a day (YYYY-MM-DD), oldest first. */
+/** The last `limit` lines of a day (YYYY-MM-DD), oldest first: each shard's last lines, merged. */
 export async function forDay(day: string, limit: number): Promise<LogEntry[]> {
-  const { data } = await LogEntryEntity.query
-    .byDay({ day })
-    .go({ order: 'desc', count: limit, pages: 'all' });
-  return data.reverse();
+  if (limit < 1) return [];
+  const shards = await Promise.all(
+    Array.from({ length: LOG_SHARDS }, (_, shard) =>
+      LogEntryEntity.query
+        .byDay({ day, shard })
+        .go({ order: 'desc', count: limit, pages: 'all' })
+        .then(({ data }) => data),
+    ),
+  );
+  const order = (entry: LogEntry) => `${entry.timestamp}#${entry.id}`;
+  return shards
+    .flat()
+    .sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0))
+    .slice(-limit);
 }

@@ -14,6 +14,16 @@ export type PostType = Post['type'];
 
 const Text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(max));
 
+export const WEB_LINK_MESSAGE = 'A link must be a web address starting with http:// or https://';
+
+/** A link readers follow: only http and https, never `javascript:` or `data:`. */
+const WebLink = v.pipe(
+  v.string(),
+  v.url(WEB_LINK_MESSAGE),
+  v.check((url) => /^https?:$/.test(new URL(url).protocol), WEB_LINK_MESSAGE),
+  v.maxLength(2_000),
+);
+
 export const PostInput = v.pipe(
   v.object({
     id: v.optional(v.string(), () => ulid()),
@@ -38,9 +48,9 @@ export const PostInput = v.pipe(
     content: v.optional(v.pipe(v.string(), v.maxLength(100_000))),
     link: v.optional(
       v.object({
-        url: v.pipe(v.string(), v.url()),
+        url: WebLink,
         domain: Text(200),
-        comments: v.optional(v.pipe(v.string(), v.url())),
+        comments: v.optional(WebLink),
       }),
     ),
     createdAt: v.optional(v.pipe(v.string(), v.isoTimestamp()), () => new Date().toISOString()),

@@ -65,4 +65,35 @@ describe('renderMarkdown', () => {
     expect(html).toContain('rel="nofollow noopener noreferrer"');
     expect(html).not.toMatch(/script|onerror|javascript:/);
   });
+
+  it('refuses a link or comments link that is not http or https, with a clear message', async () => {
+    const audience = await createAudience();
+    for (const link of [
+      { url: 'javascript:alert(document.cookie)', domain: 'evil.example' },
+      { url: 'data:text/html,<script>alert(1)</script>', domain: 'evil.example' },
+      { url: 'https://example.org/a', domain: 'example.org', comments: 'javascript:alert(1)' },
+    ]) {
+      await expect(
+        Posts.create({
+          slug: uniqueSlug('scheme'),
+          title: 'Scheme',
+          date: '2026-11-20T08:00:00.000Z',
+          teaser: 'x',
+          minutes: 3,
+          type: 'article',
+          audienceId: audience.id,
+          author,
+          link,
+        }),
+      ).rejects.toMatchObject({
+        code: 'input.invalid',
+        status: 400,
+        message: 'A link must be a web address starting with http:// or https://',
+      });
+    }
+    const ok = await createPost(audience.id, {
+      link: { url: 'http://example.org/story', domain: 'example.org' },
+    });
+    expect(ok.link?.url).toBe('http://example.org/story');
+  });
 });

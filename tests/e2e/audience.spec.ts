@@ -6,9 +6,28 @@ test('shows 5 content cards, then all of them after View more', async ({ page })
   await expect(page).toHaveTitle(`For those who ${busyAudience.title} · Cluefeed`);
   const cards = page.locator('article.card');
   await expect(cards).toHaveCount(5);
+  const firstFive = await cards.locator('.card__title').allTextContents();
   await page.getByRole('link', { name: 'View more' }).click();
   await expect(cards).toHaveCount(busyAudienceCards);
+  expect(
+    (await cards.locator('.card__title').allTextContents()).slice(0, firstFive.length),
+  ).toEqual(firstFive);
   await expect(page.getByRole('link', { name: 'View more' })).toHaveCount(0);
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('View more opens the next page of cards', async ({ page }) => {
+    await page.goto(`/a/${busyAudience.slug}`);
+    const cards = page.locator('article.card');
+    await expect(cards).toHaveCount(5);
+    const firstFive = await cards.locator('a').first().getAttribute('href');
+    await page.getByRole('link', { name: 'View more' }).click();
+    await expect(page).toHaveURL(/\?after=/);
+    await expect(cards).toHaveCount(Math.min(busyAudienceCards - 5, 20));
+    expect(await cards.locator('a').first().getAttribute('href')).not.toBe(firstFive);
+  });
 });
 
 test('What to expect opens a modal with three points that Ok, Great! closes', async ({ page }) => {

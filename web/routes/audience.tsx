@@ -1,8 +1,10 @@
-// Audience page /a/:slug: its content cards (5, then all), WhatToExpect, and the bottom bar.
-// A past slug answers 301 to the current one; an unknown slug is a 404.
+// Audience page /a/:slug: its content cards (5, then more with each 'View more'), WhatToExpect,
+// and the bottom bar. 'View more' is a link to the next page (`?after={cursor}`); with JavaScript
+// the next page is fetched and added below the cards already shown. Each page is one bounded
+// Query. A past slug answers 301 to the current one; an unknown slug is a 404.
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
-import { useEffect, useRef } from 'react';
+import { useFetcher, useLoaderData } from '@remix-run/react';
+import { useEffect, useRef, useState } from 'react';
 import * as Audiences from '#core/audiences';
 import * as ContentCards from '#core/content-cards';
 import { BottomBar } from '#web/components/bottom-bar';
@@ -37,14 +39,20 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   if (lookup.kind === 'missing') throw notFound();
   if (lookup.kind === 'moved') throw redirect(`/a/${lookup.slug}${url.search}`, 301);
   const { audience } = lookup;
-  const [cards, related] = await cachedRead(`audience-page:${audience.id}`, () =>
-    Promise.all([
-      ContentCards.forAudience(audience.id),
-      Audiences.byIds(audience.relatedAudienceIds ?? []),
-    ]),
+  const after = url.searchParams.get('after') ?? '';
+  const laterPage = ContentCards.isCursor(after);
+  const [page, related] = await cachedRead(
+    `audience-page:${audience.id}:${laterPage ? after : ''}`,
+    () =>
+      Promise.all([
+        laterPage
+          ? ContentCards.pageForAudience(audience.id, { limit: ContentCards.CARDS_PER_PAGE, after })
+          : ContentCards.pageForAudience(audience.id, {
+              limit: ContentCards.CARDS_BEFORE_VIEW_MORE,
+            }),
+        Audiences.byIds(audience.relatedAudienceIds ?? []),
+      ]),
   );
-  const showAll = url.searchParams.get('cards') === 'all';
-  const shown = showAll ? cards : cards.slice(0, ContentCards.CARDS_BEFORE_VIEW_MORE);
   return {
     audience: {
       title: audience.title,
@@ -52,16 +60,40 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       frequency: audience.frequency,
       state: audience.state,
     },
-    cards: shown.map((card) => ({ ...cardView(card), path: `/cc/${ContentCards.pathSlug(card)}` })),
-    totalCards: cards.length,
+    cards: page.cards.map((card) => ({
+      ...cardView(card),
+      path: `/cc/${ContentCards.pathSlug(card)}`,
+    })),
+    next: page.next,
     related: related.map(({ title, slug }) => ({ title, slug })),
     expectOpen: url.searchParams.has('expect'),
   };
 }
 
 export default function AudiencePage() {
-  const { audience, cards, totalCards, related, expectOpen } = useLoaderData<typeof loader>();
+  const { audience, cards, next, related, expectOpen } = useLoaderData<typeof loader>();
   const dialog = useRef<HTMLDialogElement>(null);
+  const more = useFetcher<typeof loader>();
+  // Cards 'View more' fetched, kept in the order they came, and the cursor of the page after them.
+  const [added, setAdded] = useState<{ cards: typeof cards; next: string | null }>({
+    cards: [],
+    next,
+  });
+  useEffect(() => setAdded({ cards: [], next }), [cards, next]);
+  useEffect(() => {
+    const page = more.data;
+    if (more.state !== 'idle' || !page) return;
+    setAdded((shown) =>
+      shown.cards.some((card) => card.id === page.cards[0]?.id)
+        ? shown
+        : { cards: [...shown.cards, ...page.cards], next: page.next },
+    );
+  }, [more.state, more.data]);
+  const viewMore = (event: React.MouseEvent) => {
+    if (!added.next) return;
+    event.preventDefault();
+    more.load(`/a/${audience.slug}?after=${encodeURIComponent(added.next)}`);
+  };
   const openExpect = (event: React.MouseEvent) => {
     event.preventDefault();
     dialog.current?.showModal();
@@ -110,14 +142,19 @@ export default function AudiencePage() {
             Latest stories
           </h2>
           <ul className="cards">
-            {cards.map((card) => (
+            {[...cards, ...added.cards].map((card) => (
               <li key={card.id}>
                 <ContentCardView card={card} href={card.path} raud={audience.slug} />
               </li>
             ))}
           </ul>
-          {cards.length < totalCards && (
-            <TrackedLink to="?cards=all" preventScrollReset replace className="button button--wide">
+          {added.next && (
+            <TrackedLink
+              to={`?after=${encodeURIComponent(added.next)}`}
+              className="button button--wide"
+              onClick={viewMore}
+              aria-disabled={more.state !== 'idle' || undefined}
+            >
               View more
             </TrackedLink>
           )}
