@@ -129,6 +129,14 @@ describe('admin routes refuse without an admin session', () => {
 });
 
 describe('user routes redirect to /login without a user session', () => {
+  it('would catch a user route that answers without a session', async () => {
+    const open = await call(() => ({ stories: [] }), request('/feed'));
+    const guarded = await call(() => {
+      throw new Response(null, { status: 302, headers: { Location: '/login?returnTo=%2Ffeed' } });
+    }, request('/feed'));
+    expect([refuses(open, '/login'), refuses(guarded, '/login')]).toEqual([false, true]);
+  });
+
   it(`checks every user route (${user.length} today)`, async () => {
     for (const route of user) {
       for (const handler of [route.module.loader, route.module.action]) {
