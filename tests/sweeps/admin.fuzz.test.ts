@@ -3,6 +3,7 @@
 // hash per attempt, so this file runs on its own worker.
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
+import { config } from '#core/config';
 import { formBody, fuzz, junk, type FuzzRequest } from '#tests/integration/fuzz';
 import { routeTable } from '#tests/integration/route-table';
 import { seedSweepWorld, type SweepWorld } from '#tests/integration/sweep-world';
@@ -13,6 +14,9 @@ function route(pattern: string) {
   if (!found?.module.action) throw new Error(`${pattern} is no longer an action in web/routes.ts`);
   return found;
 }
+
+/** The app's own origin, so a same-origin check on admin POSTs lets the fuzzed bodies through. */
+const appOrigin = () => new URL(config().PUBLIC_URL).origin;
 
 let world: SweepWorld;
 beforeAll(async () => {
@@ -52,7 +56,7 @@ describe(
               ['userName', userName],
               ['password', password],
             ]),
-          () => ({}),
+          () => ({ Origin: appOrigin() }),
         ),
       ));
 
@@ -101,7 +105,7 @@ describe(
                 ['collection', collection],
               ]),
           ),
-          () => ({ Cookie: world.admin.cookie }),
+          () => ({ Cookie: world.admin.cookie, Origin: appOrigin() }),
         ),
       ));
   },
