@@ -10,6 +10,7 @@ export default defineConfig({
       'web/**/*.test.ts',
       'functions/**/*.test.ts',
       'scripts/**/*.test.ts',
+      'tests/sweeps/**/*.test.ts',
     ],
     globalSetup: ['tests/integration/global-setup.ts'],
     setupFiles: ['tests/integration/setup.ts'],

@@ -1,0 +1,321 @@
+// Key round-trips for every entity: each entity file under core/*/ is found by glob, a sample item
+// is written through the entity, the raw item is read at the key docs/data-model.md documents, its
+// index keys are compared with the documented formats, and the item read back through the entity
+// (by its key and through every index) must carry every attribute exactly as written, so an id
+// can never come back as `post#01J...`. A new entity without a sample here fails the first test.
+import { readFileSync } from 'node:fs';
+import { GetCommand, PutCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { Entity } from 'electrodb';
+import { ulid } from 'ulid';
+import { describe, expect, it } from 'vitest';
+import { db } from '#core/db';
+
+/** The part of an ElectroDB entity this test uses, whatever its schema. */
+type AnyEntity = {
+  schema: {
+    model: { entity: string };
+    attributes: Record<string, { type?: unknown }>;
+    indexes: Record<string, unknown>;
+  };
+  put(item: never): { go(): Promise<unknown> };
+  get(key: never): { go(): Promise<{ data: unknown }> };
+  query: Record<string, (facets: unknown) => QueryChain>;
+};
+type Sample = {
+  /** The entity's row in docs/data-model.md. */
+  doc: string;
+  item: Record<string, unknown>;
+  /** Values for placeholders that are not attribute names, e.g. `{sha256(token)}`. */
+  vars?: Record<string, string>;
+};
+
+const files = import.meta.glob<Record<string, unknown>>('../*/*entity.ts', { eager: true });
+
+const entities = Object.entries(files).flatMap(([file, exports]) =>
+  Object.values(exports)
+    .filter((value) => value instanceof Entity)
+    .map((value) => {
+      const entity = value as unknown as AnyEntity;
+      return { file, entity, name: entity.schema.model.entity };
+    }),
+);
+
+const at = '2026-11-20T08:00:00.000Z';
+const id = () => ulid();
+
+/** One realistic item per entity, keyed by ElectroDB entity name. */
+const samples: Record<string, () => Sample> = {
+  analyticsEvent: () => ({
+    doc: 'AnalyticsEvent',
+    item: { id: id(), day: '2026-11-20', at, name: 'page_view', path: '/a/defi', utm: 'launch' },
+  }),
+  articleFingerprint: () => ({
+    doc: 'ArticleFingerprint',
+    item: { fingerprint: `fp-${id()}`, articleId: id() },
+  }),
+  articleUrl: () => ({
+    doc: 'ArticleUrl',
+    item: { canonicalUrl: `https://example.org/news/${id()}?page=2#top`, articleId: id() },
+  }),
+  article: () => ({
+    doc: 'Article',
+    item: {
+      id: id(),
+      canonicalUrl: `https://example.org/news/${id()}`,
+      title: 'Why intent-based bridges are winning',
+      publishedAt: at,
+      importedAt: at,
+      source: 'The Block',
+      streamId: id(),
+      fingerprint: `fp-${id()}`,
+    },
+  }),
+  audience: () => ({
+    doc: 'Audience',
+    item: {
+      id: id(),
+      title: 'build DeFi # protocols',
+      slug: `defi-${id().toLowerCase()}`,
+      tag: 'aud-defi',
+      frequency: 'daily',
+      state: 'active',
+      featured: true,
+      relatedAudienceIds: [id()],
+      createdAt: at,
+    },
+  }),
+  systemUser: () => ({
+    doc: 'SystemUser',
+    item: {
+      id: id(),
+      userName: `editor-${id().toLowerCase()}`,
+      name: 'Editor',
+      passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA',
+      role: 1,
+      createdAt: at,
+    },
+  }),
+  session: () => ({
+    doc: 'Session',
+    item: { tokenHash: 'ab'.repeat(32), systemUserId: id(), createdAt: at, expiresAt: 2e9 },
+    vars: { 'sha256(token)': 'ab'.repeat(32) },
+  }),
+  systemUserName: () => ({
+    doc: 'SystemUserName',
+    item: { userName: `editor-${id().toLowerCase()}`, systemUserId: id() },
+  }),
+  contentCard: () => ({
+    doc: 'ContentCard',
+    item: {
+      id: id(),
+      slug: 'bridges-are-getting-faster',
+      date: at,
+      audienceId: id(),
+      primaryStoryId: id(),
+      secondaryStoryIds: [id(), id()],
+      primaryStoriesHeader: 'Story of the day',
+      secondaryStoriesHeader: 'Also worth reading',
+      verbalDescriptor: 'Bridges are getting faster and cheaper',
+      createdAt: at,
+    },
+  }),
+  activeProcess: () => ({
+    doc: 'ActiveProcess',
+    item: { id: id(), name: 'importArticles', createdAt: at },
+  }),
+  process: () => ({
+    doc: 'Process',
+    item: {
+      id: id(),
+      name: `sweep-job-${id()}`,
+      status: 'Queued',
+      input: '{}',
+      systemUserId: id(),
+      createdAt: at,
+    },
+  }),
+  logEntry: () => ({
+    doc: 'LogEntry',
+    item: {
+      day: '2026-11-20',
+      id: id(),
+      timestamp: at,
+      level: 'info',
+      message: 'Imported 3 articles',
+      expiresAt: 2e9,
+    },
+  }),
+  post: () => ({
+    doc: 'Post',
+    item: {
+      id: id(),
+      slug: `post-${id().toLowerCase()}`,
+      title: 'Why intent-based bridges are winning',
+      date: at,
+      teaser: 'Solvers compete to fill cross-chain orders.',
+      minutes: 6,
+      type: 'article',
+      audienceId: id(),
+      author: {
+        name: 'Mara Lindqvist',
+        handle: 'mara_eth',
+        avatar: '/avatars/mara_eth.svg',
+        tagLine: 'DeFi researcher',
+        bio: 'Writes about lending markets.',
+      },
+      createdAt: at,
+    },
+  }),
+  rateLimitWindow: () => ({
+    doc: 'RateLimitWindow',
+    item: { bucket: 'subscribe', key: '10.0.0.1', windowStart: 1_790_000_000_000, expiresAt: 2e9 },
+    vars: { 'start ms': '1790000000000' },
+  }),
+  slugClaim: () => ({
+    doc: 'SlugClaim',
+    item: { kind: 'audience', slug: `defi-${id().toLowerCase()}`, ownerId: id() },
+  }),
+  stream: () => ({
+    doc: 'Stream',
+    item: { id: id(), name: 'The Block #1', url: `https://example.org/${id()}.xml`, createdAt: at },
+  }),
+  streamUrl: () => ({
+    doc: 'StreamUrl',
+    item: { url: `https://example.org/${id()}.xml`, streamId: id() },
+  }),
+  subscriber: () => ({
+    doc: 'Subscriber',
+    item: {
+      id: id(),
+      email: `reader-${id().toLowerCase()}@example.org`,
+      status: 'pending',
+      audienceIds: [id()],
+      firstAudienceId: id(),
+      createdAt: at,
+      updatedAt: at,
+    },
+  }),
+  subscriberEmail: () => ({
+    doc: 'SubscriberEmail',
+    item: { email: `reader-${id().toLowerCase()}@example.org`, subscriberId: id() },
+  }),
+  audienceSuggestion: () => ({
+    doc: 'AudienceSuggestion',
+    item: { id: id(), text: 'zk rollup builders', source: 'pre-success', createdAt: at },
+  }),
+  waitlistEntry: () => ({
+    doc: 'WaitlistEntry',
+    item: { email: `reader-${id().toLowerCase()}@example.org`, createdAt: at },
+  }),
+};
+
+type KeyFormat = { pk: string; sk: string; gsi1pk: string; gsi1sk: string };
+
+/** The "Entities and keys" table of docs/data-model.md, by entity name. */
+function documentedKeys(): Map<string, KeyFormat> {
+  const text = readFileSync(new URL('../../docs/data-model.md', import.meta.url), 'utf8');
+  const section = text.split('## Entities and keys')[1]?.split('\n## ')[0] ?? '';
+  const rows = new Map<string, KeyFormat>();
+  for (const line of section.split('\n')) {
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim().replace(/`/g, ''));
+    if (cells.length < 5 || cells[0] === 'entity' || /^-+$/.test(cells[0]!)) continue;
+    const [name, pk, sk, gsi1pk, gsi1sk] = cells as [string, string, string, string, string];
+    rows.set(name, { pk, sk, gsi1pk, gsi1sk });
+  }
+  return rows;
+}
+
+/** A documented key with its placeholders filled from the item (or the sample's vars). */
+function render(format: string, sample: Sample): string | undefined {
+  if (!format) return undefined;
+  return format.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = sample.vars?.[name] ?? sample.item[name];
+    if (value === undefined) throw new Error(`No value for {${name}} in ${sample.doc}`);
+    return String(value);
+  });
+}
+
+const documented = documentedKeys();
+const setAttributes = new Set(
+  entities.flatMap(({ entity }) =>
+    Object.entries(entity.schema.attributes)
+      .filter(([, attribute]) => attribute.type === 'set')
+      .map(([attribute]) => attribute),
+  ),
+);
+
+describe('entity keys', () => {
+  it('finds every entity file, one entity per file, each with a sample and a documented row', () => {
+    expect(entities.length).toBeGreaterThanOrEqual(20);
+    for (const file of Object.keys(files)) {
+      expect(
+        entities.filter((entry) => entry.file === file).length,
+        `${file} defines one entity`,
+      ).toBe(1);
+    }
+    const missing = entities.filter(({ name }) => !samples[name]).map(({ name }) => name);
+    expect(missing, 'entities without a sample in core/db/keys.test.ts').toEqual([]);
+    const undocumented = entities
+      .map(({ name }) => samples[name]?.().doc)
+      .filter((doc) => doc && !documented.has(doc));
+    expect(undocumented, 'entities without a row in docs/data-model.md').toEqual([]);
+  });
+
+  it.each(entities.filter(({ name }) => samples[name]).map((entry) => [entry.name, entry]))(
+    '%s: keys as documented, attributes round-trip exactly',
+    async (name, { entity }) => {
+      const sample = samples[name]!();
+      const format = documented.get(sample.doc)!;
+      const key = { pk: render(format.pk, sample)!, sk: render(format.sk, sample)! };
+      const { client, table } = db();
+      // Singletons (the active-process slot) may hold another test's item: put it back after.
+      const previous = (await client.send(new GetCommand({ TableName: table, Key: key }))).Item;
+      try {
+        await entity.put(sample.item as never).go();
+
+        const raw = (await client.send(new GetCommand({ TableName: table, Key: key }))).Item;
+        expect(raw, `an item at the documented key ${JSON.stringify(key)}`).toBeDefined();
+        expect(raw).toMatchObject({ ...key, __edb_e__: name });
+        expect(raw!.gsi1pk, 'gsi1pk').toBe(render(format.gsi1pk, sample));
+        expect(raw!.gsi1sk, 'gsi1sk').toBe(render(format.gsi1sk, sample));
+
+        const expected = comparable(sample.item);
+        const { data: byKey } = await entity.get(sample.item as never).go();
+        expect(comparable(byKey as Record<string, unknown>)).toMatchObject(expected);
+
+        // Every index finds the item by its own key and answers the same attributes.
+        for (const index of Object.keys(entity.schema.indexes)) {
+          const query = entity.query[index]!;
+          const { data } = await query(sample.item).go({ pages: 'all' });
+          const found = (data as Record<string, unknown>[]).filter((item) =>
+            Object.entries(expected).every(
+              ([attribute, value]) =>
+                JSON.stringify(comparable(item)[attribute]) === JSON.stringify(value),
+            ),
+          );
+          expect(found, `${name} through index ${index}`).toHaveLength(1);
+        }
+      } finally {
+        await client.send(new DeleteCommand({ TableName: table, Key: key }));
+        if (previous) await client.send(new PutCommand({ TableName: table, Item: previous }));
+      }
+    },
+  );
+});
+
+type QueryChain = { go(options: { pages: 'all' }): Promise<{ data: unknown }> };
+
+/** String sets come back as arrays in any order; compare them sorted (lists keep their order). */
+function comparable(item: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(item).map(([attribute, value]) => [
+      attribute,
+      value instanceof Set || (Array.isArray(value) && setAttributes.has(attribute))
+        ? [...(value as Iterable<unknown>)].map(String).sort()
+        : value,
+    ]),
+  );
+}

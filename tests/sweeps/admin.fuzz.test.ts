@@ -1,0 +1,112 @@
+// Field-aware fuzzing of the admin forms: RUNS generated bad inputs each, with an admin session
+// where the form needs one, answered with a 4xx and nothing stored. Sign-in verifies a password
+// hash per attempt, so this file runs on its own worker.
+import fc from 'fast-check';
+import { beforeAll, describe, it } from 'vitest';
+import { config } from '#core/config';
+import { formBody, fuzz, junk, type FuzzRequest } from '#tests/integration/fuzz';
+import { routeTable } from '#tests/integration/route-table';
+import { seedSweepWorld, type SweepWorld } from '#tests/integration/sweep-world';
+
+const table = await routeTable();
+function route(pattern: string) {
+  const found = table.find((candidate) => candidate.pattern === pattern);
+  if (!found?.module.action) throw new Error(`${pattern} is no longer an action in web/routes.ts`);
+  return found;
+}
+
+/** The app's own origin, so a same-origin check on admin POSTs lets the fuzzed bodies through. */
+const appOrigin = () => new URL(config().PUBLIC_URL).origin;
+
+let world: SweepWorld;
+beforeAll(async () => {
+  world = await seedSweepWorld();
+});
+
+describe(
+  'admin forms answer generated bad input with a 4xx and store nothing',
+  { timeout: 60_000 },
+  () => {
+    const form = (
+      fields: fc.Arbitrary<[string, string][]>,
+      headers: () => Record<string, string>,
+    ) =>
+      fc.record({
+        method: fc.constant('POST'),
+        query: fc.constant(''),
+        contentType: fc.constant('application/x-www-form-urlencoded'),
+        body: fields.map(formBody),
+        headers: fc.constant(null).map(headers),
+      }) satisfies fc.Arbitrary<FuzzRequest>;
+
+    it('sign-in (POST /admin-panel/authorize) with wrong credentials', () =>
+      fuzz(
+        route('/admin-panel/authorize'),
+        world.samples,
+        form(
+          fc
+            .tuple(
+              fc.oneof(
+                junk,
+                fc.constant(null).map(() => world.admin.userName),
+              ),
+              junk.filter((password) => password !== world.admin.password),
+            )
+            .map(([userName, password]): [string, string][] => [
+              ['userName', userName],
+              ['password', password],
+            ]),
+          () => ({ Origin: appOrigin() }),
+        ),
+      ));
+
+    it('Content Automations (POST /admin-panel/content-automations) with an admin session', () =>
+      fuzz(
+        route('/admin-panel/content-automations'),
+        world.samples,
+        form(
+          fc.oneof(
+            junk
+              .filter((intent) => !['add-stream', 'import', 'clear'].includes(intent))
+              .map((intent): [string, string][] => [['intent', intent]]),
+            fc
+              .tuple(
+                fc.oneof(fc.constantFrom('', '   ', 'n'.repeat(101)), junk),
+                fc.oneof(
+                  junk.filter((url) => !/^https?:\/\/\S/i.test(url.trim())),
+                  fc.constantFrom(
+                    'ftp://example.org/feed',
+                    'javascript:alert(1)',
+                    'file:///etc/passwd',
+                    'http://',
+                  ),
+                ),
+              )
+              .map(([name, url]): [string, string][] => [
+                ['intent', 'add-stream'],
+                ['streamName', name],
+                ['streamUrl', url],
+              ]),
+            fc
+              .tuple(
+                junk.filter((confirm) => confirm !== 'yes'),
+                fc.constantFrom('articles', 'streams'),
+              )
+              .map(([confirm, collection]): [string, string][] => [
+                ['intent', 'clear'],
+                ['confirm', confirm],
+                ['collection', collection],
+              ]),
+            junk
+              .filter((collection) => !['articles', 'streams'].includes(collection))
+              .map((collection): [string, string][] => [
+                ['intent', 'clear'],
+                ['confirm', 'yes'],
+                ['collection', collection],
+              ]),
+          ),
+          () => ({ Cookie: world.admin.cookie, Origin: appOrigin() }),
+        ),
+      ));
+  },
+);
