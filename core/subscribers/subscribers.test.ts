@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { mailer } from '#core/mail';
 import { ulid } from 'ulid';
 import * as Subscribers from '#core/subscribers';
 import * as Tokens from '#core/tokens';
@@ -9,6 +10,27 @@ const email = () => `reader-${ulid().toLowerCase()}@example.org`;
 const tokenIn = (link: string) => new URL(link).searchParams.get('subscriberHash')!;
 
 describe('subscribers', () => {
+  it('keeps a stored subscription and answers when the mail server refuses the confirmation', async () => {
+    const audience = await createAudience();
+    const address = email();
+    const refused = vi
+      .spyOn(mailer(), 'send')
+      .mockRejectedValueOnce(new Error('550 mailbox unavailable'));
+    try {
+      const { subscriber } = await Subscribers.subscribe({
+        email: address,
+        audienceId: audience.id,
+      });
+      expect(refused).toHaveBeenCalledTimes(1);
+      expect(await Subscribers.byEmail(address)).toMatchObject({
+        id: subscriber.id,
+        status: 'pending',
+      });
+    } finally {
+      refused.mockRestore();
+    }
+  });
+
   it('subscribes an address as pending and sends one confirmation e-mail with unsubscribe headers', async () => {
     const audience = await createAudience();
     const address = email();
