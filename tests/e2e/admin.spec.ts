@@ -63,9 +63,28 @@ test.describe('guard and sign-in', () => {
     }
     const post = await request.post('/admin-panel/content-automations', {
       form: { intent: 'import' },
+      headers: { Origin: new URL(process.env.PUBLIC_URL!).origin },
       maxRedirects: 0,
     });
     expect(post.status()).toBe(302);
+  });
+
+  test('admin POSTs from another site, or without an Origin, are refused', async ({ request }) => {
+    for (const headers of [{}, { Origin: 'https://evil.example' }] as Record<string, string>[]) {
+      const post = await request.post('/admin-panel/content-automations', {
+        form: { intent: 'import' },
+        headers,
+        maxRedirects: 0,
+      });
+      expect(post.status(), JSON.stringify(headers)).toBe(403);
+      const signIn = await request.post('/admin-panel/authorize', {
+        form: ADMIN,
+        headers,
+        maxRedirects: 0,
+      });
+      expect(signIn.status(), JSON.stringify(headers)).toBe(403);
+      expect(signIn.headers()['set-cookie']).toBeUndefined();
+    }
   });
 });
 
