@@ -97,8 +97,8 @@ test.describe('content automations', () => {
     await page.goto('/admin-panel/authorize');
     await signIn(page);
     const url = `${FEEDS}/slow?e2e=${ulid()}`;
-    await page.getByLabel('streamName').fill('Slow feed');
-    await page.getByLabel('streamUrl').fill(url);
+    await page.getByLabel('Stream name').fill('Slow feed');
+    await page.getByLabel('Feed URL').fill(url);
     await page.getByRole('button', { name: 'Add stream and import articles' }).click();
     await expect(
       page
@@ -123,8 +123,8 @@ test.describe('content automations', () => {
     await page.goto('/admin-panel/authorize');
     await signIn(page);
     const url = `${FEEDS}/validator-weekly.json?e2e=${ulid()}`;
-    await page.getByLabel('streamName').fill('Validator Weekly (e2e)');
-    await page.getByLabel('streamUrl').fill(url);
+    await page.getByLabel('Stream name').fill('Validator Weekly (e2e)');
+    await page.getByLabel('Feed URL').fill(url);
     await page.getByRole('button', { name: 'Add stream and import articles' }).click();
     await expect(
       page
@@ -151,8 +151,8 @@ test.describe('content automations', () => {
   test('explains bad input without queuing anything', async ({ page }) => {
     await page.goto('/admin-panel/authorize');
     await signIn(page);
-    await page.getByLabel('streamName').fill('Broken');
-    await page.getByLabel('streamUrl').fill('ftp://example.org/feed');
+    await page.getByLabel('Stream name').fill('Broken');
+    await page.getByLabel('Feed URL').fill('ftp://example.org/feed');
     await page.getByRole('button', { name: 'Add stream and import articles' }).click();
     await expect(page.getByRole('alert')).toHaveText('Please add a valid feed URL');
   });

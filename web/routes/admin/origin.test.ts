@@ -3,13 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import * as Auth from '#core/auth';
-import { sessionCookie } from '#web/lib/admin.server';
+import {
+  ADMIN_PASSWORD as password,
+  signedInAdmin as signedIn,
+} from '#web/lib/admin.server.test-helpers';
 import { action as authorizeAction } from './authorize';
 import { action as automationsAction } from './content-automations';
 import { action as logoutAction } from './logout';
 import { loader as statusLoader } from './status';
 
-const password = 'correct horse battery staple';
 /** PUBLIC_URL's origin in tests (its default). */
 const PUBLIC_ORIGIN = 'http://localhost:3000';
 const FOREIGN_ORIGINS = [
@@ -20,14 +22,6 @@ const FOREIGN_ORIGINS = [
   'http://localhost:3001',
   'not a url',
 ];
-
-async function signedIn() {
-  const userName = `admin-${ulid().toLowerCase()}`;
-  await Auth.ensureAdmin({ userName, password });
-  const { token } = await Auth.authorize({ userName, password, ip: `203.0.113.${ulid()}` });
-  const cookie = (await sessionCookie().serialize(token)).split(';')[0]!;
-  return { userName, token, cookie };
-}
 
 function post(url: string, body: string, headers: Record<string, string | undefined>): Request {
   const defined = Object.entries(headers).filter((entry): entry is [string, string] =>
