@@ -7,6 +7,10 @@ import {
   sessionCookie,
   sessionToken,
 } from '#web/lib/admin.server';
+import { privatePageHeaders } from '#web/lib/cache';
+
+/** Admin data is never kept by a browser or a CDN (the root's public page cache must not apply). */
+export const headers = privatePageHeaders;
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
