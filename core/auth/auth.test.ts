@@ -1,10 +1,31 @@
-import { describe, expect, it } from 'vitest';
+import type { GetCommandInput } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ulid } from 'ulid';
 import * as Auth from '#core/auth';
+import { db } from '#core/db';
 import { SessionEntity } from './session-entity';
 
 const userName = () => `admin-${ulid().toLowerCase()}`;
+/** A fresh caller address per test, so no test shares a throttle window with another. */
+const address = () => `198.51.100.${ulid()}`;
 const password = 'correct horse battery staple';
+/** A fixed moment early in a 15-minute window: the throttle tests never straddle two windows. */
+const IN_ONE_WINDOW = Date.UTC(2031, 0, 6, 9, 0, 5);
+
+/** 401 comes only after the password was verified; 429 refuses before verifying. */
+const statuses = (results: PromiseSettledResult<unknown>[]) =>
+  results.map((result) =>
+    result.status === 'rejected' ? (result.reason as { status: number }).status : 200,
+  );
+const tally = (codes: number[]) =>
+  codes.reduce<Record<number, number>>(
+    (all, code) => ({ ...all, [code]: (all[code] ?? 0) + 1 }),
+    {},
+  );
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('admin sign-in', () => {
   it('creates an admin once, hashing the password with argon2id', async () => {
@@ -15,6 +36,21 @@ describe('admin sign-in', () => {
     const stored = await Auth.byUserName(name.toUpperCase());
     expect(stored?.passwordHash).toMatch(/^\$argon2id\$/);
     expect(stored?.passwordHash).not.toContain(password);
+  });
+
+  it('stores hashes with the pinned argon2id parameters', async () => {
+    const name = userName();
+    await Auth.ensureAdmin({ userName: name, password });
+    const stored = await Auth.byUserName(name);
+    const { memoryCost, timeCost, parallelism } = Auth.PASSWORD_HASHING;
+    expect(stored?.passwordHash).toMatch(
+      new RegExp(`^\\$argon2id\\$v=19\\$m=${memoryCost},t=${timeCost},p=${parallelism}\\$`),
+    );
+    expect(Auth.PASSWORD_HASHING).toMatchObject({
+      memoryCost: 19_456,
+      timeCost: 2,
+      parallelism: 1,
+    });
   });
 
   it('generates a password when none is given, and that password signs in', async () => {
@@ -55,26 +91,85 @@ describe('admin sign-in', () => {
     }
   });
 
-  it('never throttles successful sign-ins', async () => {
+  it('never counts successful sign-ins against the limit', async () => {
     const name = userName();
+    const ip = address();
     await Auth.ensureAdmin({ userName: name, password });
-    for (let i = 0; i < 7; i++) await Auth.authorize({ userName: name, password, ip: '10.0.0.7' });
-  });
-
-  it('throttles repeated failures for one user name from one address', async () => {
-    const name = userName();
-    await Auth.ensureAdmin({ userName: name, password });
+    for (let i = 0; i < 7; i++) {
+      const { token } = await Auth.authorize({ userName: name, password, ip }, IN_ONE_WINDOW);
+      expect(token).toMatch(/^[\w-]{43}$/);
+    }
+    // Seven successes used none of the five failures this address may have.
     for (let i = 0; i < 5; i++) {
       await expect(
-        Auth.authorize({ userName: name, password: 'nope nope nope', ip: '10.0.0.4' }),
+        Auth.authorize({ userName: name, password: 'nope nope nope', ip }, IN_ONE_WINDOW),
       ).rejects.toMatchObject({ status: 401 });
     }
     await expect(
-      Auth.authorize({ userName: name, password, ip: '10.0.0.4' }),
+      Auth.authorize({ userName: name, password, ip }, IN_ONE_WINDOW),
     ).rejects.toMatchObject({ status: 429 });
+  });
+
+  it('throttles repeated failures from one address, not the user elsewhere', async () => {
+    const name = userName();
+    const ip = address();
+    await Auth.ensureAdmin({ userName: name, password });
+    for (let i = 0; i < 5; i++) {
+      await expect(
+        Auth.authorize({ userName: name, password: 'nope nope nope', ip }, IN_ONE_WINDOW),
+      ).rejects.toMatchObject({ status: 401 });
+    }
     await expect(
-      Auth.authorize({ userName: name, password, ip: '10.0.0.5' }),
-    ).resolves.toBeDefined();
+      Auth.authorize({ userName: name, password, ip }, IN_ONE_WINDOW),
+    ).rejects.toMatchObject({
+      code: 'UNAUTH_USER_LOGIN_THROTTLED',
+      message: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
+      status: 429,
+    });
+    await expect(
+      Auth.authorize({ userName: name, password, ip: address() }, IN_ONE_WINDOW),
+    ).resolves.toMatchObject({ user: { userName: name } });
+  });
+
+  it('verifies at most the limit of 40 parallel wrong passwords from one address', async () => {
+    const name = userName();
+    const ip = address();
+    await Auth.ensureAdmin({ userName: name, password });
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) =>
+        Auth.authorize({ userName: name, password: `wrong password ${i}`, ip }, IN_ONE_WINDOW),
+      ),
+    );
+    expect(tally(statuses(results))).toEqual({ 401: 5, 429: 35 });
+  });
+
+  it('caps failures per user name across 40 parallel addresses', async () => {
+    const name = userName();
+    await Auth.ensureAdmin({ userName: name, password });
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) =>
+        Auth.authorize(
+          { userName: name, password: `wrong password ${i}`, ip: address() },
+          IN_ONE_WINDOW,
+        ),
+      ),
+    );
+    expect(Auth.LOGIN_LIMIT_PER_USER_NAME.max).toBe(10);
+    expect(tally(statuses(results))).toEqual({ 401: 10, 429: 30 });
+  });
+
+  it('reads the session and its admin strongly consistent, so sign-in is seen at once', async () => {
+    const name = userName();
+    await Auth.ensureAdmin({ userName: name, password });
+    const { token } = await Auth.authorize({ userName: name, password, ip: address() });
+    const send = vi.spyOn(db().client, 'send');
+    expect(await Auth.sessionUser(token)).toMatchObject({ userName: name });
+    const gets = send.mock.calls
+      .map(([command]) => command as { constructor: { name: string }; input: GetCommandInput })
+      .filter((command) => command.constructor.name === 'GetCommand')
+      .map((command) => command.input);
+    expect(gets.map(({ Key }) => String(Key?.pk).split('#')[0])).toEqual(['session', 'systemUser']);
+    for (const input of gets) expect(input.ConsistentRead).toBe(true);
   });
 
   it('refuses an expired session', async () => {

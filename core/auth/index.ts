@@ -1,7 +1,7 @@
 // Admin sign-in: system users with argon2id password hashes, server-side sessions (the cookie
 // holds a random token; the table holds only its SHA-256), and throttled attempts.
 import { createHash, randomBytes } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
+import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
@@ -18,10 +18,39 @@ export type SignedInUser = Pick<SystemUser, 'id' | 'userName' | 'name' | 'role'>
 
 export const SESSION_TTL_SECONDS = 12 * 3600;
 export const INVALID_CREDENTIALS = 'Access denied: Invalid credentials';
-/** Failed sign-ins allowed per address and user name in 15 minutes. */
-const LOGIN_LIMIT: RateLimit.Limit = { bucket: 'admin-login', max: 5, windowSeconds: 15 * 60 };
+/** Failed sign-ins allowed from one address (whatever the user name) in 15 minutes. */
+export const LOGIN_LIMIT_PER_IP: RateLimit.Limit = {
+  bucket: 'admin-login-ip',
+  max: 5,
+  windowSeconds: 15 * 60,
+};
+/** Failed sign-ins allowed for one user name (from any address) in 15 minutes. */
+export const LOGIN_LIMIT_PER_USER_NAME: RateLimit.Limit = {
+  bucket: 'admin-login-user',
+  max: 10,
+  windowSeconds: 15 * 60,
+};
+/**
+ * argon2id as OWASP's password storage guidance sets it (19 MiB, 2 passes, 1 lane), pinned so a
+ * library upgrade cannot quietly change what new hashes cost. Existing hashes carry their own.
+ */
+export const PASSWORD_HASHING = {
+  // Algorithm.Argon2id: the enum is an ambient const enum, which isolated modules cannot read.
+  algorithm: 2 as Algorithm,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+  outputLen: 32,
+} as const satisfies Options;
+const hashPassword = (password: string) => hash(password, PASSWORD_HASHING);
 /** Verified when the user name is unknown, so a miss costs as much time as a wrong password. */
-const DUMMY_HASH = hash('not-a-real-password-0');
+const DUMMY_HASH = hashPassword('not-a-real-password-0');
+const THROTTLED = () =>
+  new VisibleError(
+    'UNAUTH_USER_LOGIN_THROTTLED',
+    'Too many sign-in attempts. Please wait 15 minutes and try again.',
+    429,
+  );
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const key = (userName: string) => userName.trim().toLowerCase();
@@ -47,7 +76,7 @@ export async function createSystemUser(
     userName: parsed.output.userName,
     name: parsed.output.name,
     role: parsed.output.role,
-    passwordHash: await hash(parsed.output.password),
+    passwordHash: await hashPassword(parsed.output.password),
     createdAt: new Date().toISOString(),
   };
   const result = await createWriteTransaction(
@@ -89,33 +118,38 @@ export async function ensureAdmin(options: { userName: string; password?: string
   return { created: true as const, password, generated: options.password === undefined };
 }
 
-/** Signs an admin in; every failure says only 'Access denied: Invalid credentials'. */
-export async function authorize(input: { userName: string; password: string; ip: string }) {
+/**
+ * Signs an admin in; every failure says only 'Access denied: Invalid credentials'. The attempt is
+ * counted (per address, then per user name) before the password is verified, so parallel guesses
+ * get at most the limit verified; a successful sign-in gives its places back, so an admin who signs
+ * in often is never locked out by success.
+ */
+export async function authorize(
+  input: { userName: string; password: string; ip: string },
+  now = Date.now(),
+) {
   if (input.userName.length > 64 || input.password.length > 1024) {
     throw new VisibleError('UNAUTH_USER_LOGIN', INVALID_CREDENTIALS, 401);
   }
-  // Only failures count, so an admin who signs in often is never locked out by success.
-  const throttleKey = `${input.ip}:${key(input.userName)}`;
-  if (await RateLimit.isLimited(LOGIN_LIMIT, throttleKey)) {
-    throw new VisibleError(
-      'UNAUTH_USER_LOGIN_THROTTLED',
-      'Too many sign-in attempts. Please wait 15 minutes and try again.',
-      429,
-    );
-  }
+  const perIp = await RateLimit.attempt(LOGIN_LIMIT_PER_IP, input.ip, now);
+  if (!perIp.allowed) throw THROTTLED();
+  // Counted only once the address is within its limit, so a throttled address cannot use up
+  // the user name's allowance and lock its owner out.
+  const perUserName = await RateLimit.attempt(LOGIN_LIMIT_PER_USER_NAME, key(input.userName), now);
+  if (!perUserName.allowed) throw THROTTLED();
   const user =
     input.userName.trim() && input.password ? await byUserName(input.userName) : undefined;
   const valid = await verify(user?.passwordHash ?? (await DUMMY_HASH), input.password || ' ');
   if (!user || !valid || user.role !== ROLES.ADMIN) {
-    await RateLimit.hit(LOGIN_LIMIT, throttleKey).catch(() => undefined);
     throw new VisibleError('UNAUTH_USER_LOGIN', INVALID_CREDENTIALS, 401);
   }
+  await Promise.all([perIp.release(), perUserName.release()]);
   const token = randomBytes(32).toString('base64url');
   await SessionEntity.create({
     tokenHash: tokenHash(token),
     systemUserId: user.id,
-    createdAt: new Date().toISOString(),
-    expiresAt: Math.floor(Date.now() / 1000) + SESSION_TTL_SECONDS,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: Math.floor(now / 1000) + SESSION_TTL_SECONDS,
   }).go();
   return { token, user: signedIn(user) };
 }
@@ -124,12 +158,20 @@ function signedIn({ id, userName, name, role }: SystemUser): SignedInUser {
   return { id, userName, name, role };
 }
 
-/** The admin a session token belongs to, while the session lasts. */
+/**
+ * The admin a session token belongs to, while the session lasts. Both reads are strongly
+ * consistent: the first admin page after sign-in reads a session written a moment before, and a
+ * signed-out or demoted admin must not pass on a stale copy.
+ */
 export async function sessionUser(token: string | undefined): Promise<SignedInUser | undefined> {
   if (!token) return undefined;
-  const { data: session } = await SessionEntity.get({ tokenHash: tokenHash(token) }).go();
+  const { data: session } = await SessionEntity.get({ tokenHash: tokenHash(token) }).go({
+    consistent: true,
+  });
   if (!session || session.expiresAt * 1000 < Date.now()) return undefined;
-  const { data: user } = await SystemUserEntity.get({ id: session.systemUserId }).go();
+  const { data: user } = await SystemUserEntity.get({ id: session.systemUserId }).go({
+    consistent: true,
+  });
   return user && user.role === ROLES.ADMIN ? signedIn(user) : undefined;
 }
 

@@ -1,4 +1,6 @@
 // Fixed-window rate limits kept in the table, so every Lambda and every local process agrees.
+// A request is counted first (one atomic ADD) and decided on the count DynamoDB returns, so
+// parallel requests cannot all pass a check made before any of them was counted.
 import { VisibleError } from '#core/common';
 import { config } from '#core/config';
 import { RateLimitWindowEntity } from './entity';
@@ -17,30 +19,45 @@ export const LIMITS = {
   oneClickPerSubscriber: { bucket: 'one-click-subscriber', max: 10, windowSeconds: 60 },
 } satisfies Record<string, Limit>;
 
+/** One counted request: whether it fits the window, and a way to give its place back. */
+export type Attempt = { allowed: boolean; count: number; release(): Promise<void> };
+
 function windowOf(limit: Limit, now: number) {
   const windowMs = limit.windowSeconds * 1000;
-  return { windowMs, windowStart: Math.floor(now / windowMs) * windowMs };
+  const windowStart = Math.floor(now / windowMs) * windowMs;
+  return {
+    key: { bucket: limit.bucket, windowStart },
+    expiresAt: Math.ceil((windowStart + windowMs) / 1000) + 60,
+  };
 }
 
-/** Whether `key` has used up the current window, without counting a request. */
-export async function isLimited(limit: Limit, key: string, now = Date.now()): Promise<boolean> {
-  const { windowStart } = windowOf(limit, now);
-  const { data } = await RateLimitWindowEntity.get({ bucket: limit.bucket, key, windowStart }).go();
-  return (data?.count ?? 0) >= limit.max * config().RATE_LIMIT_FACTOR;
+/** Counts one request of `key` atomically; allowed while the returned count is within the maximum. */
+export async function attempt(limit: Limit, key: string, now = Date.now()): Promise<Attempt> {
+  const window = windowOf(limit, now);
+  const { data } = await RateLimitWindowEntity.update({ ...window.key, key })
+    .add({ count: 1 })
+    .set({ expiresAt: window.expiresAt })
+    .go({ response: 'all_new' });
+  const count = data.count ?? 0;
+  return {
+    allowed: count <= limit.max * config().RATE_LIMIT_FACTOR,
+    count,
+    // Same window as the count, even if the clock has moved on since.
+    release: async () => {
+      await RateLimitWindowEntity.update({ ...window.key, key })
+        .add({ count: -1 })
+        .set({ expiresAt: window.expiresAt })
+        .go();
+    },
+  };
 }
 
 /** Counts one request of `key`; throws a 429 VisibleError once the window's maximum is passed. */
 export async function hit(limit: Limit, key: string, now = Date.now()): Promise<void> {
-  const { windowMs, windowStart } = windowOf(limit, now);
-  const { data } = await RateLimitWindowEntity.update({ bucket: limit.bucket, key, windowStart })
-    .add({ count: 1 })
-    .set({ expiresAt: Math.ceil((windowStart + windowMs) / 1000) + 60 })
-    .go({ response: 'all_new' });
-  if ((data.count ?? 0) > limit.max * config().RATE_LIMIT_FACTOR) {
-    throw new VisibleError(
-      'rate_limited',
-      'Too many requests. Please wait a minute and try again.',
-      429,
-    );
-  }
+  if ((await attempt(limit, key, now)).allowed) return;
+  throw new VisibleError(
+    'rate_limited',
+    'Too many requests. Please wait a minute and try again.',
+    429,
+  );
 }

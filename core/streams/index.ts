@@ -72,12 +72,34 @@ export async function list(): Promise<Stream[]> {
   return data;
 }
 
-/** Adds a stream; a URL already added answers with its existing stream instead. */
+function urlTaken(owner: Stream): VisibleError {
+  return new VisibleError(
+    'stream.url_taken',
+    `This feed URL is already added as "${owner.name}"`,
+    409,
+  );
+}
+
+/** Refuses a feed URL some stream already has (any spelling), naming that stream; changes nothing. */
+export const assertNew = fn(StreamInput, async ({ url }): Promise<void> => {
+  const owner = await byUrl(url);
+  if (owner) throw urlTaken(owner);
+});
+
+/**
+ * Adds a stream once per feed URL. The same name and URL again answers with the stream already
+ * added (a retried job goes on where it stopped); another name for a known URL is refused, so a
+ * typed name is never silently dropped.
+ */
 export const create = fn(StreamInput, async ({ name, url }): Promise<Stream> => {
+  const sameOrRefused = (owner: Stream) => {
+    if (owner.name !== name) throw urlTaken(owner);
+    return owner;
+  };
   const { data: claim } = await StreamUrlEntity.get({ url }).go({ consistent: true });
   if (claim) {
     const owner = await byId(claim.streamId);
-    if (owner) return owner;
+    if (owner) return sameOrRefused(owner);
     // An interrupted clearAll removed the stream but not its claim.
     await StreamUrlEntity.delete({ url })
       .where((attr, op) => op.eq(attr.streamId, claim.streamId))
@@ -102,7 +124,7 @@ export const create = fn(StreamInput, async ({ name, url }): Promise<Stream> => 
   if (!result.canceled) return stream;
   // Another request added the same URL a moment ago.
   const raced = await byUrl(url);
-  if (raced) return raced;
+  if (raced) return sameOrRefused(raced);
   throw new VisibleError('stream.changed', 'This feed was just changed. Please try again.', 409);
 });
 

@@ -44,17 +44,38 @@ async function streamFor(url: string, name = 'Test stream'): Promise<Streams.Str
 }
 
 describe('Streams.create', () => {
-  it('adds a feed URL once: another spelling of it answers with the existing stream', async () => {
+  it('adds a feed URL once: the same name again answers with the stream already added', async () => {
     const host = `feeds-${ulid().toLowerCase()}.example`;
     const first = await Streams.create({ name: ' Blocknotes ', url: `https://${host}/rss/` });
     expect(first).toMatchObject({ name: 'Blocknotes', url: `https://${host}/rss` });
     const again = await Streams.create({
-      name: 'Another name',
+      name: 'Blocknotes',
       url: `HTTPS://${host.toUpperCase()}/rss?utm_source=newsletter#top`,
     });
     expect(again.id).toBe(first.id);
     expect((await Streams.list()).filter((stream) => stream.url.includes(host))).toHaveLength(1);
     expect(await Streams.byUrl(`https://${host}/rss`)).toMatchObject({ id: first.id });
+  });
+
+  it('refuses a known feed URL under another name, naming its stream and changing nothing', async () => {
+    const host = `feeds-${ulid().toLowerCase()}.example`;
+    const first = await Streams.create({ name: 'Blocknotes', url: `https://${host}/rss` });
+    const taken = {
+      code: 'stream.url_taken',
+      message: 'This feed URL is already added as "Blocknotes"',
+      status: 409,
+    };
+    const typed = { name: 'Another name', url: `https://${host.toUpperCase()}/rss/` };
+    await expect(Streams.create(typed)).rejects.toMatchObject(taken);
+    await expect(Streams.assertNew(typed)).rejects.toMatchObject(taken);
+    await expect(
+      Streams.assertNew({ name: 'Blocknotes', url: `https://${host}/rss` }),
+    ).rejects.toMatchObject(taken);
+    await expect(
+      Streams.assertNew({ name: 'New', url: `https://${host}/other` }),
+    ).resolves.toBeUndefined();
+    const streams = (await Streams.list()).filter((stream) => stream.url.includes(host));
+    expect(streams).toEqual([first]);
   });
 
   it('refuses a missing name or an invalid feed URL with a clear message', async () => {

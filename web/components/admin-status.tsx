@@ -1,19 +1,44 @@
 // Process status for admin pages: polled every 10 seconds; while anything runs, actions wait.
-import { useFetcher } from '@remix-run/react';
-import { useEffect } from 'react';
-import type { ProcessView } from '#web/lib/processes';
+// When the poll sees a process end (or start, or move on), the page's own data is reloaded, so
+// its last run, counts and stream problems never stay as they were when the process began.
+import { useFetcher, useRevalidator } from '@remix-run/react';
+import { useEffect, useRef, useState } from 'react';
+import { processesChanged, STATUS_PATH, type ProcessView } from '#web/lib/processes';
 
 export const STATUS_POLL_MS = 10_000;
 
-export function useActiveProcesses(initial: ProcessView[]): ProcessView[] {
+/** The active processes: the page's own list, kept current by polling the status endpoint. */
+export function useActiveProcesses(fromPage: ProcessView[]): ProcessView[] {
   const fetcher = useFetcher<{ processes: ProcessView[] }>();
+  const { revalidate } = useRevalidator();
+  const [active, setActive] = useState(fromPage);
+  /** What the page's data last reflected, to tell whether a poll brings news. */
+  const shown = useRef(fromPage);
+
   useEffect(() => {
-    const timer = setInterval(() => fetcher.load('/admin-panel/status'), STATUS_POLL_MS);
+    shown.current = fromPage;
+    setActive(fromPage);
+  }, [fromPage]);
+
+  useEffect(() => {
+    const polled = fetcher.data?.processes;
+    if (!polled) return;
+    setActive(polled);
+    if (processesChanged(shown.current, polled)) {
+      shown.current = polled;
+      revalidate();
+    }
+    // revalidate is a new function on every render; the poll's answer is what matters here
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.data]);
+
+  useEffect(() => {
+    const timer = setInterval(() => fetcher.load(STATUS_PATH), STATUS_POLL_MS);
     return () => clearInterval(timer);
     // fetcher.load is stable for the life of the fetcher
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  return fetcher.data?.processes ?? initial;
+  return active;
 }
 
 const time = (iso?: string) =>

@@ -1,5 +1,6 @@
-// The admin guard: every /admin-panel loader and action calls requireAdmin, which answers a
-// redirect to the sign-in page (with returnUrl) when there is no valid session.
+// The admin guard: every /admin-panel loader and action calls requireAdmin, which refuses a
+// state-changing request from another site (403) and answers a redirect to the sign-in page (with
+// returnUrl) when there is no valid session.
 import { createCookie, redirect } from '@remix-run/node';
 import * as Auth from '#core/auth';
 import { config } from '#core/config';
@@ -46,7 +47,35 @@ export function safeAdminPath(path: string | null | undefined): string | undefin
   return resolved.pathname.startsWith('/admin-panel/authorize') ? undefined : path;
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** An Origin of our own: PUBLIC_URL's origin, or the host the request itself was sent to. */
+function isOwnOrigin(origin: string, request: Request): boolean {
+  if (!URL.canParse(origin)) return false;
+  const from = new URL(origin);
+  if (from.protocol !== 'https:' && from.protocol !== 'http:') return false;
+  return (
+    from.origin === new URL(config().PUBLIC_URL).origin || from.host === new URL(request.url).host
+  );
+}
+
+/**
+ * Refuses a POST (or any unsafe method) whose Origin is missing or another site's: a defence
+ * against cross-site request forgery that does not lean on SameSite=Lax alone (a same-site
+ * subdomain or an older browser would pass that). Browsers send Origin on every POST.
+ */
+export function requireSameOrigin(request: Request): void {
+  if (SAFE_METHODS.has(request.method.toUpperCase())) return;
+  const origin = request.headers.get('Origin');
+  if (origin && isOwnOrigin(origin, request)) return;
+  throw new Response('This request did not come from the admin panel.', {
+    status: 403,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
+}
+
 export async function requireAdmin(request: Request): Promise<Auth.SignedInUser> {
+  requireSameOrigin(request);
   const user = await Auth.sessionUser(await sessionToken(request));
   if (user) return user;
   const url = new URL(request.url);

@@ -1,6 +1,9 @@
 // How the admin panel shows a process; shared by the status endpoint and the pages.
 import type { Process } from '#core/jobs';
 
+/** The status endpoint the admin pages poll. */
+export const STATUS_PATH = '/admin-panel/status';
+
 export type ProcessView = Pick<
   Process,
   'id' | 'name' | 'priority' | 'status' | 'startTime' | 'createdAt' | 'progress' | 'progressNote'
@@ -17,4 +20,18 @@ export function processView({
   progressNote,
 }: Process): ProcessView {
   return { id, name, priority, status, startTime, createdAt, progress, progressNote };
+}
+
+/**
+ * Whether the page's data is out of date: a process it showed has ended (its results, the last
+ * run and the counts changed) or one has started or moved on (the last run's status changed).
+ * Progress alone is not a change.
+ */
+export function processesChanged(shown: ProcessView[], polled: ProcessView[]): boolean {
+  const states = (processes: ProcessView[]) =>
+    processes
+      .map(({ id, status }) => `${id}:${status}`)
+      .sort()
+      .join(',');
+  return states(shown) !== states(polled);
 }

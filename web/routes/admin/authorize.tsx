@@ -13,7 +13,13 @@ import * as Auth from '#core/auth';
 import { isVisibleError } from '#core/common';
 import { Logo } from '#web/components/logo';
 import { clientIp, readForm } from '#web/lib/api.server';
-import { lastRouteCookie, safeAdminPath, sessionCookie, sessionToken } from '#web/lib/admin.server';
+import {
+  lastRouteCookie,
+  requireSameOrigin,
+  safeAdminPath,
+  sessionCookie,
+  sessionToken,
+} from '#web/lib/admin.server';
 import { privatePageHeaders } from '#web/lib/cache';
 
 export const meta: MetaFunction = () => [{ title: 'Sign in · Cluefeed admin' }];
@@ -35,6 +41,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  // A forged sign-in would put a victim into the attacker's session.
+  requireSameOrigin(request);
   try {
     const form = await readForm(request);
     const { token } = await Auth.authorize({

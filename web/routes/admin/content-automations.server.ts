@@ -3,6 +3,7 @@ import { data } from '@remix-run/node';
 import * as Automations from '#core/automations';
 import { isVisibleError, VisibleError } from '#core/common';
 import * as Jobs from '#core/jobs';
+import * as Streams from '#core/streams';
 import { requireAdmin } from '#web/lib/admin.server';
 import { readForm } from '#web/lib/api.server';
 
@@ -20,16 +21,14 @@ export async function automationAction(request: Request) {
 
 async function trigger(form: URLSearchParams, systemUserId: string): Promise<string> {
   switch (form.get('intent')) {
-    case 'add-stream':
-      await Jobs.enqueue(
-        Automations.addStreamAndImport,
-        {
-          streamName: String(form.get('streamName') ?? ''),
-          streamUrl: String(form.get('streamUrl') ?? ''),
-        },
-        systemUserId,
-      );
+    case 'add-stream': {
+      const streamName = String(form.get('streamName') ?? '');
+      const streamUrl = String(form.get('streamUrl') ?? '');
+      // Said now, not in a job's log: a known URL under a new name would drop the typed name.
+      await Streams.assertNew({ name: streamName, url: streamUrl });
+      await Jobs.enqueue(Automations.addStreamAndImport, { streamName, streamUrl }, systemUserId);
       return 'Successfully triggered add stream and import articles';
+    }
     case 'import':
       await Jobs.enqueue(Automations.importArticles, {}, systemUserId);
       return 'Successfully triggered scheduled import';

@@ -73,9 +73,9 @@ export default function ContentAutomations() {
         <Form method="post" className="automation">
           <h2>Add stream and import articles</h2>
           <input type="hidden" name="intent" value="add-stream" />
-          <label htmlFor="streamName">streamName</label>
+          <label htmlFor="streamName">Stream name</label>
           <input id="streamName" name="streamName" required maxLength={100} />
-          <label htmlFor="streamUrl">streamUrl</label>
+          <label htmlFor="streamUrl">Feed URL</label>
           <input id="streamUrl" name="streamUrl" type="url" required />
           <button type="submit" className="button" disabled={busy}>
             Add stream and import articles

@@ -1,6 +1,10 @@
 // /admin-panel: the last admin route, or Content Automations.
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node';
 import { lastRouteCookie, requireAdmin, safeAdminPath } from '#web/lib/admin.server';
+import { privatePageHeaders } from '#web/lib/cache';
+
+/** Admin data is never kept by a browser or a CDN (the root's public page cache must not apply). */
+export const headers = privatePageHeaders;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

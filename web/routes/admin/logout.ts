@@ -1,9 +1,19 @@
 // POST /admin-panel/logout: ends the session and returns to the sign-in page with returnUrl.
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
 import * as Auth from '#core/auth';
-import { safeAdminPath, sessionCookie, sessionToken } from '#web/lib/admin.server';
+import {
+  requireSameOrigin,
+  safeAdminPath,
+  sessionCookie,
+  sessionToken,
+} from '#web/lib/admin.server';
+import { privatePageHeaders } from '#web/lib/cache';
+
+/** Admin data is never kept by a browser or a CDN (the root's public page cache must not apply). */
+export const headers = privatePageHeaders;
 
 export async function action({ request }: ActionFunctionArgs) {
+  requireSameOrigin(request);
   await Auth.signOut(await sessionToken(request));
   const referer = request.headers.get('Referer') ?? '';
   const from = URL.canParse(referer)

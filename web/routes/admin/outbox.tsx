@@ -36,7 +36,9 @@ export default function Outbox() {
           <iframe
             title={`E-mail: ${message.subject}`}
             src={`/admin-panel/outbox/${encodeURIComponent(message.id)}`}
-            sandbox=""
+            // No scripts, no same origin; links open new tabs that leave the sandbox, so a
+            // confirmation link is followed with a click.
+            sandbox="allow-popups allow-popups-to-escape-sandbox"
             loading="lazy"
           />
         </article>

@@ -4,6 +4,10 @@ import * as Jobs from '#core/jobs';
 import { json } from '#web/lib/api.server';
 import { requireAdmin } from '#web/lib/admin.server';
 import { processView } from '#web/lib/processes';
+import { privatePageHeaders } from '#web/lib/cache';
+
+/** Admin data is never kept by a browser or a CDN (the root's public page cache must not apply). */
+export const headers = privatePageHeaders;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

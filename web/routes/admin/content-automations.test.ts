@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ulid } from 'ulid';
+import * as Automations from '#core/automations';
+import * as Jobs from '#core/jobs';
+import * as Streams from '#core/streams';
+import { adminPost, signedInAdmin } from '#web/lib/admin.server.test-helpers';
+import { action } from './content-automations';
+
+type Answer = { data: { error?: string; message?: string }; init: { status?: number } | null };
+
+async function addStream(streamName: string, streamUrl: string): Promise<Answer> {
+  const { cookie } = await signedInAdmin();
+  const request = adminPost(
+    '/admin-panel/content-automations',
+    { intent: 'add-stream', streamName, streamUrl },
+    cookie,
+  );
+  return (await action({ request, params: {}, context: {} })) as unknown as Answer;
+}
+
+describe('add stream and import articles', () => {
+  it('refuses a feed URL already added, naming its stream, and queues nothing', async () => {
+    const host = `feeds-${ulid().toLowerCase()}.example`;
+    const existing = await Streams.create({ name: 'Blocknotes', url: `https://${host}/rss` });
+    const lastRun = await Jobs.lastRun(Automations.addStreamAndImport.name);
+
+    const answer = await addStream('A new name', `https://${host}/rss/?utm_source=x`);
+
+    expect(answer.init?.status).toBe(409);
+    expect(answer.data).toEqual({ error: 'This feed URL is already added as "Blocknotes"' });
+    expect((await Streams.list()).filter((stream) => stream.url.includes(host))).toEqual([
+      existing,
+    ]);
+    expect((await Jobs.lastRun(Automations.addStreamAndImport.name))?.id).toBe(lastRun?.id);
+  });
+
+  it('explains a bad feed URL with a 400', async () => {
+    const answer = await addStream('Broken', 'ftp://example.org/feed');
+    expect(answer.init?.status).toBe(400);
+    expect(answer.data).toEqual({ error: 'Please add a valid feed URL' });
+  });
+});

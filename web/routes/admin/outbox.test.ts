@@ -1,0 +1,56 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ulid } from 'ulid';
+import { config } from '#core/config';
+import type { StoredMessage } from '#core/mail';
+import { signedInAdmin } from '#web/lib/admin.server.test-helpers';
+import { loader } from './outbox.message';
+
+async function storedMessage(html: string): Promise<string> {
+  const id = ulid();
+  const message: StoredMessage = {
+    id,
+    receivedAt: new Date().toISOString(),
+    from: 'newsletter@cluefeed.xyz',
+    to: ['reader@example.org'],
+    subject: 'Confirm your Cluefeed subscription',
+    text: 'Confirm: https://cluefeed.example/confirm',
+    html,
+    headers: {},
+  };
+  const dir = config().MAIL_DIR!;
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, `${id}.json`), JSON.stringify(message));
+  return id;
+}
+
+async function served(id: string): Promise<Response> {
+  const { cookie } = await signedInAdmin();
+  const request = new Request(`http://localhost:3000/admin-panel/outbox/${id}`, {
+    headers: { Cookie: cookie },
+  });
+  return loader({ request, params: { id }, context: {} });
+}
+
+describe('an Outbox message', () => {
+  it('opens its links in new tabs that leave the sandbox, and runs nothing', async () => {
+    const id = await storedMessage(
+      '<html><head><title>x</title></head><body><a href="https://cluefeed.example/confirm">Confirm my subscription</a></body></html>',
+    );
+    const response = await served(id);
+    const html = await response.text();
+    expect(html).toMatch(/^<html><head><base target="_blank"><title>/);
+    const policy = response.headers.get('Content-Security-Policy')!;
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).not.toMatch(/script-src/);
+    expect(policy).toContain('sandbox allow-popups allow-popups-to-escape-sandbox');
+  });
+
+  it('gives a message without a head the same base', async () => {
+    const id = await storedMessage('<p><a href="https://cluefeed.example/">Open</a></p>');
+    expect(await (await served(id)).text()).toBe(
+      '<base target="_blank"><p><a href="https://cluefeed.example/">Open</a></p>',
+    );
+  });
+});
