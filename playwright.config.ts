@@ -1,5 +1,5 @@
 // Browser journeys in Debian's Chromium against `npm start --ephemeral` (in-memory DynamoDB Local
-// on a fixed port, so tests can check what was stored).
+// on a fixed port, so tests can check what was stored; no schedules, so no hourly import mid-run).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -25,6 +25,8 @@ const appEnv = {
 // so they point at the same DynamoDB Local and table.
 Object.assign(process.env, appEnv, {
   DYNAMODB_ENDPOINT: `http://127.0.0.1:${E2E_DYNAMO_PORT}`,
+  // Production config needs one; journeys send no mail themselves (the app's goes to its sink).
+  SMTP_URL: 'smtp://127.0.0.1:9',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 });
 

@@ -19,12 +19,14 @@ export default $config({
     const { appSecret } = await import('./stacks/secrets');
     const { jobsQueue } = await import('./stacks/jobs');
     const { router } = await import('./stacks/web');
+    const { alarmTopic } = await import('./stacks/alarms');
 
     return {
       url: router.url,
       table: table.name,
       secret: appSecret.name,
       jobsQueue: jobsQueue.url,
+      alarms: alarmTopic.arn,
     };
   },
 });

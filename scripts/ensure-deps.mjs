@@ -1,6 +1,8 @@
 // Sets up what a fresh machine lacks before `npm start` or `npm test` (plain Node: it runs
 // before dependencies exist). Installs npm packages when missing or stale; with --test also the
-// system Chromium and Java the tests need (via apt when running as root, else it says how).
+// system Chromium and Java the tests need (via apt when running as root, else it says how), and
+// SST's platform code (`sst install`, offline apart from npm) that the type-check and the deploy
+// proof read from .sst/platform.
 import { execSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -41,8 +43,26 @@ function ensureSystemPackage(name, present, aptPackages) {
   process.exit(1);
 }
 
+/** The same command as .ci/run: installs the pinned providers; downloads neither Pulumi nor Bun. */
+function ensureSstPlatform() {
+  if (existsSync(join(root, '.sst', 'platform', 'config.d.ts'))) return;
+  console.log('Installing SST platform code (sst install)...');
+  execSync('npx sst install', {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      SST_NO_BUN: '1',
+      SST_STAGE: 'dev',
+      SST_SKIP_DEPENDENCY_CHECK: '1',
+      SST_TELEMETRY_DISABLED: '1',
+    },
+  });
+}
+
 ensureNodeModules();
 if (forTests) {
+  ensureSstPlatform();
   ensureSystemPackage(
     'Java 17+ (for DynamoDB Local)',
     () => has('java', ['-version']),

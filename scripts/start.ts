@@ -1,10 +1,13 @@
 // npm start: the whole product on one machine, with the local stand-ins of AWS (DESIGN.md):
 // DynamoDB Local (data under .data/), fauxqs + a poller running the worker handler, the
 // schedules, an SMTP sink, the fixture feeds, the seeded demo data and admin, and the app.
-//   --ephemeral        keep data in memory (end-to-end tests, benchmarks)
+//   --ephemeral        keep data in memory, fixture feeds on a free port, no schedules (tests, benchmarks)
+//   --schedules        run the schedules even with --ephemeral
 //   --port N           web port (default PORT or 3000)
 //   --dynamo-port N    DynamoDB Local port (default: any free port)
 //   --mail-dir DIR     where the SMTP sink keeps messages (default .data/mail)
+// Every child (DynamoDB Local above all) is stopped on any exit: Ctrl-C, SIGTERM, an uncaught
+// error or a failed start.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,6 +17,7 @@ import { startFeedServer } from '#tests/fakes/feed-server';
 import { ensureBuild } from './local/build';
 import { hasJava, JAVA_INSTALL_HINT, startDynamoDb } from './local/dynamodb';
 import { startPoller, startQueue, startScheduler } from './local/jobs';
+import { explainListenError } from './local/net';
 import { startWebServer } from './local/server';
 import { describeMessage, startSmtpSink } from './local/smtp-sink';
 
@@ -24,13 +28,50 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
   options: {
     ephemeral: { type: 'boolean', default: false },
+    schedules: { type: 'boolean', default: false },
     port: { type: 'string' },
     'dynamo-port': { type: 'string' },
     'mail-dir': { type: 'string' },
   },
 });
-/** Fixed, because the seeded streams store their URLs. */
-const FIXTURE_FEEDS_PORT = Number(process.env.FIXTURE_FEEDS_PORT ?? 4590);
+/**
+ * The seeded streams store their URLs, so with kept data the fixture feeds stay on one port
+ * (FIXTURE_FEEDS_PORT moves it); in memory nothing remembers it and any free port does.
+ */
+const FIXTURE_FEEDS_PORT = process.env.FIXTURE_FEEDS_PORT
+  ? Number(process.env.FIXTURE_FEEDS_PORT)
+  : args.ephemeral
+    ? 0
+    : 4590;
+/** Test runs must not have the hourly import start behind their back. */
+const runSchedules = !args.ephemeral || args.schedules;
+
+// Stops, latest started first; run once on whatever ends the process.
+const stops: (() => Promise<unknown> | void)[] = [];
+let stopping: Promise<void> | undefined;
+function stopAll(): Promise<void> {
+  stopping ??= (async () => {
+    for (const stop of stops.reverse()) {
+      await Promise.resolve()
+        .then(stop)
+        .catch((error: unknown) => console.error('While stopping:', error));
+    }
+  })();
+  return stopping;
+}
+async function exit(code: number, message?: string): Promise<never> {
+  if (message) console.error(message);
+  await stopAll();
+  process.exit(code);
+}
+process.on('SIGINT', () => void exit(0));
+process.on('SIGTERM', () => void exit(0));
+process.on('SIGHUP', () => void exit(0));
+process.on('uncaughtException', (error) => void exit(1, `Stopping after an error: ${error.stack}`));
+process.on(
+  'unhandledRejection',
+  (error) => void exit(1, `Stopping after an error: ${String(error)}`),
+);
 
 function appSecret(dataDir: string): string {
   if (process.env.APP_SECRET) return process.env.APP_SECRET;
@@ -39,28 +80,65 @@ function appSecret(dataDir: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
-async function main() {
-  if (!hasJava()) {
-    console.error(
-      `Java 17+ is needed to run DynamoDB Local and was not found.\nInstall it with:\n\n  ${JAVA_INSTALL_HINT}\n`,
-    );
-    process.exit(1);
-  }
-  const dataDir = join(root, '.data');
-  mkdirSync(dataDir, { recursive: true });
-  ensureBuild(root);
-
-  const port = Number(args.port ?? process.env.PORT ?? 3000);
-  const mailDir = args['mail-dir'] ?? join(dataDir, 'mail');
-  const [dynamo, sink, queue, feeds] = await Promise.all([
+/** Starts the services side by side; when one fails, the others that did start are stopped. */
+async function startServices(dataDir: string, mailDir: string) {
+  const dynamoPort = args['dynamo-port'] ? Number(args['dynamo-port']) : undefined;
+  const started = await Promise.allSettled([
     startDynamoDb({
       dataDir: args.ephemeral ? undefined : join(dataDir, 'dynamodb'),
-      port: args['dynamo-port'] ? Number(args['dynamo-port']) : undefined,
+      port: dynamoPort,
+    }).catch((error: unknown) => {
+      throw explainListenError(error, dynamoPort, 'DynamoDB Local', '--dynamo-port');
     }),
     startSmtpSink({ dir: mailDir, onMessage: (message) => console.log(describeMessage(message)) }),
     startQueue(),
-    startFeedServer({ port: FIXTURE_FEEDS_PORT }),
+    startFeedServer({ port: FIXTURE_FEEDS_PORT }).catch((error: unknown) => {
+      throw explainListenError(
+        error,
+        FIXTURE_FEEDS_PORT,
+        'the fixture feeds',
+        'FIXTURE_FEEDS_PORT',
+      );
+    }),
   ]);
+  for (const result of started) {
+    if (result.status === 'fulfilled') stops.push(() => result.value.stop());
+  }
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [dynamo, sink, queue, feeds] = started.map(
+    (result) => (result as PromiseFulfilledResult<unknown>).value,
+  ) as [
+    Awaited<ReturnType<typeof startDynamoDb>>,
+    Awaited<ReturnType<typeof startSmtpSink>>,
+    Awaited<ReturnType<typeof startQueue>>,
+    Awaited<ReturnType<typeof startFeedServer>>,
+  ];
+  dynamo.process.on('exit', (code) => {
+    if (stopping) return;
+    void exit(1, `DynamoDB Local stopped unexpectedly (exit code ${code}).`);
+  });
+  // The last resort if the process ends without stopAll (process.exit elsewhere): no orphan JVM.
+  process.on('exit', () => {
+    if (dynamo.process.exitCode === null) dynamo.process.kill('SIGKILL');
+  });
+  return { dynamo, sink, queue, feeds };
+}
+
+async function main() {
+  if (!hasJava()) {
+    return exit(
+      1,
+      `Java 17+ is needed to run DynamoDB Local and was not found.\nInstall it with:\n\n  ${JAVA_INSTALL_HINT}\n`,
+    );
+  }
+  const dataDir = join(root, '.data');
+  mkdirSync(dataDir, { recursive: true });
+  const port = Number(args.port ?? process.env.PORT ?? 3000);
+  const mailDir = args['mail-dir'] ?? join(dataDir, 'mail');
+  const { dynamo, sink, queue, feeds } = await startServices(dataDir, mailDir);
+  ensureBuild(root);
+
   Object.assign(process.env, {
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     SMTP_URL: sink.url,
@@ -68,6 +146,10 @@ async function main() {
     SQS_ENDPOINT: queue.endpoint,
     JOBS_QUEUE_URL: queue.queueUrl,
     APP_SECRET: appSecret(dataDir),
+    // The fixture feeds are on loopback, which feed fetches refuse unless allowed.
+    FEED_FETCH_ALLOW: [process.env.FEED_FETCH_ALLOW, new URL(feeds.origin).hostname]
+      .filter(Boolean)
+      .join(','),
   });
   process.env.TABLE_NAME ??= 'cluefeed';
   process.env.NODE_ENV ??= 'production';
@@ -80,7 +162,10 @@ async function main() {
   const { ensureLocalAdmin, seedLocalStreams } = await import('./seed/local');
   const Automations = await import('#core/automations');
   const Jobs = await import('#core/jobs');
+  const { flush } = await import('#core/logs');
   const { handler: worker } = await import('../functions/worker');
+  // Log lines still buffered for the table go after the app stops, before DynamoDB Local does.
+  stops.push(() => flush());
 
   await ensureTable();
   const seeded = await seedDemoData();
@@ -94,48 +179,41 @@ async function main() {
     process.env.ADMIN_PASSWORD,
   );
 
-  const server = await startWebServer({ buildDir: join(root, 'build'), port });
+  const server = await startWebServer({ buildDir: join(root, 'build'), port }).catch(
+    (error: unknown) => {
+      throw explainListenError(error, port, 'the app', 'PORT or --port');
+    },
+  );
+  stops.push(() => {
+    server.close();
+    server.closeAllConnections();
+  });
   const poller = startPoller({
     endpoint: queue.endpoint,
     queueUrl: queue.queueUrl,
     handler: worker,
   });
-  const scheduler = startScheduler(Automations.SCHEDULES, Automations.runSchedule);
-  await Jobs.recover();
+  stops.push(() => poller.stop());
+  if (runSchedules) {
+    const scheduler = startScheduler(Automations.SCHEDULES, Automations.runSchedule);
+    stops.push(() => scheduler.stop());
+    await Jobs.recover();
+  }
 
+  const schedules = runSchedules
+    ? `schedules: ${Automations.SCHEDULES.map((s) => `${s.id} "${s.cron}"`).join(', ')}`
+    : 'schedules: off (--ephemeral; add --schedules to run them)';
   console.log(
     [
       `\nCluefeed is running at http://localhost:${port}`,
       `Admin panel: http://localhost:${port}/admin-panel — ${adminLine}`,
       `DynamoDB Local: ${dynamo.endpoint}${args.ephemeral ? ' (in memory)' : ` (data in ${join(dataDir, 'dynamodb')})`}`,
-      `Jobs queue (fauxqs): ${queue.endpoint}; schedules: ${Automations.SCHEDULES.map((s) => `${s.id} "${s.cron}"`).join(', ')}`,
-      `Fixture feeds: ${feeds.origin}`,
+      `Jobs queue (fauxqs): ${queue.endpoint}; ${schedules}`,
+      `Fixture feeds: ${feeds.origin} (FIXTURE_FEEDS_PORT)`,
       `Outgoing e-mail: ${sink.url}, kept in ${mailDir} (a line per message below)`,
       'Press Ctrl-C to stop.\n',
     ].join('\n'),
   );
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    scheduler.stop();
-    server.close();
-    server.closeAllConnections();
-    await poller.stop();
-    await Promise.all([dynamo.stop(), sink.stop(), queue.stop(), feeds.stop()]);
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  dynamo.process.on('exit', (code) => {
-    if (stopping) return;
-    console.error(`DynamoDB Local stopped unexpectedly (exit code ${code}).`);
-    process.exit(1);
-  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+main().catch((error: unknown) => exit(1, error instanceof Error ? error.message : String(error)));

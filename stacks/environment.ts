@@ -30,3 +30,5 @@ export const serverEnvironment = {
 };
 
 export const serverLinks = [table, jobsQueue, appSecret, smtpUrl, mailchimpApiKey];
+
+export { NATIVE_MODULES } from './native-modules';

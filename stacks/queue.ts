@@ -1,5 +1,7 @@
 // The jobs queue and its dead-letter queue (5 receives, then dead letters).
-const deadLetters = new sst.aws.Queue('JobsDeadLetters', { visibilityTimeout: '15 minutes' });
+export const deadLetters = new sst.aws.Queue('JobsDeadLetters', {
+  visibilityTimeout: '15 minutes',
+});
 
 export const jobsQueue = new sst.aws.Queue('Jobs', {
   // Longer than the worker's timeout, so a running job is never handed to a second worker.

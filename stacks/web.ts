@@ -1,5 +1,5 @@
 // The Remix app (`remix vite:build` into build/) as a Lambda server behind the Router's CloudFront.
-import { serverEnvironment, serverLinks } from './environment';
+import { NATIVE_MODULES, serverEnvironment, serverLinks } from './environment';
 import { router } from './router';
 
 export const web = new sst.aws.Remix('Web', {
@@ -13,6 +13,7 @@ export const web = new sst.aws.Remix('Web', {
     runtime: 'nodejs22.x',
     memory: '1024 MB',
     timeout: '20 seconds',
+    install: NATIVE_MODULES,
   },
 });
 

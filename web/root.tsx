@@ -1,5 +1,5 @@
 // The document shell: header with the featured-audience menu, the page, and first-party page views.
-import type { LinksFunction, MetaFunction } from '@remix-run/node';
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import {
   isRouteErrorResponse,
   Links,
@@ -32,14 +32,27 @@ export const meta: MetaFunction = ({ error }) => [
     title:
       isRouteErrorResponse(error) && error.status === 404
         ? 'Page not found · Cluefeed'
-        : 'Cluefeed',
+        : isRouteErrorResponse(error) && error.status === 400
+          ? 'Bad request · Cluefeed'
+          : 'Cluefeed',
   },
   { name: 'description', content: 'Personalised web3 news, picked and explained for you.' },
 ];
 
 export const headers = publicPageHeaders;
 
-export async function loader() {
+/** A path with a broken percent-encoding (/a/%E0%A4%A) names no page: the client's mistake. */
+function isMalformedPath(url: string): boolean {
+  try {
+    decodeURIComponent(new URL(url).pathname);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (isMalformedPath(request.url)) throw new Response('Bad request', { status: 400 });
   const featured = await cachedRead('featured-audiences', async () =>
     (await Audiences.featured()).map(({ title, slug }) => ({ title, slug })),
   );
@@ -99,13 +112,22 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const root = useRouteLoaderData<RootData>('root');
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
+  const badRequest = isRouteErrorResponse(error) && error.status === 400;
+  if (!notFound && !badRequest) console.error(error);
   return (
     <>
       <SiteHeader featured={root?.featured ?? []} />
       <main id="main" tabIndex={-1}>
         {notFound ? (
           <NotFoundPage />
+        ) : badRequest ? (
+          <section className="page narrow center">
+            <h1>Bad request</h1>
+            <p>This address is not valid. Check the link, or start again from the home page.</p>
+            <a href="/" className="button">
+              Back to Home
+            </a>
+          </section>
         ) : (
           <section className="page narrow center">
             <h1>Something went wrong</h1>

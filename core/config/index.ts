@@ -1,6 +1,20 @@
 // The only reader of process.env: every setting is parsed once with valibot and fails with the
 // names of the bad fields, so a misconfigured deploy stops at start-up instead of mid-request.
+import { isIP } from 'node:net';
 import * as v from 'valibot';
+
+/** A host name (letters, digits, dots, dashes), an IP address, or a CIDR range with a valid prefix. */
+function isHostOrNetwork(entry: string): boolean {
+  const [network = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(network);
+  if (rest.length > 0) return false;
+  if (prefix === undefined)
+    return (
+      family !== 0 || /^[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*$/.test(entry)
+    );
+  const bits = Number(prefix);
+  return family !== 0 && /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
 
 const ConfigSchema = v.object({
   NODE_ENV: v.optional(v.picklist(['development', 'production', 'test']), 'production'),
@@ -11,7 +25,8 @@ const ConfigSchema = v.object({
     v.string('APP_SECRET is required'),
     v.minLength(32, 'APP_SECRET must be at least 32 characters'),
   ),
-  PUBLIC_URL: v.optional(v.pipe(v.string(), v.url()), 'http://localhost:3000'),
+  /** Base of absolute links (e-mails); required in production, where localhost would be a bug. */
+  PUBLIC_URL: v.optional(v.pipe(v.string(), v.url())),
   CONTACT_EMAIL: v.optional(v.pipe(v.string(), v.email()), 'hello@cluefeed.xyz'),
   /** Multiplies every rate limit: raised for end-to-end tests and benchmarks from one address. */
   RATE_LIMIT_FACTOR: v.optional(
@@ -24,7 +39,7 @@ const ConfigSchema = v.object({
   /** Folder of the local SMTP sink, read by the admin Outbox page (local runtime only). */
   MAIL_DIR: v.optional(v.string()),
   /** Outgoing mail: an SMTP URL (smtp://user:pass@host:port or smtps://...). */
-  SMTP_URL: v.optional(v.pipe(v.string(), v.url()), 'smtp://127.0.0.1:2525'),
+  SMTP_URL: v.optional(v.pipe(v.string(), v.url())),
   MAIL_FROM: v.optional(v.string(), 'Cluefeed <newsletter@cluefeed.xyz>'),
   /** Where list-unsubscribe mailto: messages go. */
   UNSUBSCRIBE_MAILTO: v.optional(v.pipe(v.string(), v.email()), 'unsubscribe@cluefeed.xyz'),
@@ -61,9 +76,38 @@ const ConfigSchema = v.object({
     v.pipe(v.string(), v.transform(Number), v.number(), v.integer(), v.minValue(0), v.maxValue(10)),
     '3',
   ),
+  /**
+   * Feed fetches refuse loopback, private, link-local and metadata addresses; these comma-separated
+   * host names, addresses or CIDR ranges are the exceptions (the local fixture feeds, tests).
+   */
+  FEED_FETCH_ALLOW: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((value) =>
+        value
+          .split(',')
+          .map((entry) => entry.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+      v.array(
+        v.custom<string>(
+          (entry) => isHostOrNetwork(entry as string),
+          'FEED_FETCH_ALLOW entries must be host names, IP addresses or CIDR ranges',
+        ),
+      ),
+    ),
+    '',
+  ),
 });
 
-export type Config = v.InferOutput<typeof ConfigSchema>;
+/** Outside production a missing PUBLIC_URL or SMTP_URL means this machine. */
+const DEVELOPMENT_DEFAULTS = {
+  PUBLIC_URL: 'http://localhost:3000',
+  SMTP_URL: 'smtp://127.0.0.1:2525',
+} as const;
+
+export type Config = v.InferOutput<typeof ConfigSchema> &
+  Record<keyof typeof DEVELOPMENT_DEFAULTS, string>;
 
 const MAILCHIMP_FIELDS = [
   'MAILCHIMP_API_KEY',
@@ -73,20 +117,34 @@ const MAILCHIMP_FIELDS = [
 
 let parsed: Config | undefined;
 
-export function config(): Config {
-  if (parsed) return parsed;
-  const result = v.safeParse(ConfigSchema, process.env);
+/** The configuration in `env`, or an error naming every bad field. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = v.safeParse(ConfigSchema, env);
   if (!result.success) {
     const fields = result.issues.map((issue) => `${v.getDotPath(issue) ?? '?'}: ${issue.message}`);
     throw new Error(`Invalid configuration: ${fields.join('; ')}`);
   }
-  if (result.output.MAILING_LIST === 'mailchimp') {
-    const missing = MAILCHIMP_FIELDS.filter((name) => !result.output[name]);
-    if (missing.length > 0) {
-      throw new Error(`Invalid configuration: MAILING_LIST=mailchimp needs ${missing.join(', ')}`);
-    }
+  const settings = result.output;
+  const problems: string[] = [];
+  if (settings.MAILING_LIST === 'mailchimp') {
+    const missing = MAILCHIMP_FIELDS.filter((name) => !settings[name]);
+    if (missing.length > 0) problems.push(`MAILING_LIST=mailchimp needs ${missing.join(', ')}`);
   }
-  parsed = result.output;
+  if (settings.NODE_ENV === 'production') {
+    const missing = (['PUBLIC_URL', 'SMTP_URL'] as const).filter((name) => !settings[name]);
+    for (const name of missing) problems.push(`${name} is required when NODE_ENV=production`);
+  }
+  if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  return {
+    ...settings,
+    PUBLIC_URL: settings.PUBLIC_URL ?? DEVELOPMENT_DEFAULTS.PUBLIC_URL,
+    SMTP_URL: settings.SMTP_URL ?? DEVELOPMENT_DEFAULTS.SMTP_URL,
+  };
+}
+
+/** The process's configuration, parsed on first use. */
+export function config(): Config {
+  parsed ??= parseConfig(process.env);
   return parsed;
 }
 

@@ -6,6 +6,8 @@ export type FeedErrorCode =
   | 'feed.http_status'
   | 'feed.too_many_redirects'
   | 'feed.unreachable'
+  /** The host resolves to a loopback, private, link-local or metadata address (SSRF guard). */
+  | 'feed.refused'
   | 'feed.malformed'
   | 'feed.unsupported';
 

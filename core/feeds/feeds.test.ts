@@ -1,10 +1,12 @@
+import dns from 'node:dns';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   canonicalUrl,
   fetchFeed,
   fingerprint,
+  isPrivateAddress,
   normaliseItem,
   parseFeed,
   type FeedItem,
@@ -441,5 +443,121 @@ describe('fetchFeed', () => {
     const fetched = await fetchFeed(server.url('/latin1'));
     if (fetched.kind !== 'ok') throw new Error('expected a body');
     expect(parseFeed(fetched.body).title).toBe('Café');
+  });
+});
+
+describe('fetchFeed refuses private addresses (SSRF)', () => {
+  let server: FeedServer;
+  const port = () => new URL(server.origin).port;
+
+  beforeAll(async () => {
+    server = await startFeedServer({
+      routes: {
+        '/to-metadata': (_req, res) =>
+          void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
+        '/to-private': (_req, res) =>
+          void res.writeHead(301, { location: 'http://10.20.30.40/feed.xml' }).end(),
+      },
+    });
+  });
+  afterAll(() => server.stop());
+  afterEach(() => vi.restoreAllMocks());
+
+  const refused = (host: string) => ({
+    name: 'FeedError',
+    code: 'feed.refused',
+    message: `Refused: ${host} resolves to a private address`,
+  });
+
+  it('refuses every private address class before connecting, without an allow-list', async () => {
+    const hosts = {
+      loopback: ['127.0.0.1', '127.255.0.9', '::1'],
+      unspecified: ['0.0.0.0', '::'],
+      'RFC 1918': ['10.1.2.3', '172.16.0.1', '172.31.255.254', '192.168.1.1'],
+      CGNAT: ['100.64.0.1', '100.127.255.254'],
+      'link-local and metadata': ['169.254.169.254', '169.254.1.1', 'fe80::1', 'fd00:ec2::254'],
+      'unique-local': ['fc00::1', 'fdab::1'],
+      multicast: ['224.0.0.1', '239.255.255.250', 'ff02::1'],
+      'IPv4-mapped IPv6': ['::ffff:127.0.0.1', '::ffff:169.254.169.254', '::ffff:a00:1'],
+    };
+    for (const address of Object.values(hosts).flat()) {
+      const host = address.includes(':') ? `[${address}]` : address;
+      const expected = new URL(`http://${host}/`).hostname.replace(/^\[(.*)\]$/, '$1');
+      await expect(fetchFeed(`http://${host}/feed.xml`, { allow: [] })).rejects.toMatchObject(
+        refused(expected),
+      );
+    }
+  });
+
+  it('tells private from public addresses', () => {
+    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '100.128.0.1']) {
+      expect(isPrivateAddress(address)).toBe(false);
+    }
+    for (const address of ['172.32.0.1', '11.0.0.1', '192.169.0.1']) {
+      expect(isPrivateAddress(address)).toBe(false);
+    }
+    expect(isPrivateAddress('::ffff:7f00:1')).toBe(true);
+    expect(isPrivateAddress('64:ff9b::a9fe:a9fe')).toBe(true);
+  });
+
+  it('refuses a DNS name that resolves to 127.0.0.1', async () => {
+    await expect(
+      fetchFeed(`http://localhost:${port()}/blocknotes.xml`, { allow: [] }),
+    ).rejects.toMatchObject(refused('localhost'));
+    expect(server.hits('/blocknotes.xml')).toBe(0);
+  });
+
+  it('refuses a name when any of its addresses is private', async () => {
+    vi.spyOn(dns.promises, 'lookup').mockResolvedValue([
+      { address: '93.184.216.34', family: 4 },
+      { address: '10.0.0.7', family: 4 },
+    ] as never);
+    await expect(fetchFeed('http://mixed.example/feed.xml', { allow: [] })).rejects.toMatchObject(
+      refused('mixed.example'),
+    );
+  });
+
+  it('checks every redirect hop, refusing one into a private address', async () => {
+    const allow = ['127.0.0.1'];
+    await expect(fetchFeed(server.url('/to-metadata'), { allow })).rejects.toMatchObject(
+      refused('169.254.169.254'),
+    );
+    await expect(fetchFeed(server.url('/to-private'), { allow })).rejects.toMatchObject(
+      refused('10.20.30.40'),
+    );
+    expect(server.hits('/to-metadata')).toBe(1);
+  });
+
+  it('fetches from addresses, ranges and host names the allow-list names', async () => {
+    for (const allow of [['127.0.0.1'], ['127.0.0.0/8'], ['::ffff:127.0.0.1']]) {
+      await expect(fetchFeed(server.url('/blocknotes.xml'), { allow })).resolves.toMatchObject({
+        kind: 'ok',
+      });
+    }
+    vi.spyOn(dns.promises, 'lookup').mockResolvedValue([
+      { address: '127.0.0.1', family: 4 },
+    ] as never);
+    await expect(
+      fetchFeed(`http://feeds.internal:${port()}/blocknotes.xml`, { allow: ['feeds.internal'] }),
+    ).resolves.toMatchObject({ kind: 'ok' });
+    await expect(
+      fetchFeed(`http://other.internal:${port()}/blocknotes.xml`, { allow: ['feeds.internal'] }),
+    ).rejects.toMatchObject(refused('other.internal'));
+  });
+
+  it('connects to the address it checked, so a second DNS answer cannot swap it', async () => {
+    const lookup = vi
+      .spyOn(dns.promises, 'lookup')
+      .mockResolvedValueOnce([{ address: '127.0.0.1', family: 4 }] as never)
+      .mockResolvedValue([{ address: '169.254.169.254', family: 4 }] as never);
+    const fetched = await fetchFeed(`http://rebind.example:${port()}/validator-weekly.json`, {
+      allow: ['127.0.0.1'],
+    });
+    expect(fetched).toMatchObject({ kind: 'ok' });
+    expect(lookup).toHaveBeenCalledTimes(1);
+  });
+
+  it('reads FEED_FETCH_ALLOW when no allow-list is given', async () => {
+    await expect(fetchFeed(server.url('/blocknotes.xml'))).resolves.toMatchObject({ kind: 'ok' });
   });
 });

@@ -1,6 +1,13 @@
 // Reads a feed over HTTP the way a polite crawler should: conditional GET, a deadline that covers
 // the whole body, a size cap enforced while streaming, and redirects followed by hand so every hop
-// is checked (scheme, loops, count).
+// is checked (scheme, loops, count, and the addresses it resolves to: see address-policy.ts).
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { pipeline, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { config } from '#core/config';
+import { resolvePublic, type AllowList, type CheckedAddress } from './address-policy';
 import { FeedError } from './errors';
 
 export const USER_AGENT = 'CluefeedBot/1.0 (+https://cluefeed.xyz)';
@@ -25,6 +32,8 @@ export type FetchFeedOptions = {
   timeoutMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
+  /** Hosts, addresses and CIDR ranges that may be private; default FEED_FETCH_ALLOW. */
+  allow?: AllowList;
 };
 
 export type FetchedFeed =
@@ -41,9 +50,15 @@ export type FetchedFeed =
 
 export async function fetchFeed(url: string, options: FetchFeedOptions = {}): Promise<FetchedFeed> {
   const { timeoutMs = 10_000, maxBytes = 5 * 1024 * 1024, maxRedirects = 5 } = options;
+  const allow = options.allow ?? config().FEED_FETCH_ALLOW;
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    return await follow(httpUrl(url, 'The feed URL'), options, { signal, maxBytes, maxRedirects });
+    return await follow(httpUrl(url, 'The feed URL'), options, {
+      signal,
+      maxBytes,
+      maxRedirects,
+      allow,
+    });
   } catch (error) {
     if (error instanceof FeedError) throw error;
     if (signal.aborted) {
@@ -60,20 +75,25 @@ export async function fetchFeed(url: string, options: FetchFeedOptions = {}): Pr
 async function follow(
   start: URL,
   validators: Pick<FetchFeedOptions, 'etag' | 'lastModified'>,
-  limits: { signal: AbortSignal; maxBytes: number; maxRedirects: number },
+  limits: { signal: AbortSignal; maxBytes: number; maxRedirects: number; allow: AllowList },
 ): Promise<FetchedFeed> {
-  const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: ACCEPT };
+  const headers: Record<string, string> = {
+    'user-agent': USER_AGENT,
+    accept: ACCEPT,
+    'accept-encoding': 'gzip, deflate, br',
+  };
   if (validators.etag) headers['if-none-match'] = validators.etag;
   if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
   const visited = new Set<string>();
   let current = start;
   for (;;) {
     visited.add(current.href);
-    const response = await fetch(current, { headers, redirect: 'manual', signal: limits.signal });
-    const { status } = response;
+    const addresses = await resolvePublic(current.hostname, limits.allow);
+    const response = await get(current, addresses, headers, limits.signal);
+    const status = response.statusCode ?? 0;
     if (REDIRECT_STATUSES.has(status)) {
-      await discard(response);
-      current = nextHop(current, response.headers.get('location'), status);
+      discard(response);
+      current = nextHop(current, response.headers.location, status);
       if (visited.has(current.href)) {
         throw new FeedError(
           'feed.too_many_redirects',
@@ -89,25 +109,25 @@ async function follow(
       continue;
     }
     if (status === 304) {
-      await discard(response);
+      discard(response);
       return { kind: 'not-modified' };
     }
-    if (!response.ok) {
-      await discard(response);
+    if (status < 200 || status > 299) {
+      discard(response);
       throw new FeedError('feed.http_status', `Feed answered HTTP ${status}`);
     }
-    const declared = Number(response.headers.get('content-length') ?? 0);
+    const declared = Number(response.headers['content-length'] ?? 0);
     if (declared > limits.maxBytes) {
-      await discard(response);
+      discard(response);
       throw tooLarge(limits.maxBytes);
     }
-    const bytes = await readCapped(response, limits.maxBytes);
-    const contentType = response.headers.get('content-type') ?? undefined;
+    const bytes = await readCapped(decompressed(response), limits.maxBytes);
+    const contentType = response.headers['content-type'];
     return {
       kind: 'ok',
       body: decode(bytes, contentType),
-      etag: response.headers.get('etag') ?? undefined,
-      lastModified: response.headers.get('last-modified') ?? undefined,
+      etag: response.headers.etag,
+      lastModified: response.headers['last-modified'],
       finalUrl: current.href,
       contentType,
     };
@@ -132,7 +152,48 @@ function httpUrl(value: string, what: string): URL {
   return url;
 }
 
-function nextHop(from: URL, location: string | null, status: number): URL {
+/**
+ * One GET, connected only to `addresses` (already checked): the lookup below hands them to the
+ * socket instead of asking DNS again. TLS still verifies the certificate against the host name.
+ */
+function get(
+  url: URL,
+  addresses: CheckedAddress[],
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  const lookup: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) return callback(null, addresses);
+    const [first] = addresses;
+    callback(null, first!.address, first!.family);
+  };
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.get(url, { headers, lookup, signal, agent: false }, (response) => {
+      // The deadline covers the body too: aborting ends the socket, and the read below throws.
+      signal.addEventListener('abort', () => response.destroy(signal.reason as Error), {
+        once: true,
+      });
+      resolve(response);
+    });
+    request.on('error', reject);
+  });
+}
+
+/** The body as the server meant it; the size cap applies to what it inflates to. */
+function decompressed(response: IncomingMessage): Readable {
+  const inflate = {
+    gzip: zlib.createGunzip,
+    'x-gzip': zlib.createGunzip,
+    deflate: zlib.createInflate,
+    br: zlib.createBrotliDecompress,
+  }[response.headers['content-encoding']?.trim().toLowerCase() ?? ''];
+  if (!inflate) return response;
+  // pipeline, not pipe: a socket error or the deadline must end the inflated stream too.
+  return pipeline(response, inflate(), () => undefined);
+}
+
+function nextHop(from: URL, location: string | undefined, status: number): URL {
   if (!location) {
     throw new FeedError('feed.http_status', `Feed answered HTTP ${status} without a Location`);
   }
@@ -147,9 +208,9 @@ function nextHop(from: URL, location: string | null, status: number): URL {
   return httpUrl(target, 'The feed redirect');
 }
 
-/** Releases a response we do not read, so its connection can be reused or closed. */
-async function discard(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => undefined);
+/** Releases a response we do not read, so its connection is closed. */
+function discard(response: IncomingMessage): void {
+  response.destroy();
 }
 
 const tooLarge = (maxBytes: number) =>
@@ -159,20 +220,16 @@ const tooLarge = (maxBytes: number) =>
   );
 
 /** The body, refused as soon as it grows past `maxBytes` (a missing or lying Content-Length). */
-async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
-  if (!response.body) return new Uint8Array();
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+async function readCapped(body: Readable, maxBytes: number): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
     if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      body.destroy();
       throw tooLarge(maxBytes);
     }
-    chunks.push(value);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks);
 }

@@ -30,6 +30,9 @@ async function main(): Promise<number> {
     TABLE_NAME,
     APP_SECRET: randomBytes(20).toString('hex'),
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    // Sends no mail and no links; the feed server is on loopback, which fetches refuse unless allowed.
+    NODE_ENV: 'development',
+    FEED_FETCH_ALLOW: '127.0.0.1',
   });
   const [{ ensureTable }, Streams, Articles, { logger, flush }] = await Promise.all([
     import('#core/db'),

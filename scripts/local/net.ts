@@ -1,4 +1,5 @@
-// Small helpers for the local runtime: a free loopback port, and waiting until a check passes.
+// Small helpers for the local runtime: a free loopback port, waiting until a check passes, and
+// saying plainly which port is taken.
 import { createServer } from 'node:net';
 
 export function freePort(): Promise<number> {
@@ -26,4 +27,24 @@ export async function waitFor(check: () => Promise<unknown>, timeoutMs: number):
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+}
+
+/**
+ * A start-up error a person can act on: "port taken" names the port, what wanted it and the
+ * setting that moves it. Other errors pass through unchanged.
+ */
+export function explainListenError(
+  error: unknown,
+  port: number | undefined,
+  what: string,
+  setting: string,
+): unknown {
+  const code = (error as { code?: string }).code;
+  const taken =
+    code === 'EADDRINUSE' || /address already in use|BindException/i.test(String(error));
+  if (!taken || !port) return error;
+  return new Error(
+    `Port ${port} is taken, so ${what} cannot start. Stop whatever uses it, or choose another port with ${setting}.`,
+    { cause: error },
+  );
 }

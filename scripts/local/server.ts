@@ -39,7 +39,7 @@ export async function startWebServer(options: {
     req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? 'unknown';
     next();
   });
-  app.all('*', createRequestHandler({ build, mode: 'production' }));
+  app.use(createRequestHandler({ build, mode: 'production' }));
   return new Promise((resolve, reject) => {
     const server = app.listen(options.port, options.host ?? '127.0.0.1', () => resolve(server));
     server.on('error', reject);

@@ -1,0 +1,348 @@
+// npm run deploy:proof: builds each Lambda artifact the way `sst deploy` does (esbuild with SST's
+// options and externals, native modules npm-installed into the artifact for Linux x64) into a folder
+// outside the project, and invokes each with sample AWS events against DynamoDB Local and fauxqs.
+// Exits 1 on the first wrong answer. What this does not prove: docs/operations.md, "Deploy proof".
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSEvent } from 'aws-lambda';
+import { NATIVE_MODULES } from '../../stacks/native-modules';
+import { startDynamoDb } from '../local/dynamodb';
+import { startQueue } from '../local/jobs';
+import { startSmtpSink } from '../local/smtp-sink';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const work = mkdtempSync(join(tmpdir(), 'cluefeed-deploy-proof-'));
+// esbuild as the project has it (Vite's); SST bundles with esbuild too.
+const esbuild = createRequire(createRequire(import.meta.url).resolve('vite/package.json'))(
+  'esbuild',
+) as typeof import('esbuild');
+
+/** SST's node build (pkg/runtime/node/build.go): what `sst deploy` does with a handler. */
+async function buildArtifact(name: string, entry: string, inject: string[] = []) {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  const outfile = join(dir, `${name}.mjs`);
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    platform: 'node',
+    external: ['sharp', 'pg-native', ...NATIVE_MODULES],
+    keepNames: true,
+    bundle: true,
+    metafile: true,
+    outfile,
+    format: 'esm',
+    target: 'esnext',
+    mainFields: ['module', 'main'],
+    minify: true,
+    inject,
+    logLevel: 'error',
+    banner: {
+      js: [
+        `import { createRequire as topLevelCreateRequire } from 'module';`,
+        `const require = topLevelCreateRequire(import.meta.url);`,
+        `import { fileURLToPath as topLevelFileUrlToPath, URL as topLevelURL } from "url"`,
+        `const __filename = topLevelFileUrlToPath(import.meta.url)`,
+        `const __dirname = topLevelFileUrlToPath(new topLevelURL(".", import.meta.url))`,
+      ].join('\n'),
+    },
+  });
+  const bundledNative = Object.keys(result.metafile.inputs).filter((input) =>
+    NATIVE_MODULES.some((pkg) => input.includes(`node_modules/${pkg}/`)),
+  );
+  if (bundledNative.length > 0) throw new Error(`${name}: native code bundled: ${bundledNative}`);
+  const versions = (
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    }
+  ).dependencies;
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({
+      dependencies: Object.fromEntries(NATIVE_MODULES.map((pkg) => [pkg, versions[pkg] ?? '*'])),
+    }),
+  );
+  const install = spawnSync(
+    'npm',
+    [
+      'install',
+      '--force',
+      '--os=linux',
+      '--cpu=x64',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+    ],
+    { cwd: dir, encoding: 'utf8' },
+  );
+  if (install.status !== 0) throw new Error(`${name}: npm install failed\n${install.stderr}`);
+  console.log(`Built ${name}: ${outfile} (+ node_modules: ${NATIVE_MODULES.join(', ')})`);
+  return outfile;
+}
+
+/** The Remix server as SST wraps it: its regional Lambda URL handler around build/server/index.js. */
+function remixServerEntry(): { entry: string; inject: string[] } {
+  const templates = join(root, '.sst', 'platform', 'functions', 'remix-server');
+  const buildDir = join(root, 'build');
+  const entry = join(buildDir, 'server.mjs');
+  writeFileSync(
+    entry,
+    [
+      `import * as remixServerBuild from "./server/index.js";`,
+      '',
+      readFileSync(join(templates, 'regional-server.mjs'), 'utf8'),
+    ].join('\n'),
+  );
+  const polyfill = join(buildDir, 'polyfill.mjs');
+  copyFileSync(join(templates, 'polyfill.mjs'), polyfill);
+  return { entry, inject: [polyfill] };
+}
+
+/** Must match invoke.mjs. */
+const RESULT = 'deploy-proof-result: ';
+
+type Invocation = {
+  env: Record<string, string>;
+  file: string;
+  event: unknown;
+  exportName?: string;
+};
+
+/**
+ * Asynchronous on purpose: fauxqs and the SMTP sink run in this process, and a blocking spawn
+ * would leave the function waiting on them forever.
+ */
+function invoke({ env, file, event, exportName = 'handler' }: Invocation): Promise<unknown> {
+  const child = spawn(
+    process.execPath,
+    [join(root, 'scripts', 'deploy-proof', 'invoke.mjs'), file, exportName],
+    { cwd: dirname(file), env: env as NodeJS.ProcessEnv, timeout: 60_000 },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(JSON.stringify(event));
+  return new Promise((resolve, reject) => {
+    child.on('close', (code, signal) => {
+      if (code !== 0)
+        return reject(new Error(`${file} failed (${code ?? signal}):\n${stderr}\n${stdout}`));
+      const line = stdout.split('\n').find((text) => text.startsWith(RESULT));
+      if (!line) return reject(new Error(`${file} printed no result:\n${stderr}\n${stdout}`));
+      resolve(JSON.parse(line.slice(RESULT.length)));
+    });
+  });
+}
+
+function check(what: string, ok: boolean, detail: unknown) {
+  if (!ok) throw new Error(`${what}: unexpected ${JSON.stringify(detail).slice(0, 2_000)}`);
+  console.log(`ok  ${what}`);
+}
+
+/** A CloudFront -> Lambda function URL request (payload 2.0), as the Router forwards it. */
+function urlEvent(
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string } = {},
+) {
+  const [rawPath = '/', rawQueryString = ''] = path.split('?');
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath,
+    rawQueryString,
+    headers: {
+      host: 'abcdefgh.lambda-url.eu-west-1.on.aws',
+      'x-forwarded-host': 'd111111abcdef8.cloudfront.net',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-for': '203.0.113.7',
+      'user-agent': 'Amazon CloudFront',
+      accept: 'text/html',
+      ...options.headers,
+    },
+    requestContext: {
+      accountId: 'anonymous',
+      apiId: 'abcdefgh',
+      domainName: 'abcdefgh.lambda-url.eu-west-1.on.aws',
+      http: {
+        method,
+        path: rawPath,
+        protocol: 'HTTP/1.1',
+        sourceIp: '203.0.113.7',
+        userAgent: 'Amazon CloudFront',
+      },
+      requestId: 'deploy-proof',
+      routeKey: '$default',
+      stage: '$default',
+      time: '21/Nov/2026:13:00:00 +0000',
+      timeEpoch: 1_795_000_000_000,
+    },
+    body: options.body,
+    isBase64Encoded: false,
+  };
+}
+
+async function main() {
+  const started = Date.now();
+  const mailDir = join(work, 'mail');
+  const [dynamo, queue, sink] = await Promise.all([
+    startDynamoDb(),
+    startQueue(),
+    startSmtpSink({ dir: mailDir }),
+  ]);
+  try {
+    const publicUrl = 'https://d111111abcdef8.cloudfront.net';
+    // What stacks/environment.ts gives every function, plus the local endpoints and fake keys.
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? work,
+      AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      TABLE_NAME: 'cluefeed-deploy-proof',
+      APP_SECRET: 'deploy-proof-secret-that-is-long-enough-0123456789',
+      SMTP_URL: sink.url,
+      JOBS_QUEUE_URL: queue.queueUrl,
+      PUBLIC_URL: publicUrl,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      SQS_ENDPOINT: queue.endpoint,
+    };
+    Object.assign(process.env, env);
+    const { ensureTable } = await import('#core/db');
+    await ensureTable();
+
+    const remix = remixServerEntry();
+    const [web, worker, cron] = await Promise.all([
+      buildArtifact('web', remix.entry, remix.inject),
+      buildArtifact('worker', join(root, 'functions', 'worker.ts')),
+      buildArtifact('cron', join(root, 'functions', 'cron.ts')),
+    ]);
+
+    // The first admin, created as docs/operations.md says (sst shell passes resources as JSON).
+    const password = 'deploy-proof-password-0123';
+    const createAdmin = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/create-admin.ts', '--username', 'ops'],
+      {
+        cwd: root,
+        input: `${password}\n`,
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          TABLE_NAME: '',
+          SST_RESOURCE_Table: JSON.stringify({ name: env.TABLE_NAME }),
+        },
+      },
+    );
+    check(
+      'create-admin creates the admin from sst shell resources, without printing the password',
+      createAdmin.status === 0 &&
+        createAdmin.stdout.includes('Created the admin "ops" in table cluefeed-deploy-proof') &&
+        !`${createAdmin.stdout}${createAdmin.stderr}`.includes(password),
+      createAdmin,
+    );
+
+    const home = (await invoke({ env, file: web, event: urlEvent('GET', '/') })) as {
+      statusCode: number;
+      body: string;
+    };
+    check(
+      'web: GET / renders the home page',
+      home.statusCode === 200 && /<title>[^<]*Cluefeed/.test(home.body),
+      home,
+    );
+    const bad = (await invoke({ env, file: web, event: urlEvent('GET', '/a/%E0%A4%A') })) as {
+      statusCode: number;
+      body: string;
+    };
+    check(
+      'web: a malformed path gets the branded 400',
+      bad.statusCode === 400 && bad.body.includes('<h1>Bad request</h1>'),
+      bad,
+    );
+    const signIn = (await invoke({
+      env,
+      file: web,
+      event: urlEvent('POST', '/admin-panel/authorize', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: publicUrl },
+        body: new URLSearchParams({ userName: 'ops', password }).toString(),
+      }),
+    })) as { statusCode: number; cookies: string[] };
+    check(
+      'web: the admin signs in (argon2 native module loads from the artifact)',
+      [302, 303].includes(signIn.statusCode) && signIn.cookies.length > 0,
+      signIn,
+    );
+
+    await invoke({ env, file: cron, event: { schedule: 'import-articles' } });
+    const sqs = new SQSClient({
+      endpoint: queue.endpoint,
+      region: 'eu-west-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      useQueueUrlAsEndpoint: false,
+    });
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queue.queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 2,
+      }),
+    );
+    sqs.destroy();
+    const Jobs = await import('#core/jobs');
+    const processId = (JSON.parse(Messages[0]?.Body ?? '{}') as { processId?: string }).processId;
+    const queued = processId ? await Jobs.byId(processId) : undefined;
+    check(
+      'cron: the EventBridge Scheduler event enqueues the import',
+      queued?.name === 'import-articles' && queued.status === 'Queued',
+      Messages,
+    );
+
+    const batch: SQSEvent = {
+      Records: Messages.map((message) => ({
+        messageId: message.MessageId!,
+        receiptHandle: message.ReceiptHandle!,
+        body: message.Body!,
+        attributes: {
+          ApproximateReceiveCount: '1',
+          SentTimestamp: String(Date.now()),
+          SenderId: 'AIDAEXAMPLE',
+          ApproximateFirstReceiveTimestamp: String(Date.now()),
+        },
+        messageAttributes: {},
+        md5OfBody: message.MD5OfBody ?? '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:eu-west-1:123456789012:cluefeed-Jobs',
+        awsRegion: 'eu-west-1',
+      })),
+    };
+    const answer = await invoke({ env, file: worker, event: batch });
+    const ran = await Jobs.byId(processId!);
+    check(
+      'worker: the SQS batch runs the import to Success with batchItemFailures []',
+      JSON.stringify(answer) === '{"batchItemFailures":[]}' && ran?.status === 'Success',
+      { answer, ran },
+    );
+    console.log(`Deploy proof passed in ${Math.round((Date.now() - started) / 1000)} s.`);
+  } finally {
+    await Promise.all([dynamo.stop(), queue.stop(), sink.stop()]);
+    // DEPLOY_PROOF_KEEP=1 keeps the artifacts to look at (or to invoke by hand with invoke.mjs).
+    if (process.env.DEPLOY_PROOF_KEEP) console.log(`Artifacts kept in ${work}`);
+    else rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

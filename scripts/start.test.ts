@@ -1,0 +1,92 @@
+// npm start as a person runs it: a child process, judged by what it prints and what it leaves behind.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '#scripts/local/net';
+
+/** Pids of DynamoDB Local processes listening on `port` (its command line names the port). */
+function dynamoDbProcesses(port: number): number[] {
+  return readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      const at = args.indexOf('-port');
+      const isOurs =
+        args.some((arg) => arg.endsWith('DynamoDBLocal.jar')) && args[at + 1] === String(port);
+      return isOurs ? [Number(entry)] : [];
+    } catch {
+      return []; // Gone while we looked.
+    }
+  });
+}
+
+type Run = { output: () => string; exited: Promise<number | null>; stop: () => void };
+
+function startRuntime(args: string[], env: Record<string, string>): Run {
+  // One process (no npx or tsx wrapper between), so the signal reaches the runtime itself.
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/start.ts', '--ephemeral', ...args],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { output: () => output, exited, stop: () => child.kill('SIGTERM') };
+}
+
+const occupied: Server[] = [];
+const dynamoPorts: number[] = [];
+afterEach(() => {
+  for (const server of occupied.splice(0)) server.close();
+  // Whatever a failing run left behind is ours to end, by its pid.
+  for (const port of dynamoPorts.splice(0)) {
+    for (const pid of dynamoDbProcesses(port)) process.kill(pid, 'SIGKILL');
+  }
+});
+
+async function occupy(): Promise<number> {
+  const server = createServer();
+  occupied.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as { port: number }).port;
+}
+
+describe('npm start', () => {
+  it('names the taken fixture-feed port and its setting, and leaves no DynamoDB Local behind', async () => {
+    const [feedPort, webPort, dynamoPort] = [await occupy(), await freePort(), await freePort()];
+    dynamoPorts.push(dynamoPort);
+    const run = startRuntime(['--port', String(webPort), '--dynamo-port', String(dynamoPort)], {
+      FIXTURE_FEEDS_PORT: String(feedPort),
+    });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain(
+      `Port ${feedPort} is taken, so the fixture feeds cannot start. Stop whatever uses it, or choose another port with FIXTURE_FEEDS_PORT.`,
+    );
+    expect(dynamoDbProcesses(dynamoPort)).toEqual([]);
+  }, 90_000);
+
+  it('runs without schedules in memory and stops every child on SIGTERM', async () => {
+    const [webPort, dynamoPort] = [await freePort(), await freePort()];
+    dynamoPorts.push(dynamoPort);
+    const run = startRuntime(['--port', String(webPort), '--dynamo-port', String(dynamoPort)], {
+      FIXTURE_FEEDS_PORT: '',
+    });
+    const deadline = Date.now() + 170_000;
+    while (!run.output().includes('Press Ctrl-C to stop.')) {
+      if (Date.now() > deadline) throw new Error(`Did not start:\n${run.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(run.output()).toContain('schedules: off (--ephemeral; add --schedules to run them)');
+    expect((await fetch(`http://127.0.0.1:${webPort}/healthz`)).status).toBe(200);
+    expect(dynamoDbProcesses(dynamoPort)).toHaveLength(1);
+    run.stop();
+    expect(await run.exited).toBe(0);
+    expect(dynamoDbProcesses(dynamoPort)).toEqual([]);
+  }, 180_000);
+});

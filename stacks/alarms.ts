@@ -1,0 +1,60 @@
+// Alarms an operator must hear about: a job that landed in the dead-letter queue, and any server
+// function throwing. They notify the `Alarms` SNS topic; `ALARM_EMAIL` at deploy time subscribes
+// an address (the subscription must be confirmed from the e-mail AWS sends).
+import { SCHEDULES } from '../core/automations/schedules';
+import { crons, worker } from './jobs';
+import { deadLetters } from './queue';
+import { web } from './web';
+
+export const alarmTopic = new sst.aws.SnsTopic('Alarms');
+
+const alarmEmail = process.env.ALARM_EMAIL?.trim();
+if (alarmEmail) {
+  new aws.sns.TopicSubscription('AlarmsEmail', {
+    topic: alarmTopic.arn,
+    protocol: 'email',
+    endpoint: alarmEmail,
+  });
+}
+
+const notify = { alarmActions: [alarmTopic.arn], okActions: [alarmTopic.arn] };
+
+new aws.cloudwatch.MetricAlarm('JobsDeadLettersAlarm', {
+  alarmDescription: 'A job message reached the dead-letter queue (see docs/operations.md, Jobs).',
+  namespace: 'AWS/SQS',
+  metricName: 'ApproximateNumberOfMessagesVisible',
+  dimensions: { QueueName: deadLetters.nodes.queue.name },
+  statistic: 'Maximum',
+  period: 300,
+  evaluationPeriods: 1,
+  threshold: 0,
+  comparisonOperator: 'GreaterThanThreshold',
+  treatMissingData: 'notBreaching',
+  ...notify,
+});
+
+/** One alarm per function: any invocation error in five minutes. */
+function errorAlarm(name: string, functionName: $util.Input<string>) {
+  new aws.cloudwatch.MetricAlarm(`${name}ErrorsAlarm`, {
+    alarmDescription: `${name} threw an error (read its CloudWatch logs).`,
+    namespace: 'AWS/Lambda',
+    metricName: 'Errors',
+    dimensions: { FunctionName: functionName },
+    statistic: 'Sum',
+    period: 300,
+    evaluationPeriods: 1,
+    threshold: 0,
+    comparisonOperator: 'GreaterThanThreshold',
+    treatMissingData: 'notBreaching',
+    ...notify,
+  });
+}
+
+errorAlarm(
+  'Web',
+  web.nodes.server!.apply((server) => server.name),
+);
+errorAlarm('Worker', worker.nodes.function.name);
+crons.forEach((cron, index) =>
+  errorAlarm(`Schedule-${SCHEDULES[index]!.id}`, cron.nodes.function.name),
+);
