@@ -45,9 +45,38 @@ const id = () => ulid();
 
 /** One realistic item per entity, keyed by ElectroDB entity name. */
 const samples: Record<string, () => Sample> = {
+  aiModel: () => ({
+    doc: 'AiModel',
+    item: {
+      id: 'openai-compatible:llama3.1:8b',
+      provider: 'openai-compatible',
+      model: 'llama3.1:8b',
+      modelType: 'gpt',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      createdAt: at,
+    },
+  }),
   analyticsEvent: () => ({
     doc: 'AnalyticsEvent',
-    item: { id: id(), day: '2026-11-20', at, name: 'page_view', path: '/a/defi', utm: 'launch' },
+    item: {
+      id: id(),
+      day: '2026-11-20',
+      shard: 3,
+      at,
+      name: 'page_view',
+      path: '/a/defi',
+      utm: 'launch',
+    },
+    vars: { 'shard 0..3': '3' },
+  }),
+  articleCount: () => ({
+    doc: 'ArticleCount',
+    item: { shard: 5, count: 12 },
+    vars: { '0..7': '5' },
+  }),
+  audienceMember: () => ({
+    doc: 'AudienceMember',
+    item: { audienceId: id(), subscriberId: id(), addedAt: at },
   }),
   articleFingerprint: () => ({
     doc: 'ArticleFingerprint',
@@ -136,13 +165,27 @@ const samples: Record<string, () => Sample> = {
   }),
   logEntry: () => ({
     doc: 'LogEntry',
+    vars: { 'shard 0..3': '2' },
     item: {
       day: '2026-11-20',
+      shard: 2,
       id: id(),
       timestamp: at,
       level: 'info',
       message: 'Imported 3 articles',
       expiresAt: 2e9,
+    },
+  }),
+  prompt: () => ({
+    doc: 'Prompt',
+    item: {
+      id: id(),
+      expImplementationId: 'scoring',
+      title: 'Score with reasons',
+      prompt: 'Rate {title} for {clues}.',
+      createdAt: at,
+      systemUserId: id(),
+      isDeleted: false,
     },
   }),
   post: () => ({

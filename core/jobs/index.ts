@@ -101,10 +101,11 @@ export async function enqueue<S extends v.GenericSchema>(
   try {
     await send({ processId: process.id });
   } catch (error) {
-    await finish(process, {
-      status: 'Failed',
-      error: `Could not queue the job: ${String(error)}`,
-    });
+    await finish(
+      process,
+      { status: 'Failed', error: `Could not queue the job: ${String(error)}` },
+      { status: 'Queued', heartbeatAt: undefined },
+    );
     throw error;
   }
   logger.info(`Queued ${process.name}`, { processId: process.id, systemUserId });
@@ -175,14 +176,15 @@ async function giveUpIfExhausted(id: string, at = Date.now()): Promise<boolean> 
 }
 
 /**
- * Ends a process and frees its job name's slot in one transaction. With `seen`, it ends only if
- * the process is still as it was seen (giving up on a silent run must not end one that just came
- * back to life), and answers false when it was not.
+ * Ends a process and frees its job name's slot in one transaction, only if the process is still
+ * as `seen`: giving up on a silent run must not end one that just came back to life, and a run
+ * ends only the attempt it claimed (a run taken over after a stall must not overwrite the
+ * takeover's end). Answers false when the process moved on.
  */
 async function finish(
   process: Pick<Process, 'id' | 'name'>,
   end: { status: 'Success' | 'Failed'; output?: string; error?: string },
-  seen?: Pick<Process, 'status' | 'heartbeatAt'>,
+  seen: Pick<Process, 'status' | 'heartbeatAt'> | { attempt: number },
 ): Promise<boolean> {
   const { id, name } = process;
   const changes = {
@@ -193,16 +195,15 @@ async function finish(
   const result = await createWriteTransaction(
     { process: ProcessEntity, active: ActiveProcessEntity },
     (entities) => [
-      seen
-        ? entities.process
-            .patch({ id })
-            .set(changes)
-            .where(
-              (attr, op) =>
-                `${op.eq(attr.status, seen.status)} AND ${seen.heartbeatAt === undefined ? op.notExists(attr.heartbeatAt) : op.eq(attr.heartbeatAt, seen.heartbeatAt)}`,
-            )
-            .commit()
-        : entities.process.patch({ id }).set(changes).commit(),
+      entities.process
+        .patch({ id })
+        .set(changes)
+        .where((attr, op) =>
+          'attempt' in seen
+            ? `${op.eq(attr.status, 'Running')} AND ${op.eq(attr.attempts, seen.attempt)}`
+            : `${op.eq(attr.status, seen.status)} AND ${seen.heartbeatAt === undefined ? op.notExists(attr.heartbeatAt) : op.eq(attr.heartbeatAt, seen.heartbeatAt)}`,
+        )
+        .commit(),
       entities.active
         .delete({ name })
         .where((attr, op) => op.eq(attr.id, id))
@@ -211,14 +212,11 @@ async function finish(
   )
     .go()
     .catch((error: unknown) => {
-      if (seen && isConditionFailure(error)) return { canceled: true as const };
+      if (isConditionFailure(error)) return { canceled: true as const };
       throw error;
     });
-  if (!result.canceled) return true;
-  // The process moved on since it was seen: someone else owns its end.
-  if (seen) return false;
-  // ElectroDB reports a cancelled transaction as a result: the slot must not stay taken silently.
-  throw new Error(`Could not end process ${id}: its slot changed`);
+  // A cancelled transaction: the process moved on since it was seen, and its end is someone else's.
+  return !result.canceled;
 }
 
 /**
@@ -256,14 +254,18 @@ export async function runProcess(processId: string, jobs: JobRegistry): Promise<
           .go();
       },
     });
-    await finish(process, { status: 'Success', output: JSON.stringify(output ?? null) });
-    log.info(`Finished ${process.name}`);
+    const mine = { attempt: process.attempts ?? 0 };
+    if (await finish(process, { status: 'Success', output: JSON.stringify(output ?? null) }, mine))
+      log.info(`Finished ${process.name}`);
+    else
+      log.error(`${process.name} finished after another attempt took it over; its end is not kept`);
   } catch (error) {
     log.error(`Failed ${process.name}`, { error });
-    await finish(process, {
-      status: 'Failed',
-      error: error instanceof Error ? error.message : String(error),
-    });
+    await finish(
+      process,
+      { status: 'Failed', error: error instanceof Error ? error.message : String(error) },
+      { attempt: process.attempts ?? 0 },
+    );
   } finally {
     clearInterval(heartbeat);
     await flush();

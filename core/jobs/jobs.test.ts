@@ -30,7 +30,17 @@ const other = Jobs.defineJob({
     return 'other';
   },
 });
-const registry = Jobs.registry([echo, broken, other] as Jobs.JobDefinition[]);
+const stallGates: (() => void)[] = [];
+const stall = Jobs.defineJob({
+  name: 'test-stall',
+  input: v.object({}),
+  async run() {
+    const attempt = stallGates.length + 1;
+    await new Promise<void>((resolve) => stallGates.push(resolve));
+    return attempt === 1 ? 'first attempt' : 'takeover';
+  },
+});
+const registry = Jobs.registry([echo, broken, other, stall] as Jobs.JobDefinition[]);
 
 const event = (...processIds: string[]) =>
   processIds.map((processId, index) => ({
@@ -185,6 +195,31 @@ describe('jobs', () => {
       .go();
     await Jobs.handleBatch(event(process.id), registry);
     expect(await Jobs.byId(process.id)).toMatchObject({ status: 'Success', attempts: 3 });
+  });
+
+  it('keeps the end of the attempt that took a stalled run over, not the stalled one', async () => {
+    const process = await Jobs.enqueue(stall, {}, 'admin-1');
+    await drainQueue();
+    const stalled = Jobs.handleBatch(event(process.id), registry);
+    await expect.poll(() => stallGates.length).toBe(1);
+    await ProcessEntity.patch({ id: process.id })
+      .set({ heartbeatAt: '2000-01-01T00:00:00.000Z' })
+      .go();
+    const takeover = Jobs.handleBatch(event(process.id), registry);
+    await expect.poll(() => stallGates.length).toBe(2);
+    // The stalled attempt comes back while the takeover still runs: it must end nothing.
+    stallGates[0]!();
+    await stalled;
+    expect(await Jobs.byId(process.id)).toMatchObject({ status: 'Running', attempts: 2 });
+    expect((await Jobs.active()).map((active) => active.id)).toContain(process.id);
+    stallGates[1]!();
+    await takeover;
+    expect(await Jobs.byId(process.id)).toMatchObject({
+      status: 'Success',
+      output: JSON.stringify('takeover'),
+      attempts: 2,
+    });
+    expect(await Jobs.active()).toEqual([]);
   });
 
   it('ends a run that kept stopping Failed after the last attempt and frees its slot', async () => {

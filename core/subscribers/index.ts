@@ -370,9 +370,11 @@ export const byAudience = fn(ByAudienceInput, async ({ audienceId, cursor, limit
  */
 export async function unsubscribeOneClick(token: string | null | undefined): Promise<void> {
   const verified = Tokens.verify('manage', token);
-  const owner = verified.ok && verified.subject ? parseLinkSubject(verified.subject) : undefined;
-  if (!owner) throw brokenLink();
-  await RateLimit.hit(RateLimit.LIMITS.oneClickPerSubscriber, owner.id);
+  const subject = verified.ok ? verified.subject : undefined;
+  if (!subject || !parseLinkSubject(subject)) throw brokenLink();
+  // Keyed by id and link version: a stale link (sent before an address change) cannot use up
+  // the current link's allowance.
+  await RateLimit.hit(RateLimit.LIMITS.oneClickPerSubscriber, subject);
   await unsubscribe(await fromToken(token, ['manage']));
 }
 

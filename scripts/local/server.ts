@@ -7,6 +7,7 @@ import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express from 'express';
+import { frontDoor } from '../../stacks/front-door';
 
 export async function startWebServer(options: {
   buildDir: string;
@@ -35,8 +36,23 @@ export async function startWebServer(options: {
       redirect: false,
     }),
   );
-  app.use((req, _res, next) => {
-    req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? 'unknown';
+  // CloudFront's viewer-request function, run as it runs there (stacks/front-door.ts).
+  app.use((req, res, next) => {
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([name, value]) => [
+        name,
+        { value: Array.isArray(value) ? value.join(', ') : (value ?? '') },
+      ]),
+    );
+    const request = { method: req.method, headers };
+    const refusal = frontDoor(request, req.socket.remoteAddress ?? 'unknown');
+    if (refusal) {
+      res.status(refusal.statusCode);
+      for (const [name, { value }] of Object.entries(refusal.headers)) res.setHeader(name, value);
+      res.send(refusal.body.data);
+      return;
+    }
+    req.headers['x-viewer-address'] = request.headers['x-viewer-address']!.value;
     next();
   });
   app.use(createRequestHandler({ build, mode: 'production' }));

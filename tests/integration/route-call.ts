@@ -6,7 +6,14 @@ import { db } from '#core/db';
 import { sessionCookie } from '#web/lib/admin.server';
 import type { RouteModule } from './route-table';
 
-export type Answer = { status: number; location?: string; error?: unknown; data?: unknown };
+export type Answer = {
+  status: number;
+  location?: string;
+  error?: unknown;
+  data?: unknown;
+  /** A Response's own Cache-Control (what a resource route sends; pages get theirs from `headers`). */
+  cacheControl?: string;
+};
 
 type DataWithInit = { type: 'DataWithResponseInit'; data: unknown; init: ResponseInit | null };
 
@@ -20,7 +27,11 @@ function isDataWithInit(value: unknown): value is DataWithInit {
 
 function reduce(value: unknown, thrown: boolean): Answer {
   if (value instanceof Response) {
-    return { status: value.status, location: value.headers.get('Location') ?? undefined };
+    return {
+      status: value.status,
+      location: value.headers.get('Location') ?? undefined,
+      cacheControl: value.headers.get('Cache-Control') ?? undefined,
+    };
   }
   if (isDataWithInit(value)) {
     const headers = new Headers(value.init?.headers);

@@ -6,6 +6,7 @@ import * as Tokens from '#core/tokens';
 import { adminCookie, call, changes, request, storedItems } from '#tests/integration/route-call';
 import { accessOf, routeTable, samplePath, type SweptRoute } from '#tests/integration/route-table';
 import { seedSweepWorld, type SweepWorld } from '#tests/integration/sweep-world';
+import { storesLogs } from '#web/lib/resource-route.server';
 
 const table = await routeTable();
 const admin = table.filter((route) => route.access === 'admin');
@@ -57,6 +58,20 @@ describe('the route table', () => {
       params: { slug: 'defi', id: '01JSWEEP0000000000000SAMPLE' },
     });
   });
+});
+
+describe('resource routes store their log lines before they answer', () => {
+  // A route without a page never passes through entry.server, which stores a page's lines.
+  const resources = table.filter((route) => !('default' in route.module));
+
+  it.each(resources.map((route) => [route.pattern, route] as const))(
+    '%s wraps its loader and action in storingLogs',
+    (_pattern, route) => {
+      for (const handler of [route.module.loader, route.module.action].filter(Boolean)) {
+        expect(storesLogs(handler), route.file).toBe(true);
+      }
+    },
+  );
 });
 
 describe('admin routes refuse without an admin session', () => {
@@ -123,8 +138,16 @@ describe('admin routes refuse without an admin session', () => {
       );
       expect(answer.status, route.pattern).toBeLessThan(500);
       if (answer.status === 200) opened.push(route.pattern);
+      // Remix ignores `headers` on a route without a page: such a route marks its own answer.
+      if (answer.status === 200 && !('default' in route.module)) {
+        expect(answer.cacheControl ?? '', `${route.pattern} is never cached`).toMatch(
+          /no-store|private/,
+        );
+      }
     }
-    expect(opened).toEqual(expect.arrayContaining(['/admin-panel', '/admin-panel/logs']));
+    expect(opened).toEqual(
+      expect.arrayContaining(['/admin-panel', '/admin-panel/logs', '/admin-panel/logs/lines']),
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readForm, readJson } from './api.server';
+import { clientIp, readForm, readJson } from './api.server';
 
 const post = (body: string, type: string, method = 'POST') =>
   new Request('http://localhost/x', { method, body, headers: { 'Content-Type': type } });
@@ -33,5 +33,29 @@ describe('request bodies', () => {
     await expect(readJson(post('{"a":', 'application/json'), 1024)).rejects.toMatchObject({
       status: 400,
     });
+  });
+});
+
+describe('clientIp', () => {
+  it("trusts only the front door's viewer address, never a CloudFront header a client sent", () => {
+    const spoofed = new Request('http://localhost/x', {
+      headers: {
+        'CloudFront-Viewer-Address': '198.51.100.7:443',
+        'X-Forwarded-For': '203.0.113.9',
+      },
+    });
+    expect(clientIp(spoofed)).toBe('203.0.113.9');
+    const labelled = new Request('http://localhost/x', {
+      headers: { 'X-Viewer-Address': '203.0.113.10', 'X-Forwarded-For': '198.51.100.7' },
+    });
+    expect(clientIp(labelled)).toBe('203.0.113.10');
+  });
+});
+
+describe('media types', () => {
+  it('reads forms and JSON whatever the case of their media type', async () => {
+    const form = await readForm(post('a=1', 'Application/X-WWW-Form-Urlencoded; Charset=UTF-8'));
+    expect(form.get('a')).toBe('1');
+    expect(await readJson(post('{"a":1}', 'Application/JSON'), 100)).toEqual({ a: 1 });
   });
 });

@@ -61,9 +61,14 @@ export async function readBody(request: Request, maxBytes: number): Promise<stri
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The body's media type, lower-cased and without parameters (media types are case-insensitive). */
+export function mediaType(request: Request): string {
+  return (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
 /** Reads a JSON object body of at most `maxBytes`, refusing anything else with a clear 4xx. */
 export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
-  if (!request.headers.get('content-type')?.includes('application/json')) {
+  if (mediaType(request) !== 'application/json') {
     throw new VisibleError('request.unsupported_type', 'Send the body as application/json', 415);
   }
   const text = await readBody(request, maxBytes);
@@ -84,7 +89,7 @@ export async function readForm(request: Request): Promise<URLSearchParams> {
   if (request.method !== 'POST') {
     throw new VisibleError('request.method_not_allowed', 'Send this form with POST', 405);
   }
-  if (!request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) {
+  if (mediaType(request) !== 'application/x-www-form-urlencoded') {
     throw new VisibleError(
       'request.unsupported_type',
       'Send the form as application/x-www-form-urlencoded',
@@ -98,13 +103,12 @@ function tooLarge() {
   return new VisibleError('request.too_large', 'The request body is too large', 413);
 }
 
-/**
- * The caller's address for rate limits: CloudFront's viewer address on AWS; locally the server
- * replaces X-Forwarded-For with the socket address, so a client cannot choose its own.
- */
+/** The caller's address for rate limits, as the front door saw it (a client cannot choose it). */
 export function clientIp(request: Request): string {
-  const viewer = request.headers.get('cloudfront-viewer-address');
-  if (viewer) return viewer.slice(0, viewer.lastIndexOf(':'));
+  // Set by the front door (stacks/front-door.ts) on AWS and locally, over anything a client sent.
+  const viewer = request.headers.get('x-viewer-address');
+  if (viewer) return viewer;
+  // Only in-process tests call the app without the front door.
   const forwarded = request.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim();
   return forwarded || 'unknown';
 }

@@ -4,14 +4,15 @@ import * as Analytics from '#core/analytics';
 import { VisibleError } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
 import { clientIp, handleApi, methodNotAllowed, readJson } from '#web/lib/api.server';
+import { storingLogs } from '#web/lib/resource-route.server';
 
 const MAX_BODY_BYTES = 2048;
 
-export function loader() {
+export const loader = storingLogs(function loader() {
   return methodNotAllowed('POST');
-}
+});
 
-export function action({ request }: ActionFunctionArgs) {
+export const action = storingLogs(function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST');
   return handleApi(async () => {
     await RateLimit.hit(RateLimit.LIMITS.analyticsPerIp, clientIp(request));
@@ -23,4 +24,4 @@ export function action({ request }: ActionFunctionArgs) {
     await Analytics.record(event);
     return new Response(null, { status: 204 });
   });
-}
+});

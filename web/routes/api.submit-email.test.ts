@@ -104,7 +104,7 @@ describe('POST /api/submit-email', () => {
   });
 
   it('refuses GET with 405', async () => {
-    const response = loader();
+    const response = await loader();
     expect(response.status).toBe(405);
     expect(response.headers.get('Allow')).toBe('POST');
   });

@@ -5,14 +5,15 @@ import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
 import * as Waitlist from '#core/waitlist';
 import { clientIp, handleApi, json, methodNotAllowed, readJson } from '#web/lib/api.server';
+import { storingLogs } from '#web/lib/resource-route.server';
 
 const MAX_BODY_BYTES = 1024;
 
-export function loader() {
+export const loader = storingLogs(function loader() {
   return methodNotAllowed('POST');
-}
+});
 
-export function action({ request }: ActionFunctionArgs) {
+export const action = storingLogs(function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST');
   return handleApi(async () => {
     const token = Tokens.verify('waitlist', request.headers.get('x-api-token'));
@@ -28,4 +29,4 @@ export function action({ request }: ActionFunctionArgs) {
     await Waitlist.join({ ...body, email: body.email as string });
     return json({ ok: true });
   });
-}
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import * as Subscribers from '#core/subscribers';
+import { SubscriberEntity } from '#core/subscribers';
 import { mapPool } from '#core/common';
 import { createAudience } from '#tests/integration/factories';
 import { action } from './api.unsubscribe';
@@ -34,6 +35,15 @@ describe('one-click unsubscribe (RFC 8058)', () => {
       'List-Unsubscribe=One-Click',
       urlEncoded,
     );
+    expect(response.status).toBe(200);
+    expect((await Subscribers.byId(reader.id))?.status).toBe('unsubscribed');
+  });
+
+  it('reads the media type whatever its case', async () => {
+    const reader = await subscriber();
+    const response = await post(Subscribers.manageToken(reader), 'List-Unsubscribe=One-Click', {
+      'Content-Type': 'Application/X-WWW-Form-Urlencoded',
+    });
     expect(response.status).toBe(200);
     expect((await Subscribers.byId(reader.id))?.status).toBe('unsubscribed');
   });
@@ -94,5 +104,15 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     }
     expect(statuses.slice(0, 10).every((status) => status === 200)).toBe(true);
     expect(statuses[10]).toBe(429);
+  });
+
+  it("a stale link's posts do not use up the current link's allowance", async () => {
+    const reader = await subscriber();
+    const stale = Subscribers.manageToken(reader);
+    for (let i = 0; i < 11; i++) await post(stale, 'List-Unsubscribe=One-Click', urlEncoded);
+    const current = Subscribers.manageToken({ id: reader.id, linkVersion: 1 });
+    await SubscriberEntity.update({ id: reader.id }).set({ linkVersion: 1 }).go();
+    const response = await post(current, 'List-Unsubscribe=One-Click', urlEncoded);
+    expect(response.status).toBe(200);
   });
 });

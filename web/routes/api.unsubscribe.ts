@@ -4,21 +4,22 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { VisibleError } from '#core/common';
 import * as Subscribers from '#core/subscribers';
-import { handleApi, json, readBody } from '#web/lib/api.server';
+import { handleApi, json, mediaType, readBody } from '#web/lib/api.server';
 import { tokenOf } from '#web/lib/subscriber.server';
+import { storingLogs } from '#web/lib/resource-route.server';
 
 const MAX_BODY_BYTES = 4096;
 
-export function loader({ request }: LoaderFunctionArgs) {
+export const loader = storingLogs(function loader({ request }: LoaderFunctionArgs) {
   return redirect(`/unsubscribe?${new URLSearchParams({ subscriberHash: tokenOf(request) })}`);
-}
+});
 
 /** The posted form, from either encoding RFC 8058 senders use. */
 async function oneClickForm(request: Request): Promise<URLSearchParams | FormData> {
   const type = request.headers.get('content-type') ?? '';
   const body = await readBody(request, MAX_BODY_BYTES);
-  if (type.startsWith('application/x-www-form-urlencoded')) return new URLSearchParams(body);
-  if (type.startsWith('multipart/form-data')) {
+  if (mediaType(request) === 'application/x-www-form-urlencoded') return new URLSearchParams(body);
+  if (mediaType(request) === 'multipart/form-data') {
     const copy = new Request(request.url, {
       method: 'POST',
       body,
@@ -35,7 +36,7 @@ async function oneClickForm(request: Request): Promise<URLSearchParams | FormDat
   );
 }
 
-export function action({ request }: ActionFunctionArgs) {
+export const action = storingLogs(function action({ request }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== 'POST')
       throw new VisibleError('request.method_not_allowed', 'Use POST', 405);
@@ -46,4 +47,4 @@ export function action({ request }: ActionFunctionArgs) {
     await Subscribers.unsubscribeOneClick(tokenOf(request));
     return json({ ok: true });
   });
-}
+});

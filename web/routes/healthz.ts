@@ -1,6 +1,8 @@
 // A trivial route: liveness checks, and the framework's ceiling in the public-pages benchmark.
-export function loader() {
+import { storingLogs } from '#web/lib/resource-route.server';
+
+export const loader = storingLogs(function loader() {
   return new Response('ok', {
     headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' },
   });
-}
+});

@@ -8,11 +8,12 @@ import {
   sessionToken,
 } from '#web/lib/admin.server';
 import { privatePageHeaders } from '#web/lib/cache';
+import { storingLogs } from '#web/lib/resource-route.server';
 
 /** Admin data is never kept by a browser or a CDN (the root's public page cache must not apply). */
 export const headers = privatePageHeaders;
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = storingLogs(async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   await Auth.signOut(await sessionToken(request));
   const referer = request.headers.get('Referer') ?? '';
@@ -25,8 +26,8 @@ export async function action({ request }: ActionFunctionArgs) {
       headers: { 'Set-Cookie': await sessionCookie().serialize('', { maxAge: 0 }) },
     },
   );
-}
+});
 
-export function loader() {
+export const loader = storingLogs(function loader() {
   return redirect('/admin-panel/authorize');
-}
+});

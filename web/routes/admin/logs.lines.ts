@@ -1,9 +1,10 @@
 // GET /admin-panel/logs/lines?date=&lines=: the log viewer's refresh, as data.
 import type { LoaderFunctionArgs } from '@remix-run/node';
+import { json } from '#web/lib/api.server';
+import { storingLogs } from '#web/lib/resource-route.server';
 import { loadLines } from './logs.server';
-import { privatePageHeaders } from '#web/lib/cache';
 
-/** Admin data is never kept by a browser or a CDN (the root's public page cache must not apply). */
-export const headers = privatePageHeaders;
-
-export const loader = ({ request }: LoaderFunctionArgs) => loadLines(request);
+// A resource route: Remix applies no `headers` export here, so `json` sets no-store itself.
+export const loader = storingLogs(async function loader({ request }: LoaderFunctionArgs) {
+  return json(await loadLines(request));
+});

@@ -5,10 +5,11 @@ import { config } from '#core/config';
 import { readMessages } from '#core/mail';
 import { requireAdmin } from '#web/lib/admin.server';
 import { notFound, privatePageHeaders } from '#web/lib/cache';
+import { storingLogs } from '#web/lib/resource-route.server';
 
 export const headers = privatePageHeaders;
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export const loader = storingLogs(async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const dir = config().MAIL_DIR;
   const message = dir
@@ -26,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       'Cache-Control': 'private, no-store',
     },
   });
-}
+});
 
 /**
  * Inline styles apply and nothing runs. The sandbox matches the Outbox's frame, so the message

@@ -5,11 +5,12 @@ import { json } from '#web/lib/api.server';
 import { requireAdmin } from '#web/lib/admin.server';
 import { processView } from '#web/lib/processes';
 import { privatePageHeaders } from '#web/lib/cache';
+import { storingLogs } from '#web/lib/resource-route.server';
 
 /** Admin data is never kept by a browser or a CDN (the root's public page cache must not apply). */
 export const headers = privatePageHeaders;
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export const loader = storingLogs(async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   return json({ processes: (await Jobs.active()).map(processView) });
-}
+});
