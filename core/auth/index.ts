@@ -134,16 +134,18 @@ export async function authorize(
   const perIp = await RateLimit.attempt(LOGIN_LIMIT_PER_IP, input.ip, now);
   if (!perIp.allowed) throw THROTTLED();
   // Counted only once the address is within its limit, so a throttled address cannot use up
-  // the user name's allowance and lock its owner out.
-  const perUserName = await RateLimit.attempt(LOGIN_LIMIT_PER_USER_NAME, key(input.userName), now);
-  if (!perUserName.allowed) throw THROTTLED();
+  // the user name's allowance and lock its owner out. A blank name belongs to nobody.
+  const perUserName = input.userName.trim()
+    ? await RateLimit.attempt(LOGIN_LIMIT_PER_USER_NAME, key(input.userName), now)
+    : undefined;
+  if (perUserName && !perUserName.allowed) throw THROTTLED();
   const user =
     input.userName.trim() && input.password ? await byUserName(input.userName) : undefined;
   const valid = await verify(user?.passwordHash ?? (await DUMMY_HASH), input.password || ' ');
   if (!user || !valid || user.role !== ROLES.ADMIN) {
     throw new VisibleError('UNAUTH_USER_LOGIN', INVALID_CREDENTIALS, 401);
   }
-  await Promise.all([perIp.release(), perUserName.release()]);
+  await Promise.all([perIp.release(), perUserName?.release()]);
   const token = randomBytes(32).toString('base64url');
   await SessionEntity.create({
     tokenHash: tokenHash(token),
