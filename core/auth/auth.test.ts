@@ -60,14 +60,14 @@ describe('admin sign-in', () => {
     const generated = (created as { password: string }).password;
     expect(generated.length).toBeGreaterThanOrEqual(16);
     await expect(
-      Auth.authorize({ userName: name, password: generated, ip: '10.0.0.1' }),
+      Auth.authorize({ userName: name, password: generated, ip: address() }),
     ).resolves.toBeDefined();
   });
 
   it('signs in, finds the session, and signs out', async () => {
     const name = userName();
     await Auth.ensureAdmin({ userName: name, password });
-    const { token, user } = await Auth.authorize({ userName: name, password, ip: '10.0.0.2' });
+    const { token, user } = await Auth.authorize({ userName: name, password, ip: address() });
     expect(user).toMatchObject({ userName: name, role: Auth.ROLES.ADMIN });
     expect(await Auth.sessionUser(token)).toMatchObject({ id: user.id });
     await Auth.signOut(token);
@@ -176,7 +176,7 @@ describe('admin sign-in', () => {
   it('refuses an expired session', async () => {
     const name = userName();
     await Auth.ensureAdmin({ userName: name, password });
-    const { token } = await Auth.authorize({ userName: name, password, ip: '10.0.0.6' });
+    const { token } = await Auth.authorize({ userName: name, password, ip: address() });
     const { createHash } = await import('node:crypto');
     await SessionEntity.patch({ tokenHash: createHash('sha256').update(token).digest('hex') })
       .set({ expiresAt: Math.floor(Date.now() / 1000) - 1 })

@@ -116,3 +116,10 @@ export async function routeTable(samples: Record<string, string> = {}): Promise<
     }),
   );
 }
+
+/** The route with this pattern, which must still have an action (field-aware fuzzers use it). */
+export function actionRoute(table: SweptRoute[], pattern: string): SweptRoute {
+  const found = table.find((candidate) => candidate.pattern === pattern);
+  if (!found?.module.action) throw new Error(`${pattern} is no longer an action in web/routes.ts`);
+  return found;
+}

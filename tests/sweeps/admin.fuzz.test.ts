@@ -5,15 +5,11 @@ import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
 import { config } from '#core/config';
 import { formBody, fuzz, junk, type FuzzRequest } from '#tests/integration/fuzz';
-import { routeTable } from '#tests/integration/route-table';
+import { actionRoute, routeTable } from '#tests/integration/route-table';
 import { seedSweepWorld, type SweepWorld } from '#tests/integration/sweep-world';
 
 const table = await routeTable();
-function route(pattern: string) {
-  const found = table.find((candidate) => candidate.pattern === pattern);
-  if (!found?.module.action) throw new Error(`${pattern} is no longer an action in web/routes.ts`);
-  return found;
-}
+const route = (pattern: string) => actionRoute(table, pattern);
 
 /** The app's own origin, so a same-origin check on admin POSTs lets the fuzzed bodies through. */
 const appOrigin = () => new URL(config().PUBLIC_URL).origin;

@@ -13,15 +13,11 @@ import {
   nearMissEmails,
   type FuzzRequest,
 } from '#tests/integration/fuzz';
-import { routeTable } from '#tests/integration/route-table';
+import { actionRoute, routeTable } from '#tests/integration/route-table';
 import { seedSweepWorld, type SweepWorld } from '#tests/integration/sweep-world';
 
 const table = await routeTable();
-function route(pattern: string) {
-  const found = table.find((candidate) => candidate.pattern === pattern);
-  if (!found?.module.action) throw new Error(`${pattern} is no longer an action in web/routes.ts`);
-  return found;
-}
+const route = (pattern: string) => actionRoute(table, pattern);
 
 let world: SweepWorld;
 beforeAll(async () => {
