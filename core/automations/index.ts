@@ -11,8 +11,12 @@ import { SCHEDULES } from './schedules';
 
 export { SCHEDULES, toEventBridgeCron, type Schedule } from './schedules';
 
+/** Imports and Clear Table write the same articles and streams: they never run at once. */
+const ARTICLES_SLOT = 'articles';
+
 export const addStreamAndImport = Jobs.defineJob({
   name: 'add-stream-and-import-articles',
+  slot: ARTICLES_SLOT,
   priority: 1,
   input: v.object({
     streamName: v.pipe(
@@ -37,6 +41,7 @@ export const addStreamAndImport = Jobs.defineJob({
 
 export const importArticles = Jobs.defineJob({
   name: 'import-articles',
+  slot: ARTICLES_SLOT,
   input: v.object({}),
   run: (_input, context) => Streams.importAll(context),
 });
@@ -49,6 +54,7 @@ export type CollectionId = keyof typeof COLLECTIONS;
 
 export const clearTable = Jobs.defineJob({
   name: 'clear-table',
+  slot: ARTICLES_SLOT,
   priority: 2,
   input: v.object({
     collection: v.picklist(Object.keys(COLLECTIONS) as CollectionId[], 'Please choose a table'),

@@ -1,5 +1,5 @@
-// The running-process slots: one item per job name, held while that job's process is Queued or
-// Running. All slots share one small partition, so "everything that runs" is a single Query.
+// The running-process slots: one item per slot (a job's name, or a group of jobs that must not
+// overlap), held while that job's process is Queued or Running. All slots share one small partition, so "everything that runs" is a single Query.
 import { defineEntity } from '#core/db';
 
 export const ActiveProcessEntity = defineEntity({

@@ -9,6 +9,8 @@ export const ProcessEntity = defineEntity({
   attributes: {
     id: { type: 'string', required: true },
     name: { type: 'string', required: true },
+    /** The ActiveProcess slot it holds: its job's slot, shared by jobs that must not overlap. */
+    slot: { type: 'string' },
     priority: { type: 'number', default: 0 },
     status: { type: PROCESS_STATUSES, required: true },
     input: { type: 'string', required: true },

@@ -38,6 +38,8 @@ export type JobContext = {
 
 export type JobDefinition<S extends v.GenericSchema = v.GenericSchema> = {
   name: string;
+  /** Jobs that share a slot never run at once (an import and Clear Table); default: the name. */
+  slot?: string;
   priority?: number;
   input: S;
   run(input: v.InferOutput<S>, context: JobContext): Promise<unknown>;
@@ -57,6 +59,9 @@ export function registry(definitions: JobDefinition[]): JobRegistry {
 
 const now = () => new Date().toISOString();
 
+/** The slot a process holds while it is active (processes queued before slots had one: its name). */
+const slotOf = (process: Pick<Process, 'name' | 'slot'>) => process.slot ?? process.name;
+
 export const BUSY_MESSAGE = 'A process is still running. Please wait until it ends.';
 
 /**
@@ -75,6 +80,7 @@ export async function enqueue<S extends v.GenericSchema>(
   const process: Process = {
     id: ulid(),
     name: definition.name,
+    slot: definition.slot ?? definition.name,
     priority: definition.priority ?? 0,
     status: 'Queued',
     input: JSON.stringify(parsed.output ?? null),
@@ -88,7 +94,7 @@ export async function enqueue<S extends v.GenericSchema>(
     (entities) => [
       entities.process.create(process).commit(),
       entities.active
-        .create({ id: process.id, name: process.name, createdAt: process.createdAt })
+        .create({ id: process.id, name: slotOf(process), createdAt: process.createdAt })
         .commit(),
     ],
   )
@@ -182,11 +188,11 @@ async function giveUpIfExhausted(id: string, at = Date.now()): Promise<boolean> 
  * takeover's end). Answers false when the process moved on.
  */
 async function finish(
-  process: Pick<Process, 'id' | 'name'>,
+  process: Pick<Process, 'id' | 'name' | 'slot'>,
   end: { status: 'Success' | 'Failed'; output?: string; error?: string },
   seen: Pick<Process, 'status' | 'heartbeatAt'> | { attempt: number },
 ): Promise<boolean> {
-  const { id, name } = process;
+  const { id } = process;
   const changes = {
     ...end,
     endTime: now(),
@@ -205,7 +211,7 @@ async function finish(
         )
         .commit(),
       entities.active
-        .delete({ name })
+        .delete({ name: slotOf(process) })
         .where((attr, op) => op.eq(attr.id, id))
         .commit(),
     ],

@@ -40,7 +40,15 @@ const stall = Jobs.defineJob({
     return attempt === 1 ? 'first attempt' : 'takeover';
   },
 });
-const registry = Jobs.registry([echo, broken, other, stall] as Jobs.JobDefinition[]);
+const sharing = Jobs.defineJob({
+  name: 'test-sharing',
+  slot: 'test-stall',
+  input: v.object({}),
+  async run() {
+    return 'shared';
+  },
+});
+const registry = Jobs.registry([echo, broken, other, stall, sharing] as Jobs.JobDefinition[]);
 
 const event = (...processIds: string[]) =>
   processIds.map((processId, index) => ({
@@ -220,6 +228,23 @@ describe('jobs', () => {
       attempts: 2,
     });
     expect(await Jobs.active()).toEqual([]);
+  });
+
+  it('refuses a job while another job of its slot runs, and takes it once that one ended', async () => {
+    const first = await Jobs.enqueue(stall, {}, 'admin-1');
+    await drainQueue();
+    await expect(Jobs.enqueue(sharing, {}, 'admin-1')).rejects.toMatchObject({
+      code: 'jobs.busy',
+      status: 409,
+    });
+    const gatesBefore = stallGates.length;
+    const running = Jobs.handleBatch(event(first.id), registry);
+    await expect.poll(() => stallGates.length).toBe(gatesBefore + 1);
+    stallGates.at(-1)!();
+    await running;
+    const next = await Jobs.enqueue(sharing, {}, 'admin-1');
+    await Jobs.handleBatch(event(next.id), registry);
+    expect(await Jobs.byId(next.id)).toMatchObject({ status: 'Success', slot: 'test-stall' });
   });
 
   it('ends a run that kept stopping Failed after the last attempt and frees its slot', async () => {
