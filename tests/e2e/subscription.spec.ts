@@ -62,7 +62,13 @@ test('subscribe -> confirmation e-mail -> confirmed -> upcoming niches -> thank 
   await expect(page.getByRole('link', { name: 'Skip', exact: true })).toBeVisible();
   // Toggling a niche subscribes it at once, before any Submit.
   const niches = page.getByRole('list', { name: 'Upcoming niches' }).getByRole('button');
+  // One toggle at a time: Remix aborts the revalidation of a toggle that a second one overtakes,
+  // and reports the abort as a page error (a known gap, see the closing note of issue 7).
   await niches.nth(0).click();
+  await expect
+    .poll(async () => (await Subscribers.byEmail(email))?.shadowAudienceIds?.length)
+    .toBe(1);
+  await page.waitForLoadState('networkidle');
   await niches.nth(1).click();
   await expect(niches.nth(0)).toHaveAttribute('aria-pressed', 'true');
   await expect(submit).toBeEnabled();
@@ -70,11 +76,13 @@ test('subscribe -> confirmation e-mail -> confirmed -> upcoming niches -> thank 
   await expect
     .poll(async () => (await Subscribers.byEmail(email))?.shadowAudienceIds?.length)
     .toBe(2);
+  await page.waitForLoadState('networkidle');
   await niches.nth(1).click();
   await expect(niches.nth(1)).toHaveAttribute('aria-pressed', 'false');
   await expect
     .poll(async () => (await Subscribers.byEmail(email))?.shadowAudienceIds?.length ?? 0)
     .toBe(1);
+  await page.waitForLoadState('networkidle');
   await page.reload();
   await expect(niches.nth(0)).toHaveAttribute('aria-pressed', 'true');
   await submit.click();

@@ -14,12 +14,13 @@ export function PageViews() {
     });
     const blob = new Blob([body], { type: 'application/json' });
     if (!navigator.sendBeacon?.('/api/events', blob)) {
-      void fetch('/api/events', {
+      // A page view is best effort: one lost to a navigation or a dropped connection is no error.
+      fetch('/api/events', {
         method: 'POST',
         body,
         keepalive: true,
         headers: { 'Content-Type': 'application/json' },
-      });
+      }).catch(() => undefined);
     }
   }, [pathname, search]);
   return null;
