@@ -50,6 +50,13 @@ const sharing = Jobs.defineJob({
 });
 const registry = Jobs.registry([echo, broken, other, stall, sharing] as Jobs.JobDefinition[]);
 
+/** Makes a process look like a run that went silent: its heartbeat long stale, with `changes`. */
+function goSilent(id: string, changes: { status?: 'Running'; attempts?: number } = {}) {
+  return ProcessEntity.patch({ id })
+    .set({ heartbeatAt: '2000-01-01T00:00:00.000Z', ...changes })
+    .go();
+}
+
 const event = (...processIds: string[]) =>
   processIds.map((processId, index) => ({
     messageId: `m-${index}-${processId}`,
@@ -188,9 +195,7 @@ describe('jobs', () => {
     await Jobs.handleBatch(event(process.id), registry);
     expect(runs).toBe(before);
     expect((await Jobs.byId(process.id))?.status).toBe('Running');
-    await ProcessEntity.patch({ id: process.id })
-      .set({ heartbeatAt: '2000-01-01T00:00:00.000Z' })
-      .go();
+    await goSilent(process.id);
     await Jobs.handleBatch(event(process.id), registry);
     expect(runs).toBe(before + 1);
   });
@@ -198,9 +203,7 @@ describe('jobs', () => {
   it('takes a silent run over while it has attempts left', async () => {
     const process = await Jobs.enqueue(echo, { text: 'last try' }, 'admin-1');
     await drainQueue();
-    await ProcessEntity.patch({ id: process.id })
-      .set({ status: 'Running', heartbeatAt: '2000-01-01T00:00:00.000Z', attempts: 2 })
-      .go();
+    await goSilent(process.id, { status: 'Running', attempts: 2 });
     await Jobs.handleBatch(event(process.id), registry);
     expect(await Jobs.byId(process.id)).toMatchObject({ status: 'Success', attempts: 3 });
   });
@@ -210,9 +213,7 @@ describe('jobs', () => {
     await drainQueue();
     const stalled = Jobs.handleBatch(event(process.id), registry);
     await expect.poll(() => stallGates.length).toBe(1);
-    await ProcessEntity.patch({ id: process.id })
-      .set({ heartbeatAt: '2000-01-01T00:00:00.000Z' })
-      .go();
+    await goSilent(process.id);
     const takeover = Jobs.handleBatch(event(process.id), registry);
     await expect.poll(() => stallGates.length).toBe(2);
     // The stalled attempt comes back while the takeover still runs: it must end nothing.
@@ -250,13 +251,7 @@ describe('jobs', () => {
   it('ends a run that kept stopping Failed after the last attempt and frees its slot', async () => {
     const process = await Jobs.enqueue(echo, { text: 'overrun' }, 'admin-1');
     await drainQueue();
-    await ProcessEntity.patch({ id: process.id })
-      .set({
-        status: 'Running',
-        heartbeatAt: '2000-01-01T00:00:00.000Z',
-        attempts: Jobs.MAX_ATTEMPTS,
-      })
-      .go();
+    await goSilent(process.id, { status: 'Running', attempts: Jobs.MAX_ATTEMPTS });
     const before = runs;
     expect(await Jobs.handleBatch(event(process.id), registry)).toEqual({ batchItemFailures: [] });
     expect(runs).toBe(before);
@@ -274,13 +269,7 @@ describe('jobs', () => {
   it('recover gives up on an exhausted silent run instead of re-sending it', async () => {
     const process = await Jobs.enqueue(echo, { text: 'stuck' }, 'admin-1');
     await drainQueue();
-    await ProcessEntity.patch({ id: process.id })
-      .set({
-        status: 'Running',
-        heartbeatAt: '2000-01-01T00:00:00.000Z',
-        attempts: Jobs.MAX_ATTEMPTS,
-      })
-      .go();
+    await goSilent(process.id, { status: 'Running', attempts: Jobs.MAX_ATTEMPTS });
     expect(await Jobs.recover()).toBe(0);
     const { Messages = [] } = await sqs().send(
       new ReceiveMessageCommand({
