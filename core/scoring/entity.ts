@@ -1,0 +1,66 @@
+// ArticleScore: how relevant one article is to one audience (or, later, one user), by one prompt
+// and one model. Its key is the pair plus the prompt and model, so a pair is scored once per
+// prompt and model however often a run is repeated or a chunk redelivered.
+import { defineEntity } from '#core/db';
+import { RELEVANCE_LABELS } from '#core/ai';
+
+export const MATCHING_TYPES = ['audience', 'user'] as const;
+
+export const ArticleScoreEntity = defineEntity({
+  model: { entity: 'articleScore', version: '1', service: 'cluefeed' },
+  attributes: {
+    articleId: { type: 'string', required: true },
+    /** What the article was matched against: an audience, or a user's clues. */
+    matchingType: { type: MATCHING_TYPES, required: true },
+    matchingId: { type: 'string', required: true },
+    promptId: { type: 'string', required: true },
+    modelId: { type: 'string', required: true },
+    label: { type: RELEVANCE_LABELS, required: true },
+    score: { type: 'number', required: true },
+    reason: { type: 'string', required: true },
+    /** The audience's or user's phrases the article matched, as they were written. */
+    relevantClues: { type: 'list', items: { type: 'string' }, default: () => [] },
+    /** The article's publication time, so the best recent stories of an audience are one Query. */
+    publishedAt: { type: 'string', required: true },
+    /** The run that scored it (a process id). */
+    processId: { type: 'string', required: true },
+    inputTokens: { type: 'number', default: 0 },
+    outputTokens: { type: 'number', default: 0 },
+    costUsd: { type: 'number' },
+    createdAt: { type: 'string', required: true },
+  },
+  indexes: {
+    // An article's scores: pk articleScores#{articleId}, sk {promptId}#{modelId}#{matchingType}#{matchingId}
+    byArticle: {
+      pk: {
+        field: 'pk',
+        composite: ['articleId'],
+        template: 'articleScores#${articleId}',
+        casing: 'none',
+      },
+      sk: {
+        field: 'sk',
+        composite: ['promptId', 'modelId', 'matchingType', 'matchingId'],
+        template: 'score#${promptId}#${modelId}#${matchingType}#${matchingId}',
+        casing: 'none',
+      },
+    },
+    // An audience's (or user's) scored articles, newest published first:
+    // gsi1pk scores#{matchingType}#{matchingId}, gsi1sk {publishedAt}#{articleId}#{promptId}#{modelId}
+    byMatching: {
+      index: 'gsi1',
+      pk: {
+        field: 'gsi1pk',
+        composite: ['matchingType', 'matchingId'],
+        template: 'scores#${matchingType}#${matchingId}',
+        casing: 'none',
+      },
+      sk: {
+        field: 'gsi1sk',
+        composite: ['publishedAt', 'articleId', 'promptId', 'modelId'],
+        template: '${publishedAt}#${articleId}#${promptId}#${modelId}',
+        casing: 'none',
+      },
+    },
+  },
+});
