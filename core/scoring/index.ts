@@ -1,0 +1,288 @@
+// Scoring: how relevant each article is to each audience (and later each user), by a prompt and a
+// model. A pair is scored once per prompt and model: before a call, the article's stored scores
+// say which pairs are left; a score is written with a condition, so a redelivered chunk stores
+// nothing twice. A pair the model could not score is recorded as a failure and stays unscored,
+// so the next run tries it again; one bad answer never stops a run.
+import type { EntityItem } from 'electrodb';
+import * as Ai from '#core/ai';
+import type { Article } from '#core/articles';
+import type { Audience } from '#core/audiences';
+import { isConditionFailure } from '#core/db';
+import type { Logger } from '#core/logs';
+import * as Prompts from '#core/prompts';
+import { ArticleScoreEntity, MATCHING_TYPES } from './entity';
+import { ScoreFailureEntity } from './score-failure-entity';
+
+export { ArticleScoreEntity, ScoreFailureEntity, MATCHING_TYPES };
+export type ArticleScore = EntityItem<typeof ArticleScoreEntity>;
+export type ScoreFailure = EntityItem<typeof ScoreFailureEntity>;
+export type MatchingType = (typeof MATCHING_TYPES)[number];
+
+/** What an article is scored against: an audience (its phrase) or a user (their clues). */
+export type MatchingTarget = { type: MatchingType; id: string; title: string; clues: string[] };
+
+/** The prompt and model a run scores with, and the run itself. */
+export type ScoringSetup = {
+  prompt: { id: string; prompt: string };
+  model: Ai.AiModelRef;
+  processId: string;
+  log?: Logger;
+};
+
+/** Audiences per model call: one call rates an article for several audiences at once. */
+export const AUDIENCES_PER_CALL = 8;
+
+/** Numbers a scoring chunk reports; a run's totals are their sums. */
+export type ScoringTotals = {
+  scored: number;
+  alreadyScored: number;
+  failed: number;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+};
+
+export const noTotals = (): ScoringTotals => ({
+  scored: 0,
+  alreadyScored: 0,
+  failed: 0,
+  calls: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  costUsd: 0,
+});
+
+/** An audience is scored by its phrase: the clue that completes "I am one of those who…". */
+export function audienceTarget(audience: Pick<Audience, 'id' | 'title'>): MatchingTarget {
+  return { type: 'audience', id: audience.id, title: audience.title, clues: [audience.title] };
+}
+
+/** The prompt and model a scoring run uses when none is chosen: the newest prompt, the configured model. */
+export async function defaultSetup(processId: string, log?: Logger): Promise<ScoringSetup> {
+  const [prompt, model] = await Promise.all([Prompts.current('scoring'), Ai.configured('gpt')]);
+  return { prompt, model, processId, log };
+}
+
+const pairKey = (target: Pick<MatchingTarget, 'type' | 'id'>) => `${target.type}#${target.id}`;
+
+/** Which targets this article still lacks a score for, by this prompt and model: one Query. */
+export async function unscoredTargets(
+  articleId: string,
+  targets: MatchingTarget[],
+  { promptId, modelId }: { promptId: string; modelId: string },
+): Promise<MatchingTarget[]> {
+  const { data } = await ArticleScoreEntity.query
+    .byArticle({ articleId, promptId, modelId })
+    .go({ pages: 'all', attributes: ['matchingType', 'matchingId'] });
+  const scored = new Set(
+    data.map((score) => pairKey({ type: score.matchingType, id: score.matchingId })),
+  );
+  return targets.filter((target) => !scored.has(pairKey(target)));
+}
+
+/** An article's scores and failures, newest first (the admin's article page). */
+export async function forArticle(
+  articleId: string,
+): Promise<{ scores: ArticleScore[]; failures: ScoreFailure[] }> {
+  const [scores, failures] = await Promise.all([
+    ArticleScoreEntity.query.byArticle({ articleId }).go({ pages: 'all' }),
+    ScoreFailureEntity.query.byArticle({ articleId }).go({ pages: 'all' }),
+  ]);
+  const newest = <T extends { createdAt?: string; lastTriedAt?: string }>(items: T[]) =>
+    items.sort((a, b) =>
+      (b.createdAt ?? b.lastTriedAt ?? '').localeCompare(a.createdAt ?? a.lastTriedAt ?? ''),
+    );
+  return { scores: newest(scores.data), failures: newest(failures.data) };
+}
+
+/** An audience's or user's scores, newest published first, bounded (picks, the feed). */
+export async function recentFor(
+  target: Pick<MatchingTarget, 'type' | 'id'>,
+  limit: number,
+): Promise<ArticleScore[]> {
+  const { data } = await ArticleScoreEntity.query
+    .byMatching({ matchingType: target.type, matchingId: target.id })
+    .go({ order: 'desc', limit });
+  return data;
+}
+
+type ArticleForScoring = Pick<Article, 'id' | 'title' | 'summary' | 'publishedAt'> & {
+  category?: string;
+};
+
+/**
+ * Scores one article against every target it lacks a score for, several targets per call.
+ * Answers what it did; never throws for a model's bad answer or outage (those become failures),
+ * only for configuration errors and storage failures, which stop the chunk so it is retried.
+ */
+export async function scoreArticle(
+  article: ArticleForScoring,
+  targets: MatchingTarget[],
+  setup: ScoringSetup,
+): Promise<ScoringTotals> {
+  const totals = noTotals();
+  const keys = { promptId: setup.prompt.id, modelId: setup.model.id };
+  const left = await unscoredTargets(article.id, targets, keys);
+  totals.alreadyScored = targets.length - left.length;
+  for (let start = 0; start < left.length; start += AUDIENCES_PER_CALL) {
+    const group = left.slice(start, start + AUDIENCES_PER_CALL);
+    add(totals, await scoreGroup(article, group, setup));
+  }
+  return totals;
+}
+
+function add(totals: ScoringTotals, more: ScoringTotals) {
+  for (const key of Object.keys(totals) as (keyof ScoringTotals)[]) totals[key] += more[key];
+}
+
+const articleInput = (article: ArticleForScoring): Ai.ArticleInput => ({
+  title: article.title.slice(0, 1000),
+  summary: (article.summary ?? '').slice(0, 20_000),
+  ...(article.category && { category: article.category }),
+});
+
+/** The user message: the editor's prompt, filled for one target or for a group of them. */
+function render(setup: ScoringSetup, article: ArticleForScoring, group: MatchingTarget[]) {
+  const single = group.length === 1 ? group[0] : undefined;
+  return Prompts.render(setup.prompt, {
+    title: article.title,
+    summary: article.summary ?? '',
+    category: article.category,
+    source: undefined,
+    audience: single
+      ? single.title
+      : 'several audiences; rate the article once for each audience id below',
+    clues: single
+      ? single.clues
+      : group.map((target) => `[${target.id}] ${target.clues.join('; ')}`),
+  });
+}
+
+type Rating = Omit<Ai.RelevanceAnswer, never>;
+
+async function scoreGroup(
+  article: ArticleForScoring,
+  group: MatchingTarget[],
+  setup: ScoringSetup,
+): Promise<ScoringTotals> {
+  const totals = { ...noTotals(), calls: 1 };
+  const user = render(setup, article, group);
+  let ratings: Map<string, Rating>;
+  let usage: Ai.AiUsage;
+  try {
+    if (group.length === 1) {
+      const target = group[0]!;
+      const answer = await Ai.ai().complete({
+        model: setup.model,
+        task: Ai.articleRelevance,
+        input: { article: articleInput(article), clues: target.clues },
+        user,
+      });
+      ratings = new Map([[target.id, answer.answer]]);
+      usage = answer.usage;
+    } else {
+      const answer = await Ai.ai().complete({
+        model: setup.model,
+        task: Ai.articleRelevanceBatch,
+        input: {
+          article: articleInput(article),
+          audiences: group.map(({ id, clues }) => ({ id, clues })),
+        },
+        user,
+      });
+      ratings = new Map(
+        answer.answer.results.map(({ audienceId, ...rating }) => [audienceId, rating]),
+      );
+      usage = answer.usage;
+    }
+  } catch (error) {
+    // A configuration error fails every pair the same way: stop and say so, once.
+    if (!Ai.isAiError(error) || error instanceof Ai.AiNotConfigured) throw error;
+    setup.log?.error(`Could not score "${article.title}"`, { articleId: article.id, error });
+    for (const target of group) await recordFailure(article, target, setup, error.message);
+    totals.failed = group.length;
+    return totals;
+  }
+  totals.inputTokens = usage.inputTokens;
+  totals.outputTokens = usage.outputTokens;
+  totals.costUsd = usage.costUsd ?? 0;
+  const share = (n: number) => Math.round(n / group.length);
+  for (const target of group) {
+    const rating = ratings.get(target.id);
+    if (!rating) {
+      await recordFailure(article, target, setup, 'The model gave no rating for this audience');
+      totals.failed++;
+      continue;
+    }
+    const stored = await storeScore(article, target, setup, rating, {
+      inputTokens: share(usage.inputTokens),
+      outputTokens: share(usage.outputTokens),
+      ...(usage.costUsd !== undefined && { costUsd: usage.costUsd / group.length }),
+    });
+    if (stored) totals.scored++;
+    else totals.alreadyScored++;
+  }
+  return totals;
+}
+
+/** Keeps only the clues the target has (a model may rephrase them), spelled as the target has them. */
+export function matchedClues(said: string[], clues: string[]): string[] {
+  const byText = new Map(clues.map((clue) => [clue.trim().toLowerCase(), clue]));
+  return [...new Set(said.flatMap((clue) => byText.get(clue.trim().toLowerCase()) ?? []))];
+}
+
+async function storeScore(
+  article: ArticleForScoring,
+  target: MatchingTarget,
+  setup: ScoringSetup,
+  rating: Rating,
+  usage: { inputTokens: number; outputTokens: number; costUsd?: number },
+): Promise<boolean> {
+  const keys = {
+    articleId: article.id,
+    matchingType: target.type,
+    matchingId: target.id,
+    promptId: setup.prompt.id,
+    modelId: setup.model.id,
+  };
+  try {
+    await ArticleScoreEntity.create({
+      ...keys,
+      label: rating.label,
+      score: Math.max(0, Math.min(1, rating.score)),
+      reason: rating.reason.trim().slice(0, 1000) || `${rating.label}.`,
+      relevantClues: matchedClues(rating.relevantClues, target.clues),
+      publishedAt: article.publishedAt,
+      processId: setup.processId,
+      ...usage,
+      createdAt: new Date().toISOString(),
+    }).go();
+  } catch (error) {
+    // Scored already (a redelivered chunk, a second worker): the first score stands.
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+  await ScoreFailureEntity.delete(keys).go();
+  return true;
+}
+
+async function recordFailure(
+  article: ArticleForScoring,
+  target: MatchingTarget,
+  setup: ScoringSetup,
+  error: string,
+) {
+  await ScoreFailureEntity.upsert({
+    articleId: article.id,
+    matchingType: target.type,
+    matchingId: target.id,
+    promptId: setup.prompt.id,
+    modelId: setup.model.id,
+    error: error.slice(0, 1000),
+    processId: setup.processId,
+    lastTriedAt: new Date().toISOString(),
+  })
+    .add({ attempts: 1 })
+    .go();
+}
