@@ -196,6 +196,22 @@ const samples: Record<string, () => Sample> = {
       createdAt: at,
     },
   }),
+  sourceMatch: () => ({
+    doc: 'SourceMatch',
+    item: {
+      audienceId: id(),
+      streamId: id(),
+      streamName: 'The Defiant',
+      label: 'Very Relevant',
+      score: 0.82,
+      reason: 'Its headlines are about lending protocols.',
+      headlines: 8,
+      promptId: 'default-source-audience-matching',
+      modelId: 'local:cluefeed-bm25',
+      processId: id(),
+      matchedAt: at,
+    },
+  }),
   scoreFailure: () => ({
     doc: 'ScoreFailure',
     item: {

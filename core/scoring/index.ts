@@ -14,6 +14,12 @@ import { ArticleScoreEntity, MATCHING_TYPES } from './entity';
 import { ScoreFailureEntity } from './score-failure-entity';
 
 export { ArticleScoreEntity, ScoreFailureEntity, MATCHING_TYPES };
+export {
+  testPrompts,
+  PROMPT_TESTING_MESSAGE,
+  PROMPT_TEST_ARTICLES,
+  type PromptTestResult,
+} from './prompt-testing';
 export type ArticleScore = EntityItem<typeof ArticleScoreEntity>;
 export type ScoreFailure = EntityItem<typeof ScoreFailureEntity>;
 export type MatchingType = (typeof MATCHING_TYPES)[number];
@@ -143,13 +149,17 @@ const articleInput = (article: ArticleForScoring): Ai.ArticleInput => ({
 });
 
 /** The user message: the editor's prompt, filled for one target or for a group of them. */
-function render(setup: ScoringSetup, article: ArticleForScoring, group: MatchingTarget[]) {
+function render(
+  setup: ScoringSetup,
+  article: ArticleForScoring & { source?: string },
+  group: MatchingTarget[],
+) {
   const single = group.length === 1 ? group[0] : undefined;
   return Prompts.render(setup.prompt, {
     title: article.title,
     summary: article.summary ?? '',
     category: article.category,
-    source: undefined,
+    source: article.source,
     audience: single
       ? single.title
       : 'several audiences; rate the article once for each audience id below',
@@ -159,17 +169,20 @@ function render(setup: ScoringSetup, article: ArticleForScoring, group: Matching
   });
 }
 
-type Rating = Omit<Ai.RelevanceAnswer, never>;
+export type Rating = Ai.RelevanceAnswer;
+export type Ratings = { ratings: Map<string, Rating>; usage: Ai.AiUsage } | { error: string };
 
-async function scoreGroup(
-  article: ArticleForScoring,
+/**
+ * Asks the model how relevant a text is to each target of a group: one call, several targets.
+ * A bad answer or an outage comes back as `error` (the caller records it); a configuration
+ * error throws, because it fails every call alike.
+ */
+export async function rate(
+  article: ArticleForScoring & { source?: string },
   group: MatchingTarget[],
   setup: ScoringSetup,
-): Promise<ScoringTotals> {
-  const totals = { ...noTotals(), calls: 1 };
+): Promise<Ratings> {
   const user = render(setup, article, group);
-  let ratings: Map<string, Rating>;
-  let usage: Ai.AiUsage;
   try {
     if (group.length === 1) {
       const target = group[0]!;
@@ -179,31 +192,43 @@ async function scoreGroup(
         input: { article: articleInput(article), clues: target.clues },
         user,
       });
-      ratings = new Map([[target.id, answer.answer]]);
-      usage = answer.usage;
-    } else {
-      const answer = await Ai.ai().complete({
-        model: setup.model,
-        task: Ai.articleRelevanceBatch,
-        input: {
-          article: articleInput(article),
-          audiences: group.map(({ id, clues }) => ({ id, clues })),
-        },
-        user,
-      });
-      ratings = new Map(
-        answer.answer.results.map(({ audienceId, ...rating }) => [audienceId, rating]),
-      );
-      usage = answer.usage;
+      return { ratings: new Map([[target.id, answer.answer]]), usage: answer.usage };
     }
+    const answer = await Ai.ai().complete({
+      model: setup.model,
+      task: Ai.articleRelevanceBatch,
+      input: {
+        article: articleInput(article),
+        audiences: group.map(({ id, clues }) => ({ id, clues })),
+      },
+      user,
+    });
+    return {
+      ratings: new Map(
+        answer.answer.results.map(({ audienceId, ...rating }) => [audienceId, rating]),
+      ),
+      usage: answer.usage,
+    };
   } catch (error) {
-    // A configuration error fails every pair the same way: stop and say so, once.
     if (!Ai.isAiError(error) || error instanceof Ai.AiNotConfigured) throw error;
-    setup.log?.error(`Could not score "${article.title}"`, { articleId: article.id, error });
-    for (const target of group) await recordFailure(article, target, setup, error.message);
+    setup.log?.error(`Could not rate "${article.title}"`, { articleId: article.id, error });
+    return { error: error.message };
+  }
+}
+
+async function scoreGroup(
+  article: ArticleForScoring,
+  group: MatchingTarget[],
+  setup: ScoringSetup,
+): Promise<ScoringTotals> {
+  const totals = { ...noTotals(), calls: 1 };
+  const rated = await rate(article, group, setup);
+  if ('error' in rated) {
+    for (const target of group) await recordFailure(article, target, setup, rated.error);
     totals.failed = group.length;
     return totals;
   }
+  const { ratings, usage } = rated;
   totals.inputTokens = usage.inputTokens;
   totals.outputTokens = usage.outputTokens;
   totals.costUsd = usage.costUsd ?? 0;
@@ -211,7 +236,7 @@ async function scoreGroup(
   for (const target of group) {
     const rating = ratings.get(target.id);
     if (!rating) {
-      await recordFailure(article, target, setup, 'The model gave no rating for this audience');
+      await recordFailure(article, target, setup, NO_RATING);
       totals.failed++;
       continue;
     }
@@ -225,6 +250,8 @@ async function scoreGroup(
   }
   return totals;
 }
+
+export const NO_RATING = 'The model gave no rating for this audience';
 
 /** Keeps only the clues the target has (a model may rephrase them), spelled as the target has them. */
 export function matchedClues(said: string[], clues: string[]): string[] {

@@ -126,7 +126,7 @@ describe('scoring with an OpenAI-compatible server (fake)', () => {
     expect(format.type).toBe('json_schema');
     expect(format.json_schema.strict).toBe(true);
     const { scores } = await Scoring.forArticle(article.id);
-    expect(scores.every((score) => score.inputTokens > 0)).toBe(true);
+    expect(scores.every((score) => (score.inputTokens ?? 0) > 0)).toBe(true);
   });
 
   it('records a malformed answer as a failure without stopping, and scores the pair on the next run', async () => {

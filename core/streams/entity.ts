@@ -16,6 +16,8 @@ export const StreamEntity = defineEntity({
     lastError: { type: 'string' },
     /** JSON of the last import's { found, new, duplicates, notModified }. */
     lastResult: { type: 'string' },
+    /** The first-scoring flag: true once the stream was matched against the audiences. */
+    firstScoring: { type: 'boolean', default: false },
     createdAt: { type: 'string', required: true },
   },
   indexes: {

@@ -72,6 +72,17 @@ export async function list(): Promise<Stream[]> {
   return data;
 }
 
+/** Sets the first-scoring flag: the stream was matched against the audiences. */
+export async function markFirstScoring(id: string): Promise<void> {
+  await StreamEntity.patch({ id })
+    .set({ firstScoring: true })
+    .go()
+    .catch((error: unknown) => {
+      // Deleted meanwhile (Clear table): nothing to flag.
+      if (!isConditionFailure(error)) throw error;
+    });
+}
+
 function urlTaken(owner: Stream): VisibleError {
   return new VisibleError(
     'stream.url_taken',

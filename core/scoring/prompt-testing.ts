@@ -1,0 +1,68 @@
+// Prompt testing: the newest articles scored for one audience with every prompt editors keep for
+// 'Prompt testing', side by side: how many articles each prompt puts under each label, and its
+// top stories. Scores are stored under each prompt, so testing again only scores what is new.
+import * as Ai from '#core/ai';
+import * as Articles from '#core/articles';
+import * as Audiences from '#core/audiences';
+import { VisibleError } from '#core/common';
+import type { JobContext } from '#core/jobs';
+import * as Prompts from '#core/prompts';
+import { audienceTarget, forArticle, noTotals, scoreArticle, type ScoringTotals } from './index';
+
+export const PROMPT_TESTING_MESSAGE = 'Prompt testing error: Please select an audience';
+/** Articles a prompt test scores. */
+export const PROMPT_TEST_ARTICLES = 20;
+
+export type PromptTestResult = {
+  promptId: string;
+  title: string;
+  labels: Record<string, number>;
+  top: { articleId: string; title: string; label: string; score: number }[];
+};
+
+export async function testPrompts(
+  audienceId: string,
+  context: Pick<JobContext, 'processId' | 'log' | 'progress'>,
+): Promise<{ audience: string; model: string; results: PromptTestResult[] } & ScoringTotals> {
+  const audience = await Audiences.byId(audienceId);
+  if (!audience) throw new VisibleError('audience.unknown', PROMPT_TESTING_MESSAGE, 400);
+  const [saved, model, articles] = await Promise.all([
+    Prompts.list('prompt-testing'),
+    Ai.configured('gpt'),
+    Articles.latest(PROMPT_TEST_ARTICLES),
+  ]);
+  const prompts = saved.length > 0 ? saved : [await Prompts.current('prompt-testing')];
+  const target = audienceTarget(audience);
+  const totals = noTotals();
+  const results: PromptTestResult[] = [];
+  for (const [index, prompt] of prompts.entries()) {
+    const setup = { prompt, model, processId: context.processId, log: context.log };
+    for (const article of articles) {
+      const done = await scoreArticle(article, [target], setup);
+      for (const key of Object.keys(totals) as (keyof ScoringTotals)[]) totals[key] += done[key];
+    }
+    const labels: Record<string, number> = { Total: 0 };
+    const scored: PromptTestResult['top'] = [];
+    for (const article of articles) {
+      const score = (await forArticle(article.id)).scores.find(
+        (s) => s.promptId === prompt.id && s.modelId === model.id && s.matchingId === audience.id,
+      );
+      if (!score) continue;
+      labels[score.label] = (labels[score.label] ?? 0) + 1;
+      labels.Total!++;
+      scored.push({
+        articleId: article.id,
+        title: article.title,
+        label: score.label,
+        score: score.score,
+      });
+    }
+    scored.sort((a, b) => b.score - a.score);
+    results.push({ promptId: prompt.id, title: prompt.title, labels, top: scored.slice(0, 3) });
+    await context.progress(
+      (index + 1) / prompts.length,
+      `${index + 1} of ${prompts.length} prompts`,
+    );
+  }
+  return { audience: audience.title, model: Ai.displayName(model), results, ...totals };
+}
