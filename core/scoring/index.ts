@@ -76,15 +76,22 @@ const pairKey = (target: Pick<MatchingTarget, 'type' | 'id'>) => `${target.type}
 export async function unscoredTargets(
   articleId: string,
   targets: MatchingTarget[],
-  { promptId, modelId }: { promptId: string; modelId: string },
+  keys: { promptId: string; modelId: string },
 ): Promise<MatchingTarget[]> {
-  const { data } = await ArticleScoreEntity.query
+  const scored = await pairsWith(ArticleScoreEntity, articleId, keys);
+  return targets.filter((target) => !scored.has(pairKey(target)));
+}
+
+/** The pairs of an article that have an item of this kind (score or failure), by prompt and model. */
+async function pairsWith(
+  entity: typeof ArticleScoreEntity | typeof ScoreFailureEntity,
+  articleId: string,
+  { promptId, modelId }: { promptId: string; modelId: string },
+): Promise<Set<string>> {
+  const { data } = await (entity as typeof ArticleScoreEntity).query
     .byArticle({ articleId, promptId, modelId })
     .go({ pages: 'all', attributes: ['matchingType', 'matchingId'] });
-  const scored = new Set(
-    data.map((score) => pairKey({ type: score.matchingType, id: score.matchingId })),
-  );
-  return targets.filter((target) => !scored.has(pairKey(target)));
+  return new Set(data.map((item) => pairKey({ type: item.matchingType, id: item.matchingId })));
 }
 
 /** An article's scores and failures, newest first (the admin's article page). */
@@ -129,11 +136,14 @@ export async function scoreArticle(
 ): Promise<ScoringTotals> {
   const totals = noTotals();
   const keys = { promptId: setup.prompt.id, modelId: setup.model.id };
-  const left = await unscoredTargets(article.id, targets, keys);
+  const [left, failedBefore] = await Promise.all([
+    unscoredTargets(article.id, targets, keys),
+    pairsWith(ScoreFailureEntity, article.id, keys),
+  ]);
   totals.alreadyScored = targets.length - left.length;
   for (let start = 0; start < left.length; start += AUDIENCES_PER_CALL) {
     const group = left.slice(start, start + AUDIENCES_PER_CALL);
-    add(totals, await scoreGroup(article, group, setup));
+    add(totals, await scoreGroup(article, group, setup, failedBefore));
   }
   return totals;
 }
@@ -220,11 +230,12 @@ async function scoreGroup(
   article: ArticleForScoring,
   group: MatchingTarget[],
   setup: ScoringSetup,
+  failedBefore: ReadonlySet<string>,
 ): Promise<ScoringTotals> {
   const totals = { ...noTotals(), calls: 1 };
   const rated = await rate(article, group, setup);
   if ('error' in rated) {
-    for (const target of group) await recordFailure(article, target, setup, rated.error);
+    await Promise.all(group.map((target) => recordFailure(article, target, setup, rated.error)));
     totals.failed = group.length;
     return totals;
   }
@@ -233,21 +244,23 @@ async function scoreGroup(
   totals.outputTokens = usage.outputTokens;
   totals.costUsd = usage.costUsd ?? 0;
   const share = (n: number) => Math.round(n / group.length);
-  for (const target of group) {
-    const rating = ratings.get(target.id);
-    if (!rating) {
-      await recordFailure(article, target, setup, NO_RATING);
-      totals.failed++;
-      continue;
-    }
-    const stored = await storeScore(article, target, setup, rating, {
-      inputTokens: share(usage.inputTokens),
-      outputTokens: share(usage.outputTokens),
-      ...(usage.costUsd !== undefined && { costUsd: usage.costUsd / group.length }),
-    });
-    if (stored) totals.scored++;
-    else totals.alreadyScored++;
-  }
+  const outcomes = await Promise.all(
+    group.map(async (target) => {
+      const rating = ratings.get(target.id);
+      if (!rating) {
+        await recordFailure(article, target, setup, NO_RATING);
+        return 'failed' as const;
+      }
+      const stored = await storeScore(article, target, setup, rating, {
+        inputTokens: share(usage.inputTokens),
+        outputTokens: share(usage.outputTokens),
+        ...(usage.costUsd !== undefined && { costUsd: usage.costUsd / group.length }),
+      });
+      if (stored && failedBefore.has(pairKey(target))) await forgetFailure(article, target, setup);
+      return stored ? ('scored' as const) : ('alreadyScored' as const);
+    }),
+  );
+  for (const outcome of outcomes) totals[outcome]++;
   return totals;
 }
 
@@ -290,8 +303,22 @@ async function storeScore(
     if (isConditionFailure(error)) return false;
     throw error;
   }
-  await ScoreFailureEntity.delete(keys).go();
   return true;
+}
+
+/** A pair that failed before and is scored now: its failure goes. */
+async function forgetFailure(
+  article: ArticleForScoring,
+  target: MatchingTarget,
+  setup: ScoringSetup,
+) {
+  await ScoreFailureEntity.delete({
+    articleId: article.id,
+    matchingType: target.type,
+    matchingId: target.id,
+    promptId: setup.prompt.id,
+    modelId: setup.model.id,
+  }).go();
 }
 
 async function recordFailure(
