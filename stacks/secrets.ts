@@ -9,3 +9,6 @@ export const smtpUrl = new sst.Secret('SmtpUrl');
 
 /** Mailchimp API key; the list mirror is used only when the deploy sets MAILING_LIST=mailchimp. */
 export const mailchimpApiKey = new sst.Secret('MailchimpApiKey', 'unset');
+
+/** OpenAI API key for models of provider 'openai'; 'unset' leaves them off (local models work). */
+export const openAiApiKey = new sst.Secret('OpenAiApiKey', 'unset');

@@ -35,6 +35,14 @@ describe('parseConfig', () => {
     }
   });
 
+  it("reads the OpenAI secret's default 'unset' (and a blank key) as no key", () => {
+    expect(parseConfig({ ...production, OPENAI_API_KEY: 'unset' }).OPENAI_API_KEY).toBeUndefined();
+    expect(parseConfig({ ...production, OPENAI_API_KEY: ' ' }).OPENAI_API_KEY).toBeUndefined();
+    expect(parseConfig({ ...production, OPENAI_API_KEY: 'sk-live' }).OPENAI_API_KEY).toBe(
+      'sk-live',
+    );
+  });
+
   it('reads FEED_FETCH_ALLOW as trimmed host names, addresses and CIDR ranges', () => {
     expect(parseConfig(production).FEED_FETCH_ALLOW).toEqual([]);
     expect(

@@ -51,7 +51,13 @@ const ConfigSchema = v.object({
   /** Overrides the Mailchimp API base URL (a fake API in tests). */
   MAILCHIMP_API_URL: v.optional(v.pipe(v.string(), v.url())),
   /** AI: the API key for provider 'openai' models (an SST secret on AWS). */
-  OPENAI_API_KEY: v.optional(v.string()),
+  OPENAI_API_KEY: v.optional(
+    v.pipe(
+      v.string(),
+      // The secret's default on AWS: no key, so OpenAI models say they are not configured.
+      v.transform((key) => (key.trim() === '' || key === 'unset' ? undefined : key)),
+    ),
+  ),
   /** AI: the API key for 'openai-compatible' servers, when they want one (Ollama does not). */
   OPENAI_COMPATIBLE_API_KEY: v.optional(v.string()),
   /** AI: the default models of jobs, as 'provider/model' (an AI model record, or a local one). */
