@@ -4,9 +4,20 @@ import type { Process } from '#core/jobs';
 /** The status endpoint the admin pages poll. */
 export const STATUS_PATH = '/admin-panel/status';
 
+/** A chunked run also counts its chunks (its progressNote reads "{done} of {total} chunks"). */
 export type ProcessView = Pick<
   Process,
-  'id' | 'name' | 'priority' | 'status' | 'startTime' | 'createdAt' | 'progress' | 'progressNote'
+  | 'id'
+  | 'name'
+  | 'priority'
+  | 'status'
+  | 'startTime'
+  | 'createdAt'
+  | 'progress'
+  | 'progressNote'
+  | 'chunksTotal'
+  | 'chunksDone'
+  | 'chunksFailed'
 >;
 
 export function processView({
@@ -18,8 +29,23 @@ export function processView({
   createdAt,
   progress,
   progressNote,
+  chunksTotal,
+  chunksDone,
+  chunksFailed,
 }: Process): ProcessView {
-  return { id, name, priority, status, startTime, createdAt, progress, progressNote };
+  return {
+    id,
+    name,
+    priority,
+    status,
+    startTime,
+    createdAt,
+    progress,
+    progressNote,
+    chunksTotal,
+    chunksDone,
+    chunksFailed,
+  };
 }
 
 /**
