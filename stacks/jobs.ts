@@ -18,7 +18,13 @@ export const worker = jobsQueue.subscribe(
     timeout: '15 minutes',
     memory: '1024 MB',
   },
-  { batch: { size: 1, partialResponses: true } },
+  {
+    // One message per invocation: a chunked job's chunks run as parallel invocations, and the
+    // 15-minute timeout stays under the queue's 16-minute visibility timeout (stacks/queue.ts).
+    batch: { size: 1, partialResponses: true },
+    // Chunks fan out at most this wide, so one big run cannot flood the AI provider or the table.
+    transform: { eventSourceMapping: { scalingConfig: { maximumConcurrency: 10 } } },
+  },
 );
 
 export const crons = SCHEDULES.map(

@@ -37,6 +37,7 @@ export default [
     route('content-automations', 'routes/admin/content-automations.tsx'),
     route('logs', 'routes/admin/logs.tsx'),
     route('outbox', 'routes/admin/outbox.tsx'),
+    route('articles/:id', 'routes/admin/article.tsx'),
   ]),
   route('*', 'routes/not-found.tsx', { id: 'routes/catch-all' }),
 ] satisfies RouteConfig;

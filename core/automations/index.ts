@@ -5,11 +5,21 @@ import * as Articles from '#core/articles';
 import { isVisibleError } from '#core/common';
 import { logger } from '#core/logs';
 import * as Jobs from '#core/jobs';
+import * as SourceMatching from '#core/source-matching';
+import { PROMPT_TESTING_MESSAGE, testPrompts } from '#core/scoring';
 import * as Streams from '#core/streams';
 
 import { SCHEDULES } from './schedules';
+import { scoreAfterImport, scoreArticles, scoreArticlesExperiment } from './scoring';
 
 export { SCHEDULES, toEventBridgeCron, type Schedule } from './schedules';
+export {
+  ARTICLES_PER_CHUNK,
+  SCORING_ARTICLE_LIMIT,
+  experimentResults,
+  scoreArticles,
+  scoreArticlesExperiment,
+} from './scoring';
 
 /** Imports and Clear Table write the same articles and streams: they never run at once. */
 const ARTICLES_SLOT = 'articles';
@@ -35,7 +45,9 @@ export const addStreamAndImport = Jobs.defineJob({
   async run({ streamName, streamUrl }, context) {
     const stream = await Streams.create({ name: streamName, url: streamUrl });
     await context.progress(0.1, `Importing ${stream.name}`);
-    return Streams.importStream(stream, context);
+    const result = await Streams.importStream(stream, context);
+    await scoreAfterImport(result.new, context);
+    return result;
   },
 });
 
@@ -43,7 +55,11 @@ export const importArticles = Jobs.defineJob({
   name: 'import-articles',
   slot: ARTICLES_SLOT,
   input: v.object({}),
-  run: (_input, context) => Streams.importAll(context),
+  async run(_input, context) {
+    const summary = await Streams.importAll(context);
+    await scoreAfterImport(summary.newArticles, context);
+    return summary;
+  },
 });
 
 export const COLLECTIONS = {
@@ -66,11 +82,39 @@ export const clearTable = Jobs.defineJob({
   },
 });
 
+/** Source matching reads streams and audiences and writes only its own matches. */
+const MATCHING_SLOT = 'matching';
+
+export const populateSourceMatching = Jobs.defineJob({
+  name: 'populate-source-audience-matching',
+  slot: MATCHING_SLOT,
+  input: v.object({}),
+  run: (_input, context) => SourceMatching.populate(context),
+});
+
+export const audienceMatching = Jobs.defineJob({
+  name: 'audience-matching',
+  slot: MATCHING_SLOT,
+  input: SourceMatching.AudienceChoice(SourceMatching.AUDIENCE_MATCHING_MESSAGE),
+  run: ({ audienceId }, context) => SourceMatching.matchAudience(audienceId, context),
+});
+
+export const promptTesting = Jobs.defineJob({
+  name: 'prompt-testing',
+  input: SourceMatching.AudienceChoice(PROMPT_TESTING_MESSAGE),
+  run: ({ audienceId }, context) => testPrompts(audienceId, context),
+});
+
 /** Every job the worker can run. */
 export const jobs = Jobs.registry([
   addStreamAndImport,
   importArticles,
   clearTable,
+  scoreArticles,
+  scoreArticlesExperiment,
+  populateSourceMatching,
+  audienceMatching,
+  promptTesting,
 ] as Jobs.JobDefinition[]);
 
 /** Runs one schedule: enqueue its job as the scheduler, or recover stuck jobs. */

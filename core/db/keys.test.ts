@@ -163,6 +163,22 @@ const samples: Record<string, () => Sample> = {
       createdAt: at,
     },
   }),
+  processChunk: () => ({
+    doc: 'ProcessChunk',
+    item: {
+      processId: id(),
+      index: 42,
+      status: 'done',
+      payload: JSON.stringify({ articleIds: [id(), id()] }),
+      plannedBy: 1,
+      attempts: 1,
+      leaseUntil: at,
+      totals: JSON.stringify({ scored: 2 }),
+      createdAt: at,
+      updatedAt: at,
+    },
+    vars: { 'index, 6 digits': '000042' },
+  }),
   logEntry: () => ({
     doc: 'LogEntry',
     vars: { 'shard 0..3': '2' },

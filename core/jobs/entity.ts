@@ -1,5 +1,6 @@
 // Process: one run of a job (Queued, Running, Success, Failed). While it is Queued or Running it
-// holds its job name's slot (active-process-entity.ts): one running instance per job name.
+// holds its job name's slot (active-process-entity.ts): one running instance per job name. A
+// chunked job's run also counts its chunks (chunk-entity.ts) once it has planned them.
 import { defineEntity } from '#core/db';
 
 export const PROCESS_STATUSES = ['Queued', 'Running', 'Success', 'Failed'] as const;
@@ -24,6 +25,10 @@ export const ProcessEntity = defineEntity({
     startTime: { type: 'string' },
     endTime: { type: 'string' },
     heartbeatAt: { type: 'string' },
+    /** A chunked job's run, once planned: its chunks (chunk-entity.ts) and how many ended. */
+    chunksTotal: { type: 'number' },
+    chunksDone: { type: 'number' },
+    chunksFailed: { type: 'number' },
   },
   indexes: {
     // One process: pk process#{id}

@@ -4,63 +4,62 @@
 // `recover` re-sends what a crash left Queued or Running without a heartbeat. One process per job
 // name runs at a time (an import and a newsletter send may overlap), and a run that keeps stopping
 // without finishing is ended Failed after MAX_ATTEMPTS claims instead of being retried forever.
-import { createWriteTransaction, type EntityItem } from 'electrodb';
+// A chunked job's claimed run plans chunks that run as their own messages, in parallel (chunks.ts).
+import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
 import { VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
-import { flush, logger, type Logger } from '#core/logs';
+import { flush, logger } from '#core/logs';
 import { ActiveProcessEntity } from './active-process-entity';
+import { planRun, recoverChunks, runChunkMessage } from './chunks';
+import {
+  isChunked,
+  type ChunkedJobDefinition,
+  type JobContext,
+  type JobDefinition,
+  type JobRegistry,
+} from './definition';
 import { ProcessEntity } from './entity';
+import {
+  byId,
+  finish,
+  heartbeat,
+  MAX_ATTEMPTS,
+  now,
+  slotOf,
+  STALE_AFTER_MS,
+  TOO_MANY_ATTEMPTS,
+  UNDELIVERED_AFTER_MS,
+  type Process,
+} from './process';
 import { send, type JobMessage } from './queue';
 
 export { ProcessEntity, PROCESS_STATUSES } from './entity';
 export { ActiveProcessEntity } from './active-process-entity';
-export type Process = EntityItem<typeof ProcessEntity>;
+export { ProcessChunkEntity, CHUNK_STATUSES } from './chunk-entity';
+export {
+  defineChunkedJob,
+  defineJob,
+  registry,
+  type AnyJobDefinition,
+  type ChunkContext,
+  type ChunkedJobDefinition,
+  type ChunkTotals,
+  type JobContext,
+  type JobDefinition,
+  type JobRegistry,
+} from './definition';
+export {
+  byId,
+  MAX_ATTEMPTS,
+  STALE_AFTER_MS,
+  TOO_MANY_ATTEMPTS,
+  UNDELIVERED_AFTER_MS,
+  type Process,
+} from './process';
+export { CHUNK_LEASE_MS, MAX_CHUNK_BYTES, type ProcessChunk } from './chunks';
 export type ProcessStatus = Process['status'];
-
-/** A Running process without a heartbeat for this long is presumed dead and may be taken over. */
-export const STALE_AFTER_MS = 5 * 60_000;
-/** A Queued process older than this was probably never delivered. */
-export const UNDELIVERED_AFTER_MS = 2 * 60_000;
-const HEARTBEAT_MS = 30_000;
-/** Claims a process gets (the first run and takeovers of a silent one) before it is ended Failed. */
-export const MAX_ATTEMPTS = 3;
-export const TOO_MANY_ATTEMPTS = `Stopped after ${MAX_ATTEMPTS} attempts: the run kept stopping without finishing`;
-
-export type JobContext = {
-  processId: string;
-  systemUserId: string;
-  log: Logger;
-  /** Reports progress (0..1) with an optional note; also proves the run is alive. */
-  progress(fraction: number, note?: string): Promise<void>;
-};
-
-export type JobDefinition<S extends v.GenericSchema = v.GenericSchema> = {
-  name: string;
-  /** Jobs that share a slot never run at once (an import and Clear Table); default: the name. */
-  slot?: string;
-  priority?: number;
-  input: S;
-  run(input: v.InferOutput<S>, context: JobContext): Promise<unknown>;
-};
-
-export type JobRegistry = ReadonlyMap<string, JobDefinition>;
-
-export function defineJob<S extends v.GenericSchema>(
-  definition: JobDefinition<S>,
-): JobDefinition<S> {
-  return definition;
-}
-
-export function registry(definitions: JobDefinition[]): JobRegistry {
-  return new Map(definitions.map((definition) => [definition.name, definition]));
-}
-
-const now = () => new Date().toISOString();
-
-/** The slot a process holds while it is active (processes queued before slots had one: its name). */
-const slotOf = (process: Pick<Process, 'name' | 'slot'>) => process.slot ?? process.name;
 
 export const BUSY_MESSAGE = 'A process is still running. Please wait until it ends.';
 
@@ -69,8 +68,8 @@ export const BUSY_MESSAGE = 'A process is still running. Please wait until it en
  * name's slot in the same transaction, so a second run of the same job is refused while one is
  * active; other jobs are not held up.
  */
-export async function enqueue<S extends v.GenericSchema>(
-  definition: JobDefinition<S>,
+export async function enqueue<S extends v.GenericSchema, C>(
+  definition: JobDefinition<S> | ChunkedJobDefinition<S, C>,
   input: v.InferInput<S>,
   systemUserId: string,
 ): Promise<Process> {
@@ -118,11 +117,6 @@ export async function enqueue<S extends v.GenericSchema>(
   return process;
 }
 
-export async function byId(id: string): Promise<Process | undefined> {
-  const { data } = await ProcessEntity.get({ id }).go({ consistent: true });
-  return data ?? undefined;
-}
-
 /**
  * Every Queued or Running process, oldest first: one Query of the slots partition (at most one
  * item per job name) and one BatchGet of their processes; never a scan.
@@ -146,7 +140,8 @@ export async function lastRun(name: string): Promise<Process | undefined> {
 
 /**
  * Queued -> Running, or a stale Running taken over while it has attempts left; undefined when
- * another run owns it, it ended, or it ran out of attempts (then it is ended Failed here).
+ * another run owns it, it ended, or it ran out of attempts (then it is ended Failed here). A
+ * chunked run is never taken over once it has planned its chunks: recovery re-sends those.
  */
 async function claim(id: string): Promise<Process | undefined> {
   const staleBefore = new Date(Date.now() - STALE_AFTER_MS).toISOString();
@@ -156,7 +151,7 @@ async function claim(id: string): Promise<Process | undefined> {
       .add({ attempts: 1 })
       .where(
         (attr, op) =>
-          `(${op.eq(attr.status, 'Queued')} OR (${op.eq(attr.status, 'Running')} AND ${op.lt(attr.heartbeatAt, staleBefore)})) AND ${op.lt(attr.attempts, MAX_ATTEMPTS)}`,
+          `(${op.eq(attr.status, 'Queued')} OR (${op.eq(attr.status, 'Running')} AND ${op.lt(attr.heartbeatAt, staleBefore)})) AND ${op.lt(attr.attempts, MAX_ATTEMPTS)} AND ${op.notExists(attr.chunksTotal)}`,
       )
       .go({ response: 'all_new' });
     return data as Process;
@@ -167,10 +162,14 @@ async function claim(id: string): Promise<Process | undefined> {
   }
 }
 
-/** A silent run that used all its attempts ends Failed and frees its job's slot. */
+/**
+ * A silent run that used all its attempts ends Failed and frees its job's slot. A planned chunked
+ * run is judged by its chunks' attempts instead (chunks.ts).
+ */
 async function giveUpIfExhausted(id: string, at = Date.now()): Promise<boolean> {
   const process = await byId(id);
-  if (!process || (process.attempts ?? 0) < MAX_ATTEMPTS) return false;
+  if (!process || (process.attempts ?? 0) < MAX_ATTEMPTS || process.chunksTotal !== undefined)
+    return false;
   const staleBefore = new Date(at - STALE_AFTER_MS).toISOString();
   const silent =
     process.status === 'Queued' ||
@@ -182,71 +181,24 @@ async function giveUpIfExhausted(id: string, at = Date.now()): Promise<boolean> 
 }
 
 /**
- * Ends a process and frees its job name's slot in one transaction, only if the process is still
- * as `seen`: giving up on a silent run must not end one that just came back to life, and a run
- * ends only the attempt it claimed (a run taken over after a stall must not overwrite the
- * takeover's end). Answers false when the process moved on.
- */
-async function finish(
-  process: Pick<Process, 'id' | 'name' | 'slot'>,
-  end: { status: 'Success' | 'Failed'; output?: string; error?: string },
-  seen: Pick<Process, 'status' | 'heartbeatAt'> | { attempt: number },
-): Promise<boolean> {
-  const { id } = process;
-  const changes = {
-    ...end,
-    endTime: now(),
-    ...(end.status === 'Success' && { progress: 1 }),
-  };
-  const result = await createWriteTransaction(
-    { process: ProcessEntity, active: ActiveProcessEntity },
-    (entities) => [
-      entities.process
-        .patch({ id })
-        .set(changes)
-        .where((attr, op) =>
-          'attempt' in seen
-            ? `${op.eq(attr.status, 'Running')} AND ${op.eq(attr.attempts, seen.attempt)}`
-            : `${op.eq(attr.status, seen.status)} AND ${seen.heartbeatAt === undefined ? op.notExists(attr.heartbeatAt) : op.eq(attr.heartbeatAt, seen.heartbeatAt)}`,
-        )
-        .commit(),
-      entities.active
-        .delete({ name: slotOf(process) })
-        .where((attr, op) => op.eq(attr.id, id))
-        .commit(),
-    ],
-  )
-    .go()
-    .catch((error: unknown) => {
-      if (isConditionFailure(error)) return { canceled: true as const };
-      throw error;
-    });
-  // A cancelled transaction: the process moved on since it was seen, and its end is someone else's.
-  return !result.canceled;
-}
-
-/**
- * Runs one process. A handler's own failure ends the process Failed (it is not retried: the
- * operator sees the error and runs it again); only infrastructure errors propagate, so the
- * message is redelivered.
+ * Runs one process, or for a chunked job plans it and sends its chunks (the chunks' messages then
+ * run it and the last one ends it). A handler's own failure ends the process Failed (it is not
+ * retried: the operator sees the error and runs it again); only infrastructure errors propagate,
+ * so the message is redelivered.
  */
 export async function runProcess(processId: string, jobs: JobRegistry): Promise<'ran' | 'skipped'> {
   const process = await claim(processId);
   if (!process) return 'skipped';
   const log = logger.child({ processId, job: process.name });
   const definition = jobs.get(process.name);
-  const heartbeat = setInterval(() => {
-    void ProcessEntity.patch({ id: processId })
-      .set({ heartbeatAt: now() })
-      .go()
-      .catch(() => undefined);
-  }, HEARTBEAT_MS);
-  heartbeat.unref?.();
+  const stopHeartbeat = heartbeat(() =>
+    ProcessEntity.patch({ id: processId }).set({ heartbeatAt: now() }).go(),
+  );
   try {
     if (!definition) throw new Error(`No handler for job "${process.name}"`);
     log.info(`Started ${process.name}`, { attempt: process.attempts });
     const input = v.parse(definition.input, JSON.parse(process.input));
-    const output = await definition.run(input, {
+    const context: JobContext = {
       processId,
       systemUserId: process.systemUserId,
       log,
@@ -259,7 +211,12 @@ export async function runProcess(processId: string, jobs: JobRegistry): Promise<
           })
           .go();
       },
-    });
+    };
+    if (isChunked(definition)) {
+      await planRun(process, definition, input, context);
+      return 'ran';
+    }
+    const output = await definition.run(input, context);
     const mine = { attempt: process.attempts ?? 0 };
     if (await finish(process, { status: 'Success', output: JSON.stringify(output ?? null) }, mine))
       log.info(`Finished ${process.name}`);
@@ -273,7 +230,7 @@ export async function runProcess(processId: string, jobs: JobRegistry): Promise<
       { attempt: process.attempts ?? 0 },
     );
   } finally {
-    clearInterval(heartbeat);
+    stopHeartbeat();
     await flush();
   }
   return 'ran';
@@ -282,10 +239,12 @@ export async function runProcess(processId: string, jobs: JobRegistry): Promise<
 export type SqsRecord = { messageId: string; body: string };
 
 /** A message that can never be processed is dropped, not retried until the dead-letter queue. */
-function processIdOf(body: string): string | undefined {
+function messageOf(body: string): JobMessage | undefined {
   try {
-    const { processId } = JSON.parse(body) as Partial<JobMessage>;
-    return typeof processId === 'string' && processId.length > 0 ? processId : undefined;
+    const { processId, chunk } = JSON.parse(body) as Partial<JobMessage>;
+    if (typeof processId !== 'string' || processId.length === 0) return undefined;
+    if (chunk === undefined) return { processId };
+    return Number.isSafeInteger(chunk) && chunk >= 0 ? { processId, chunk } : undefined;
   } catch {
     return undefined;
   }
@@ -295,13 +254,14 @@ function processIdOf(body: string): string | undefined {
 export async function handleBatch(records: SqsRecord[], jobs: JobRegistry) {
   const batchItemFailures: { itemIdentifier: string }[] = [];
   for (const record of records) {
-    const processId = processIdOf(record.body);
-    if (!processId) {
+    const message = messageOf(record.body);
+    if (!message) {
       logger.error('Dropped a malformed job message', { messageId: record.messageId });
       continue;
     }
     try {
-      await runProcess(processId, jobs);
+      if (message.chunk === undefined) await runProcess(message.processId, jobs);
+      else await runChunkMessage(message.processId, message.chunk, jobs);
     } catch (error) {
       logger.error('Job message failed; it will be redelivered', {
         messageId: record.messageId,
@@ -316,20 +276,30 @@ export async function handleBatch(records: SqsRecord[], jobs: JobRegistry) {
 
 /**
  * Re-sends processes a crash left behind: Queued and never delivered, or Running and silent. One
- * that has used all its attempts is ended Failed instead, which frees its job's slot.
+ * that has used all its attempts is ended Failed instead, which frees its job's slot. A planned
+ * chunked run gets its lost chunks re-sent instead (`recoverChunks`). Answers how many messages
+ * it sent.
  */
 export async function recover(at = Date.now()): Promise<number> {
   const undeliveredBefore = new Date(at - UNDELIVERED_AFTER_MS).toISOString();
   const staleBefore = new Date(at - STALE_AFTER_MS).toISOString();
-  const silent = (await active()).filter((process) =>
-    process.status === 'Queued'
-      ? process.createdAt < undeliveredBefore
-      : process.status === 'Running' && (process.heartbeatAt ?? '') < staleBefore,
+  const processes = await active();
+  // Only a Running process has planned chunks (chunksTotal is set while it is claimed).
+  const planned = processes.filter((process) => process.chunksTotal !== undefined);
+  let chunks = 0;
+  for (const process of planned) chunks += await recoverChunks(process, at);
+  if (chunks > 0) logger.info(`Re-sent ${chunks} chunk(s)`, { ids: planned.map((p) => p.id) });
+  const silent = processes.filter(
+    (process) =>
+      process.chunksTotal === undefined &&
+      (process.status === 'Queued'
+        ? process.createdAt < undeliveredBefore
+        : process.status === 'Running' && (process.heartbeatAt ?? '') < staleBefore),
   );
   const stuck: Process[] = [];
   for (const process of silent) if (!(await giveUpIfExhausted(process.id, at))) stuck.push(process);
   for (const process of stuck) await send({ processId: process.id });
   if (stuck.length > 0)
     logger.info(`Recovered ${stuck.length} job(s)`, { ids: stuck.map((p) => p.id) });
-  return stuck.length;
+  return stuck.length + chunks;
 }

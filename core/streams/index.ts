@@ -119,7 +119,14 @@ export const create = fn(StreamInput, async ({ name, url }): Promise<Stream> => 
         if (!isConditionFailure(error)) throw error;
       });
   }
-  const stream: Stream = { id: ulid(), name, url, consecutiveFailures: 0, createdAt: now() };
+  const stream: Stream = {
+    id: ulid(),
+    name,
+    url,
+    consecutiveFailures: 0,
+    firstScoring: false,
+    createdAt: now(),
+  };
   const result = await createWriteTransaction(
     { entity: StreamEntity, urlClaim: StreamUrlEntity },
     ({ entity, urlClaim }) => [

@@ -1,5 +1,6 @@
 // The local job runtime: fauxqs stands in for SQS (queue + dead-letter queue), a poller feeds the
-// same worker handler Lambda runs with an SQSEvent, and croner runs the same schedules as EventBridge.
+// same worker handler Lambda runs with an SQSEvent (several messages at once, so a chunked job's
+// chunks run in parallel), and croner runs the same schedules as EventBridge.
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { Cron } from 'croner';
@@ -26,8 +27,19 @@ export async function startQueue() {
 
 type Handler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
-/** Long-polls the queue and hands each batch to `handler`; only successes are deleted. */
-export function startPoller(options: { endpoint: string; queueUrl: string; handler: Handler }) {
+/** Messages handled at once locally: chunks of a chunked job run in parallel, as on AWS. */
+export const POLLER_CONCURRENCY = 4;
+
+/**
+ * Long-polls the queue with `concurrency` loops, each handing `handler` one message at a time
+ * (the worker's batch size on AWS, where Lambda scales out); only successes are deleted.
+ */
+export function startPoller(options: {
+  endpoint: string;
+  queueUrl: string;
+  handler: Handler;
+  concurrency?: number;
+}) {
   const sqs = new SQSClient({
     endpoint: options.endpoint,
     region: 'us-east-1',
@@ -35,13 +47,13 @@ export function startPoller(options: { endpoint: string; queueUrl: string; handl
     useQueueUrlAsEndpoint: false,
   });
   let running = true;
-  const loop = (async () => {
+  const poll = async () => {
     while (running) {
       try {
         const { Messages = [] } = await sqs.send(
           new ReceiveMessageCommand({
             QueueUrl: options.queueUrl,
-            MaxNumberOfMessages: 10,
+            MaxNumberOfMessages: 1,
             WaitTimeSeconds: 1,
           }),
         );
@@ -80,11 +92,12 @@ export function startPoller(options: { endpoint: string; queueUrl: string; handl
         }
       }
     }
-  })();
+  };
+  const loops = Array.from({ length: options.concurrency ?? POLLER_CONCURRENCY }, poll);
   return {
     stop: async () => {
       running = false;
-      await loop;
+      await Promise.all(loops);
       sqs.destroy();
     },
   };

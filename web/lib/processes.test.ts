@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { processesChanged, type ProcessView } from './processes';
+import type { Process } from '#core/jobs';
+import { processesChanged, processView, type ProcessView } from './processes';
 
 const process = (id: string, status: ProcessView['status'], progress = 0): ProcessView => ({
   id,
@@ -25,5 +26,28 @@ describe('processesChanged', () => {
     expect(processesChanged([process('a', 'Running', 0.1)], [process('a', 'Running', 0.9)])).toBe(
       false,
     );
+  });
+});
+
+describe('processView', () => {
+  it("shows a chunked run's chunk counts and keeps the process's input private", () => {
+    const running: Process = {
+      id: 'p1',
+      name: 'score-articles',
+      priority: 0,
+      status: 'Running',
+      input: '{"secret":"not for the page"}',
+      systemUserId: 'admin-1',
+      createdAt: '2026-11-23T10:00:00.000Z',
+      progress: 0.3,
+      progressNote: '3 of 10 chunks',
+      chunksTotal: 10,
+      chunksDone: 3,
+      chunksFailed: 0,
+    };
+    const view = processView(running);
+    expect(view).toMatchObject({ chunksTotal: 10, chunksDone: 3, chunksFailed: 0 });
+    expect(view).not.toHaveProperty('input');
+    expect(view).not.toHaveProperty('systemUserId');
   });
 });

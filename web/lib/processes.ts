@@ -1,12 +1,24 @@
 // How the admin panel shows a process; shared by the status endpoint and the pages.
 import type { Process } from '#core/jobs';
+import type { RunView } from './run-summary';
 
 /** The status endpoint the admin pages poll. */
 export const STATUS_PATH = '/admin-panel/status';
 
+/** A chunked run also counts its chunks (its progressNote reads "{done} of {total} chunks"). */
 export type ProcessView = Pick<
   Process,
-  'id' | 'name' | 'priority' | 'status' | 'startTime' | 'createdAt' | 'progress' | 'progressNote'
+  | 'id'
+  | 'name'
+  | 'priority'
+  | 'status'
+  | 'startTime'
+  | 'createdAt'
+  | 'progress'
+  | 'progressNote'
+  | 'chunksTotal'
+  | 'chunksDone'
+  | 'chunksFailed'
 >;
 
 export function processView({
@@ -18,8 +30,23 @@ export function processView({
   createdAt,
   progress,
   progressNote,
+  chunksTotal,
+  chunksDone,
+  chunksFailed,
 }: Process): ProcessView {
-  return { id, name, priority, status, startTime, createdAt, progress, progressNote };
+  return {
+    id,
+    name,
+    priority,
+    status,
+    startTime,
+    createdAt,
+    progress,
+    progressNote,
+    chunksTotal,
+    chunksDone,
+    chunksFailed,
+  };
 }
 
 /**
@@ -34,4 +61,14 @@ export function processesChanged(shown: ProcessView[], polled: ProcessView[]): b
       .sort()
       .join(',');
   return states(shown) !== states(polled);
+}
+
+/** A run as the admin shows its result: the view plus what it stored when it ended. */
+export function runView(process: Process): RunView {
+  return {
+    ...processView(process),
+    output: process.output,
+    error: process.error,
+    endTime: process.endTime,
+  };
 }

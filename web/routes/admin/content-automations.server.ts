@@ -3,6 +3,9 @@ import { data } from '@remix-run/node';
 import * as Automations from '#core/automations';
 import { isVisibleError, VisibleError } from '#core/common';
 import * as Jobs from '#core/jobs';
+import * as Audiences from '#core/audiences';
+import * as Scoring from '#core/scoring';
+import * as SourceMatching from '#core/source-matching';
 import * as Streams from '#core/streams';
 import { requireAdmin } from '#web/lib/admin.server';
 import { readForm } from '#web/lib/api.server';
@@ -32,6 +35,35 @@ async function trigger(form: URLSearchParams, systemUserId: string): Promise<str
     case 'import':
       await Jobs.enqueue(Automations.importArticles, {}, systemUserId);
       return 'Successfully triggered scheduled import';
+    case 'score':
+      await Jobs.enqueue(Automations.scoreArticles, {}, systemUserId);
+      return 'Successfully triggered article scoring';
+    case 'score-experiment': {
+      const limit = form.get('articleLimit');
+      await Jobs.enqueue(
+        Automations.scoreArticlesExperiment,
+        limit === null || limit === '' ? {} : { articleLimit: Number(limit) },
+        systemUserId,
+      );
+      return 'Successfully triggered score articles experiment';
+    }
+    case 'populate-matching':
+      await Jobs.enqueue(Automations.populateSourceMatching, {}, systemUserId);
+      return 'Successfully triggered populate source <> audience matchings';
+    case 'audience-matching':
+      await Jobs.enqueue(
+        Automations.audienceMatching,
+        { audienceId: await knownAudience(form, SourceMatching.AUDIENCE_MATCHING_MESSAGE) },
+        systemUserId,
+      );
+      return 'Successfully triggered audience matching';
+    case 'prompt-testing':
+      await Jobs.enqueue(
+        Automations.promptTesting,
+        { audienceId: await knownAudience(form, Scoring.PROMPT_TESTING_MESSAGE) },
+        systemUserId,
+      );
+      return 'Successfully triggered prompt testing';
     case 'clear': {
       if (form.get('confirm') !== 'yes') {
         throw new VisibleError(
@@ -47,4 +79,12 @@ async function trigger(form: URLSearchParams, systemUserId: string): Promise<str
     default:
       throw new VisibleError('input.invalid', 'Unknown action', 400);
   }
+}
+
+/** The chosen audience's id; none chosen, or one that does not exist, answers the spec's message. */
+async function knownAudience(form: URLSearchParams, message: string): Promise<string> {
+  const audienceId = String(form.get('audienceId') ?? '').trim();
+  if (!audienceId || audienceId.length > 64 || !(await Audiences.byId(audienceId)))
+    throw new VisibleError('audience.not_selected', message, 400);
+  return audienceId;
 }

@@ -8,15 +8,14 @@ import { action } from './content-automations';
 
 type Answer = { data: { error?: string; message?: string }; init: { status?: number } | null };
 
-async function addStream(streamName: string, streamUrl: string): Promise<Answer> {
+async function post(form: Record<string, string>): Promise<Answer> {
   const { cookie } = await signedInAdmin();
-  const request = adminPost(
-    '/admin-panel/content-automations',
-    { intent: 'add-stream', streamName, streamUrl },
-    cookie,
-  );
+  const request = adminPost('/admin-panel/content-automations', form, cookie);
   return (await action({ request, params: {}, context: {} })) as unknown as Answer;
 }
+
+const addStream = (streamName: string, streamUrl: string) =>
+  post({ intent: 'add-stream', streamName, streamUrl });
 
 describe('add stream and import articles', () => {
   it('refuses a feed URL already added, naming its stream, and queues nothing', async () => {
@@ -38,5 +37,41 @@ describe('add stream and import articles', () => {
     const answer = await addStream('Broken', 'ftp://example.org/feed');
     expect(answer.init?.status).toBe(400);
     expect(answer.data).toEqual({ error: 'Please add a valid feed URL' });
+  });
+});
+
+describe('audience matching and prompt testing', () => {
+  it('answer the spec messages without an audience, or with one that does not exist, and queue nothing', async () => {
+    for (const [intent, job, message] of [
+      [
+        'audience-matching',
+        Automations.audienceMatching,
+        'Audience matching error: Please select an audience',
+      ],
+      [
+        'prompt-testing',
+        Automations.promptTesting,
+        'Prompt testing error: Please select an audience',
+      ],
+    ] as const) {
+      const lastRun = await Jobs.lastRun(job.name);
+      for (const audienceId of ['', '   ', ulid(), 'x'.repeat(500)]) {
+        const answer = await post({ intent, audienceId });
+        expect(answer.init?.status, intent).toBe(400);
+        expect(answer.data).toEqual({ error: message });
+      }
+      expect((await post({ intent })).data).toEqual({ error: message });
+      expect((await Jobs.lastRun(job.name))?.id).toBe(lastRun?.id);
+    }
+  });
+});
+
+describe('score articles experiment', () => {
+  it('explains an article limit that is not a whole number from 1', async () => {
+    for (const articleLimit of ['0', '-3', '2.5', 'many']) {
+      const answer = await post({ intent: 'score-experiment', articleLimit });
+      expect(answer.init?.status, articleLimit).toBe(400);
+      expect(answer.data).toEqual({ error: 'Please add article limit' });
+    }
   });
 });

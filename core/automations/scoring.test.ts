@@ -1,0 +1,195 @@
+// The scoring jobs end to end through the job runtime: planned into chunk messages on the queue,
+// each chunk delivered to the worker's handler, checkpointed and summed. The file has a table of
+// its own, so "every active audience x the newest articles" is exactly what it creates here.
+import { createHash } from 'node:crypto';
+import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { ulid } from 'ulid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as Ai from '#core/ai';
+import * as Articles from '#core/articles';
+import * as Automations from '#core/automations';
+import { config } from '#core/config';
+import { ensureTable } from '#core/db';
+import * as Jobs from '#core/jobs';
+import { queueUrl, sqs } from '../jobs/queue';
+import * as Scoring from '#core/scoring';
+import { createAudience } from '#tests/integration/factories';
+
+const sharedTable = config().TABLE_NAME;
+const titles = [
+  'DeFi lending protocols add isolated markets',
+  'A generative art collection sells out on-chain',
+  'Smart contract auditors find a reentrancy bug',
+  'DAO governance votes on the treasury',
+  'Rollup sequencers decentralise',
+];
+const ARTICLES = 25;
+let active: Awaited<ReturnType<typeof createAudience>>[];
+let articleIds: string[];
+
+beforeAll(async () => {
+  (config() as { TABLE_NAME: string }).TABLE_NAME = `scoring-job-${ulid().toLowerCase()}`;
+  await ensureTable();
+  active = [
+    await createAudience({ title: 'build DeFi protocols' }),
+    await createAudience({ title: 'collect generative art on-chain', tag: 'aud-art' }),
+    await createAudience({ title: 'audit smart contracts', tag: 'aud-audit' }),
+  ];
+  await createAudience({ title: 'steward DAO governance', tag: 'aud-dao', state: 'upcoming' });
+  articleIds = [];
+  for (let i = 0; i < ARTICLES; i++) {
+    const canonicalUrl = `https://news.example/${i}-${ulid().toLowerCase()}`;
+    await Articles.storeIfNew({
+      canonicalUrl,
+      title: `${titles[i % titles.length]} (${i})`,
+      summary: titles[i % titles.length],
+      publishedAt: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString(),
+      source: 'Test Wire',
+      streamId: 'stream-1',
+      fingerprint: createHash('sha256').update(canonicalUrl).digest('hex'),
+    });
+    articleIds.push((await Articles.byUrl(canonicalUrl))!.id);
+  }
+});
+afterAll(() => {
+  (config() as { TABLE_NAME: string }).TABLE_NAME = sharedTable;
+});
+
+type Message = { messageId: string; body: string };
+
+/** Takes the messages of `processId` off the queue. */
+async function receive(processId: string): Promise<Message[]> {
+  const mine: Message[] = [];
+  for (;;) {
+    const { Messages = [] } = await sqs().send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl(), MaxNumberOfMessages: 10 }),
+    );
+    if (Messages.length === 0) return mine;
+    const ours = Messages.filter(
+      (message) => (JSON.parse(message.Body!) as { processId: string }).processId === processId,
+    );
+    mine.push(...ours.map((message) => ({ messageId: message.MessageId!, body: message.Body! })));
+    if (ours.length > 0)
+      await sqs().send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl(),
+          Entries: ours.map((message, index) => ({
+            Id: String(index),
+            ReceiptHandle: message.ReceiptHandle!,
+          })),
+        }),
+      );
+  }
+}
+
+const deliver = (...messages: Message[]) => Jobs.handleBatch(messages, Automations.jobs);
+
+/** Runs a process to its end the way the worker does: its message, then its chunks, in parallel. */
+async function runToEnd(process: Jobs.Process) {
+  await deliver(...(await receive(process.id)));
+  const chunks = await receive(process.id);
+  await Promise.all(chunks.map((message) => deliver(message)));
+  return { ended: (await Jobs.byId(process.id))!, chunks };
+}
+
+const outputOf = (process: Jobs.Process) => JSON.parse(process.output!) as Record<string, number>;
+
+async function scoresPerArticle() {
+  return Promise.all(articleIds.map(async (id) => (await Scoring.forArticle(id)).scores));
+}
+
+describe('Score unscored articles (chunked)', () => {
+  it('scores every new article against every active audience in chunks; a rerun sends nothing', async () => {
+    const process = await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-1');
+    const { ended, chunks } = await runToEnd(process);
+    expect(chunks).toHaveLength(Math.ceil(ARTICLES / Automations.ARTICLES_PER_CHUNK));
+    expect(ended.status).toBe('Success');
+    expect(outputOf(ended)).toMatchObject({
+      chunks: 3,
+      scored: ARTICLES * active.length,
+      alreadyScored: 0,
+      failed: 0,
+      // One call per article: the three audiences share it.
+      calls: ARTICLES,
+      costUsd: 0,
+    });
+    expect(outputOf(ended).inputTokens).toBeGreaterThan(0);
+
+    for (const scores of await scoresPerArticle()) {
+      expect(scores.map((score) => score.matchingId).sort()).toEqual(
+        active.map((audience) => audience.id).sort(),
+      );
+      for (const score of scores) {
+        expect(Ai.RELEVANCE_LABELS).toContain(score.label);
+        expect(score).toMatchObject({ processId: process.id, modelId: 'local:cluefeed-bm25' });
+      }
+    }
+
+    const rerun = await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-1');
+    const again = await runToEnd(rerun);
+    expect(again.chunks).toHaveLength(0);
+    expect(again.ended.status).toBe('Success');
+    expect(outputOf(again.ended)).toEqual({ chunks: 0 });
+  });
+
+  it('resumes a run whose worker died mid-chunk without scoring any pair twice', async () => {
+    const audience = await createAudience({ title: 'run validators', tag: 'aud-validators' });
+    const process = await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-1');
+    await deliver(...(await receive(process.id)));
+    const [first, ...rest] = await receive(process.id);
+    const chunk = (JSON.parse(first!.body) as { chunk: number }).chunk;
+
+    // The worker that took the first chunk scored part of it, then died before its checkpoint.
+    const planned = (
+      await Jobs.ProcessChunkEntity.get({ processId: process.id, index: chunk }).go()
+    ).data!;
+    const payload = JSON.parse(planned.payload) as {
+      articleIds: string[];
+      targets: Scoring.MatchingTarget[];
+      prompt: { id: string; prompt: string };
+      model: Ai.AiModelRef;
+    };
+    const setup = { prompt: payload.prompt, model: payload.model, processId: process.id };
+    for (const article of await Articles.byIds(payload.articleIds.slice(0, 4)))
+      await Scoring.scoreArticle(article, payload.targets, setup);
+
+    // SQS hands its message out again; the other chunks run as usual.
+    await Promise.all([deliver(first!), ...rest.map((message) => deliver(message))]);
+    const ended = (await Jobs.byId(process.id))!;
+    expect(ended.status).toBe('Success');
+    // The three audiences of the first run were scored already; of the new one, the dead worker's 4.
+    expect(outputOf(ended)).toMatchObject({
+      scored: ARTICLES - 4,
+      alreadyScored: ARTICLES * active.length + 4,
+      failed: 0,
+    });
+    for (const scores of await scoresPerArticle())
+      expect(scores.filter((score) => score.matchingId === audience.id)).toHaveLength(1);
+  });
+});
+
+describe('Score articles experiment (chunked)', () => {
+  it('counts, per chosen audience, the newest articles under each label, with a Total', async () => {
+    const [defi, art] = active;
+    const process = await Jobs.enqueue(
+      Automations.scoreArticlesExperiment,
+      { articleLimit: 10, audienceIds: [defi!.id, art!.id] },
+      'admin-1',
+    );
+    const { ended } = await runToEnd(process);
+    expect(ended.status).toBe('Success');
+    const results = Automations.experimentResults(
+      outputOf(ended),
+      new Map(active.map((audience) => [audience.id, audience.title])),
+    );
+    expect(results.map((row) => row.matchingEntity).sort()).toEqual([
+      'build DeFi protocols',
+      'collect generative art on-chain',
+    ]);
+    for (const row of results) {
+      const { Total, ...labels } = row.groupByMetricPerMatchingEntity;
+      expect(Total).toBe(10);
+      expect(Object.values(labels).reduce((sum, n) => sum + n, 0)).toBe(10);
+    }
+  });
+});

@@ -1,0 +1,65 @@
+// What a job is: a plain job runs in one go; a chunked job plans its work into chunks that run as
+// separate messages, in parallel, each checkpointed on its own.
+import type * as v from 'valibot';
+import type { Logger } from '#core/logs';
+
+export type JobContext = {
+  processId: string;
+  systemUserId: string;
+  log: Logger;
+  /** Reports progress (0..1) with an optional note; also proves the run is alive. */
+  progress(fraction: number, note?: string): Promise<void>;
+};
+
+export type JobDefinition<S extends v.GenericSchema = v.GenericSchema> = {
+  name: string;
+  /** Jobs that share a slot never run at once (an import and Clear Table); default: the name. */
+  slot?: string;
+  priority?: number;
+  input: S;
+  run(input: v.InferOutput<S>, context: JobContext): Promise<unknown>;
+};
+
+/**
+ * A chunk's run. Its `progress` only proves the chunk is alive (it renews the chunk's lease and
+ * the process's heartbeat): the process's progress counts finished chunks.
+ */
+export type ChunkContext = JobContext & { chunk: number };
+
+/** Numbers a chunk reports (articles scored, tokens); the run's output sums them over chunks. */
+export type ChunkTotals = Record<string, number>;
+
+export type ChunkedJobDefinition<S extends v.GenericSchema = v.GenericSchema, C = unknown> = {
+  name: string;
+  slot?: string;
+  priority?: number;
+  input: S;
+  /** Splits the work; may run again on a takeover before any chunk was sent, so it must not write results. Return [] when there is nothing to do. */
+  plan(input: v.InferOutput<S>, context: JobContext): Promise<C[]>;
+  /** Does one chunk's work idempotently; its totals are stored with the chunk's checkpoint. */
+  runChunk(chunk: C, input: v.InferOutput<S>, context: ChunkContext): Promise<ChunkTotals>;
+};
+
+export type AnyJobDefinition = JobDefinition | ChunkedJobDefinition;
+
+export type JobRegistry = ReadonlyMap<string, AnyJobDefinition>;
+
+export function defineJob<S extends v.GenericSchema>(
+  definition: JobDefinition<S>,
+): JobDefinition<S> {
+  return definition;
+}
+
+export function defineChunkedJob<S extends v.GenericSchema, C>(
+  definition: ChunkedJobDefinition<S, C>,
+): ChunkedJobDefinition<S, C> {
+  return definition;
+}
+
+export function registry(definitions: readonly AnyJobDefinition[]): JobRegistry {
+  return new Map(definitions.map((definition) => [definition.name, definition]));
+}
+
+export function isChunked(definition: AnyJobDefinition): definition is ChunkedJobDefinition {
+  return 'plan' in definition && 'runChunk' in definition;
+}

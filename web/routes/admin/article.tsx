@@ -1,0 +1,141 @@
+// One article as scoring sees it: every score it got (audience, label, score, reason, matched
+// clues, prompt, model, tokens and cost) and the pairs the model could not score yet.
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Link, useLoaderData } from '@remix-run/react';
+import * as Articles from '#core/articles';
+import * as Audiences from '#core/audiences';
+import * as Scoring from '#core/scoring';
+import { requireAdmin } from '#web/lib/admin.server';
+import { notFound, privatePageHeaders } from '#web/lib/cache';
+import { cost } from '#web/lib/run-summary';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.article.title ?? 'Article'} · Cluefeed admin` },
+];
+export const headers = privatePageHeaders;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const id = params.id ?? '';
+  const article = /^[0-9A-Za-z]{1,64}$/.test(id) ? await Articles.byId(id) : undefined;
+  if (!article) throw notFound();
+  const { scores, failures } = await Scoring.forArticle(article.id);
+  const audienceIds = [...new Set([...scores, ...failures].map((item) => item.matchingId))];
+  const titles = new Map(
+    (await Audiences.byIds(audienceIds)).map((audience) => [audience.id, audience.title]),
+  );
+  const audience = (id: string) => titles.get(id) ?? 'a removed audience';
+  // Model ids are '{provider}:{model}'; the admin shows models as 'provider - model'.
+  const model = (id: string) => id.replace(':', ' - ');
+  return {
+    article: {
+      title: article.title,
+      source: article.source,
+      publishedAt: article.publishedAt,
+      canonicalUrl: article.canonicalUrl,
+      summary: article.summary ?? '',
+    },
+    scores: scores
+      .sort((a, b) => b.score - a.score)
+      .map((score) => ({
+        key: `${score.promptId}#${score.modelId}#${score.matchingId}`,
+        audience: audience(score.matchingId),
+        label: score.label,
+        score: score.score,
+        reason: score.reason,
+        relevantClues: score.relevantClues ?? [],
+        prompt: score.promptId,
+        model: model(score.modelId),
+        tokens: (score.inputTokens ?? 0) + (score.outputTokens ?? 0),
+        cost: cost(score.costUsd ?? 0),
+      })),
+    failures: failures.map((failure) => ({
+      key: `${failure.promptId}#${failure.modelId}#${failure.matchingId}`,
+      audience: audience(failure.matchingId),
+      error: failure.error,
+      attempts: failure.attempts ?? 0,
+      lastTriedAt: failure.lastTriedAt,
+    })),
+  };
+}
+
+export default function ArticleScores() {
+  const { article, scores, failures } = useLoaderData<typeof loader>();
+  return (
+    <section className="admin-page">
+      <p>
+        <Link to="/admin-panel/content-automations">Back to Content Automations</Link>
+      </p>
+      <h1>{article.title}</h1>
+      <p>
+        {article.source}, published {article.publishedAt.slice(0, 16).replace('T', ' ')} UTC ·{' '}
+        <a href={article.canonicalUrl} rel="noopener noreferrer">
+          Open the article
+        </a>
+      </p>
+      {article.summary && <p>{article.summary}</p>}
+
+      <h2 id="scores-heading">Scores ({scores.length})</h2>
+      {scores.length === 0 ? (
+        <p className="notice">Not scored yet.</p>
+      ) : (
+        <table className="admin-table" aria-labelledby="scores-heading">
+          <thead>
+            <tr>
+              <th scope="col">Audience</th>
+              <th scope="col">Label</th>
+              <th scope="col">Score</th>
+              <th scope="col">Reason</th>
+              <th scope="col">Matched clues</th>
+              <th scope="col">Prompt</th>
+              <th scope="col">Model</th>
+              <th scope="col">Tokens</th>
+              <th scope="col">Cost</th>
+            </tr>
+          </thead>
+          <tbody>
+            {scores.map((score) => (
+              <tr key={score.key}>
+                <td>those who {score.audience}</td>
+                <td>{score.label}</td>
+                <td>{score.score.toFixed(2)}</td>
+                <td>{score.reason}</td>
+                <td>{score.relevantClues.length > 0 ? score.relevantClues.join('; ') : 'None'}</td>
+                <td>{score.prompt}</td>
+                <td>{score.model}</td>
+                <td>{score.tokens}</td>
+                <td>{score.cost}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      {failures.length > 0 && (
+        <>
+          <h2 id="failures-heading">Not scored: tried again on the next run ({failures.length})</h2>
+          <table className="admin-table" aria-labelledby="failures-heading">
+            <thead>
+              <tr>
+                <th scope="col">Audience</th>
+                <th scope="col">Error</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last tried</th>
+              </tr>
+            </thead>
+            <tbody>
+              {failures.map((failure) => (
+                <tr key={failure.key}>
+                  <td>those who {failure.audience}</td>
+                  <td>{failure.error}</td>
+                  <td>{failure.attempts}</td>
+                  <td>{failure.lastTriedAt.slice(0, 16).replace('T', ' ')} UTC</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}
