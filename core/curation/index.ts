@@ -34,7 +34,8 @@ export type PickBestContentOutput = {
   skipped: number;
   inputTokens: number;
   outputTokens: number;
-  costUsd: number;
+  /** USD; null when a model's price is unknown (an OpenAI-compatible server). */
+  costUsd: number | null;
 };
 
 /** 'Pick best content for descriptors': one card per active audience with good candidates. */
@@ -70,7 +71,7 @@ export const pickBestContent = Jobs.defineJob({
       ...output,
       inputTokens: usage.inputTokens,
       outputTokens: usage.outputTokens,
-      costUsd: usage.costUsd ?? 0,
+      costUsd: usage.costUsd ?? null,
     };
   },
 });
