@@ -205,9 +205,64 @@ export const assistantClues: AiTask<
   }),
 };
 
+const PickCandidate = v.object({
+  id: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(100)),
+  title: v.pipe(v.string(), v.maxLength(1000)),
+  summary: v.pipe(v.string(), v.maxLength(5_000)),
+  score: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
+});
+export type PickCandidate = v.InferOutput<typeof PickCandidate>;
+
+const Header = v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(120));
+
+const PickAnswer = v.object({
+  primaryId: v.pipe(v.string(), v.trim(), v.nonEmpty()),
+  // Up to three are used; the caller drops extra or unknown ids rather than the whole answer.
+  secondaryIds: v.pipe(v.array(v.pipe(v.string(), v.trim())), v.maxLength(20)),
+  primaryStoriesHeader: Header,
+  secondaryStoriesHeader: Header,
+  verbalDescriptor: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(300)),
+});
+export type PickAnswer = v.InferOutput<typeof PickAnswer>;
+
+/**
+ * An audience's content card from its best scored articles: one primary story, up to three
+ * secondary ones (by the candidates' ids), a header for each group and one sentence on why the
+ * bundle matters to the audience. The caller checks the ids against its candidates.
+ */
+export const pickBestContent: AiTask<
+  { audience: string; clues: string[]; candidates: PickCandidate[] },
+  PickAnswer
+> = {
+  name: 'pick-best-content',
+  schemaName: 'pick_best_content',
+  system:
+    'You are the editor of a web3 newsletter for one audience. From the numbered candidate ' +
+    'articles (each with its id and relevance score) choose the one primary story and up to three ' +
+    'secondary stories that together serve the audience best, without two stories on the same ' +
+    'news. Answer in the JSON schema given, using only candidate ids as given: primaryId, ' +
+    'secondaryIds (0 to 3, without the primary), a header of at most 8 words for the primary ' +
+    'story and one for the secondary stories, and verbalDescriptor: one sentence of at most 200 ' +
+    'characters on why this bundle matters to the audience.',
+  input: v.object({
+    audience: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(300)),
+    clues: v.pipe(v.array(Clue), v.maxLength(100)),
+    candidates: v.pipe(v.array(PickCandidate), v.minLength(1), v.maxLength(20)),
+  }),
+  answer: PickAnswer,
+  jsonSchema: strictObject({
+    primaryId: text('The id of the primary story, copied from the candidates'),
+    secondaryIds: texts('Ids of up to three secondary stories, best first, without the primary'),
+    primaryStoriesHeader: text('A short header for the primary story (at most 8 words)'),
+    secondaryStoriesHeader: text('A short header for the secondary stories (at most 8 words)'),
+    verbalDescriptor: text('One sentence (at most 200 characters) on why these stories matter'),
+  }),
+};
+
 export const TASKS = [
   articleRelevance,
   articleRelevanceBatch,
   audienceNameAssessment,
   assistantClues,
+  pickBestContent,
 ] as const;

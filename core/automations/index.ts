@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import * as Articles from '#core/articles';
 import { isVisibleError } from '#core/common';
 import { logger } from '#core/logs';
+import * as Curation from '#core/curation';
 import * as Jobs from '#core/jobs';
 import * as SourceMatching from '#core/source-matching';
 import { PROMPT_TESTING_MESSAGE, testPrompts } from '#core/scoring';
@@ -105,6 +106,8 @@ export const promptTesting = Jobs.defineJob({
   run: ({ audienceId }, context) => testPrompts(audienceId, context),
 });
 
+export const { pickBestContent } = Curation;
+
 /** Every job the worker can run. */
 export const jobs = Jobs.registry([
   addStreamAndImport,
@@ -115,6 +118,7 @@ export const jobs = Jobs.registry([
   populateSourceMatching,
   audienceMatching,
   promptTesting,
+  pickBestContent,
 ] as Jobs.JobDefinition[]);
 
 /** Runs one schedule: enqueue its job as the scheduler, or recover stuck jobs. */

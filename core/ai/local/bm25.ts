@@ -1,6 +1,6 @@
 // BM25 weights from wink-nlp's vectorizer, learned over the background corpus plus the texts of
 // one request, so a word's weight reflects how rare it is in web3 news and in this request.
-import bm25Vectorizer from 'wink-nlp/utilities/bm25-vectorizer';
+import bm25Vectorizer from 'wink-nlp/utilities/bm25-vectorizer.js';
 import { BACKGROUND } from './background';
 import { terms, wink, type Term } from './text';
 

@@ -9,11 +9,13 @@ import {
   articleRelevanceBatch,
   assistantClues,
   audienceNameAssessment,
+  pickBestContent,
 } from '../tasks';
 import type { Ai, AiTask, ChatMessage } from '../types';
 import { assessClue } from './assessment';
 import { cluesFrom, interviewReply } from './chat';
 import { embedText } from './embeddings';
+import { pickStories } from './picks';
 import { rateArticle } from './relevance';
 
 type Solver = (input: unknown, history: ChatMessage[]) => unknown;
@@ -36,6 +38,7 @@ const SOLVERS = new Map<string, Solver>([
   })),
   solver(audienceNameAssessment, (input) => assessClue(input)),
   solver(assistantClues, ({ currentClues }, history) => cluesFrom(history, currentClues)),
+  solver(pickBestContent, (input) => pickStories(input)),
 ]);
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;

@@ -47,6 +47,9 @@ async function trigger(form: URLSearchParams, systemUserId: string): Promise<str
       );
       return 'Successfully triggered score articles experiment';
     }
+    case 'pick-best':
+      await Jobs.enqueue(Automations.pickBestContent, {}, systemUserId);
+      return 'Successfully triggered Pick best content for descriptors';
     case 'populate-matching':
       await Jobs.enqueue(Automations.populateSourceMatching, {}, systemUserId);
       return 'Successfully triggered populate source <> audience matchings';

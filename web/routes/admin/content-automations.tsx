@@ -73,16 +73,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** The last run of each automation the page reports on: one small Query each. */
 async function lastRuns() {
-  const [score, experiment, populateMatching, audienceMatching, promptTesting] = await Promise.all(
-    [
-      Automations.scoreArticles,
-      Automations.scoreArticlesExperiment,
-      Automations.populateSourceMatching,
-      Automations.audienceMatching,
-      Automations.promptTesting,
-    ].map((job) => Jobs.lastRun(job.name)),
-  );
-  return { score, experiment, populateMatching, audienceMatching, promptTesting };
+  const [score, experiment, populateMatching, audienceMatching, promptTesting, pickBest] =
+    await Promise.all(
+      [
+        Automations.scoreArticles,
+        Automations.scoreArticlesExperiment,
+        Automations.populateSourceMatching,
+        Automations.audienceMatching,
+        Automations.promptTesting,
+        Automations.pickBestContent,
+      ].map((job) => Jobs.lastRun(job.name)),
+    );
+  return { score, experiment, populateMatching, audienceMatching, promptTesting, pickBest };
 }
 
 /** An article's best score, for the latest articles table: one Query of its scores. */
@@ -201,6 +203,19 @@ export default function ContentAutomations() {
           <LastRun run={page.runs.populateMatching} />
           <button type="submit" className="button" disabled={busy}>
             Populate source and audience matching
+          </button>
+        </Form>
+
+        <Form method="post" className="automation">
+          <h2>Pick best content for descriptors</h2>
+          <input type="hidden" name="intent" value="pick-best" />
+          <p>
+            Per active audience, the best recent scored stories become picks and a content card on
+            its public page.
+          </p>
+          <LastRun run={page.runs.pickBest} />
+          <button type="submit" className="button" disabled={busy}>
+            Pick best content for descriptors
           </button>
         </Form>
 
