@@ -7,6 +7,7 @@ import * as Automations from '#core/automations';
 import * as Jobs from '#core/jobs';
 import * as Streams from '#core/streams';
 import { ErrorBox, RunningNotice, useActiveProcesses } from '#web/components/admin-status';
+import { AudienceNameAssessment } from '#web/components/audience-name-assessment';
 import { requireAdmin } from '#web/lib/admin.server';
 import { privatePageHeaders } from '#web/lib/cache';
 import { processView } from '#web/lib/processes';
@@ -117,6 +118,7 @@ export default function ContentAutomations() {
             Clear table
           </button>
         </Form>
+        <AudienceNameAssessment disabled={busy} />
       </div>
 
       <h2 id="streams-heading">Streams ({page.streams.length})</h2>
