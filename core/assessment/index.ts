@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import * as Ai from '#core/ai';
-import { fn, VisibleError } from '#core/common';
+import { parse, VisibleError } from '#core/common';
 import { logger } from '#core/logs';
 import * as Prompts from '#core/prompts';
 import type { Limit } from '#core/rate-limit';
@@ -78,8 +78,18 @@ async function cachedAnswer(key: { inputHash: string; promptId: string; modelId:
   return data && data.expiresAt > Date.now() / 1000 ? data : undefined;
 }
 
-/** Assesses a clue; an AI failure is a 503 VisibleError (the caller may simply try again). */
-export const assess = fn(AssessmentInput, async (input): Promise<Assessment> => {
+/** How long a caller waits for the model, retries included, before hearing "try again". */
+export const ANSWER_DEADLINE_MS = 20_000;
+
+/**
+ * Assesses a clue; an AI failure, or no answer within the deadline (or before `signal` aborts, e.g.
+ * the visitor went away), is a 503 VisibleError: the caller may simply try again.
+ */
+export async function assess(
+  rawInput: AssessmentInput,
+  options: { signal?: AbortSignal } = {},
+): Promise<Assessment> {
+  const input = parse(AssessmentInput, rawInput);
   const pointer = input.pointer || undefined;
   const [model, prompt] = await Promise.all([
     Ai.configured('gpt'),
@@ -100,15 +110,18 @@ export const assess = fn(AssessmentInput, async (input): Promise<Assessment> => 
 
   const taskInput = { prefix: input.prefix, pointer, audienceName: input.audienceName };
   let completion: Ai.Completion<Ai.AssessmentAnswer>;
+  const deadline = AbortSignal.timeout(ANSWER_DEADLINE_MS);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   try {
     completion = await Ai.ai().complete({
       model,
       task: Ai.audienceNameAssessment,
       input: taskInput,
       user: Prompts.render(prompt, taskInput),
+      signal,
     });
   } catch (error) {
-    throw unavailable(error);
+    throw unavailable(error, signal.aborted);
   }
   const { score, reasoning, suggestions } = completion.answer;
   const answer = { score, rank: Ai.rankOf(score), reasoning, suggestions, raw: completion.raw };
@@ -124,12 +137,15 @@ export const assess = fn(AssessmentInput, async (input): Promise<Assessment> => 
     expiresAt: Math.floor(now / 1000) + CACHE_TTL_SECONDS,
   }).go();
   return { ...answer, cached: false };
-});
+}
 
-/** An AI failure as the visible 503; anything else is a bug and passes through. */
-function unavailable(error: unknown): unknown {
-  if (!Ai.isAiError(error)) return error;
-  logger.error('Audience name assessment failed', { error, code: error.code });
+/** An AI failure (or an abandoned call) as the visible 503; anything else is a bug and passes. */
+function unavailable(error: unknown, aborted = false): unknown {
+  if (!Ai.isAiError(error) && !aborted) return error;
+  logger.error('Audience name assessment failed', {
+    error,
+    code: Ai.isAiError(error) ? error.code : 'aborted',
+  });
   return new VisibleError('assessment.unavailable', ASSESSMENT_MESSAGES.unavailable, 503, {
     cause: error,
   });

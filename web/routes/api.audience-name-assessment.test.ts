@@ -24,13 +24,19 @@ const ANSWER = {
 
 const args = (request: Request) => ({ request, params: {}, context: {} });
 
-function post(body: string, fromIp = `10.20.0.${++ip}`, type = 'application/json') {
+function post(
+  body: string,
+  fromIp = `10.20.0.${++ip}`,
+  type = 'application/json',
+  signal?: AbortSignal,
+) {
   return action(
     args(
       new Request('http://localhost/api/audience-name-assessment', {
         method: 'POST',
         body,
         headers: { 'Content-Type': type, 'X-Forwarded-For': fromIp },
+        signal,
       }),
     ),
   );
@@ -145,6 +151,23 @@ describe('POST /api/audience-name-assessment', () => {
     expect(malformed).toEqual(unavailable);
     expect(recovered).toEqual({ status: 200, body: { ...ANSWER, rank: 'HIGH' } });
     expect(completions()).toHaveLength(3);
+  });
+
+  it('stops waiting for a slow model when the caller goes away, answering 503', async () => {
+    fake.script({ delayMs: 3_000 });
+    const started = Date.now();
+    const response = await post(
+      JSON.stringify({ prefix: PREFIX, clue: clue() }),
+      undefined,
+      'application/json',
+      AbortSignal.timeout(500),
+    );
+
+    expect(await read(response)).toEqual({
+      status: 503,
+      body: { error: { code: 'assessment.unavailable', message: ASSESSMENT_MESSAGES.unavailable } },
+    });
+    expect(Date.now() - started).toBeLessThan(2_500);
   });
 
   it('refuses GET with 405', async () => {

@@ -26,11 +26,15 @@ export const action = storingLogs(function action({ request }: ActionFunctionArg
       );
     }
     const body = (await readJson(request, MAX_BODY_BYTES)) as Record<string, unknown>;
-    const { score, rank, reasoning, suggestions } = await Assessment.assess({
-      prefix: body.prefix as string,
-      pointer: body.pointer as string | undefined,
-      audienceName: body.clue as string,
-    });
+    const { score, rank, reasoning, suggestions } = await Assessment.assess(
+      {
+        prefix: body.prefix as string,
+        pointer: body.pointer as string | undefined,
+        audienceName: body.clue as string,
+      },
+      // A visitor who went away stops the model call too.
+      { signal: request.signal },
+    );
     return json({ score, rank, reasoning, suggestions });
   });
 });

@@ -25,10 +25,10 @@ export const action = storingLogs(async function action({ request }: ActionFunct
   await requireAdmin(request);
   try {
     const form = await readForm(request);
-    const { score, rank, reasoning, suggestions, raw } = await Assessment.assess({
-      prefix: form.get('prefix') ?? '',
-      audienceName: form.get('audienceName') ?? '',
-    });
+    const { score, rank, reasoning, suggestions, raw } = await Assessment.assess(
+      { prefix: form.get('prefix') ?? '', audienceName: form.get('audienceName') ?? '' },
+      { signal: request.signal },
+    );
     return json({ score, rank, reasoning, suggestions, raw } satisfies AssessmentResult);
   } catch (error) {
     if (!isVisibleError(error)) throw error;
