@@ -1,5 +1,5 @@
 import { ulid } from 'ulid';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import * as Ai from '#core/ai';
 import * as Prompts from '#core/prompts';
 import {
@@ -125,16 +125,17 @@ describe('Assessment.assess', () => {
     ).resolves.toMatchObject({ rank: expect.any(String) });
   });
 
-  // Last: the new prompt becomes the automation's current one for the rest of this file.
   it('asks again when an editor adds a newer prompt', async () => {
     const clue = fresh('design wallet experiences');
     const complete = vi.spyOn(Ai.providerFor(await localModel()), 'complete');
     await assess({ prefix: PREFIX, audienceName: clue });
-    await Prompts.create({
+    const stricter = await Prompts.create({
       expImplementationId: AUTOMATION_ID,
       title: 'Stricter assessment',
       prompt: 'Judge strictly: "{prefix} {pointer} {audienceName}"',
     });
+    // Files that share this worker's table expect the default prompt.
+    onTestFinished(() => Prompts.disable({ id: stricter.id }));
 
     const again = await assess({ prefix: PREFIX, audienceName: clue });
     expect(again.cached).toBe(false);

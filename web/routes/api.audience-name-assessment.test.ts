@@ -1,7 +1,8 @@
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as Ai from '#core/ai';
-import { ASSESSMENT_MESSAGES, LIMIT_PER_IP } from '#core/assessment';
+import { ASSESSMENT_MESSAGES, AUTOMATION_ID, LIMIT_PER_IP } from '#core/assessment';
+import * as Prompts from '#core/prompts';
 import { startFakeOpenAi, type FakeOpenAi } from '#tests/fakes/openai';
 import { action, loader } from './api.audience-name-assessment';
 
@@ -78,7 +79,13 @@ describe('POST /api/audience-name-assessment', () => {
     expect(body).toEqual({ ...ANSWER, rank: 'HIGH' });
     const request = completions()[0]!.body;
     expect(request.model).toBe('fake-gpt');
-    expect(JSON.stringify(request.messages)).toContain(`${PREFIX} work on ...\\" with: \\"${text}`);
+    const prompt = await Prompts.current(AUTOMATION_ID);
+    const user = Prompts.render(prompt, { prefix: PREFIX, pointer: 'work on', audienceName: text });
+    expect(request.messages).toEqual([
+      { role: 'system', content: Ai.audienceNameAssessment.system },
+      { role: 'user', content: user },
+    ]);
+    expect(user).toContain(text);
   });
 
   it('answers an identical clue again from the cache, without a second model call', async () => {
