@@ -24,6 +24,7 @@ export default [
   route('api/submit-email', 'routes/api.submit-email.ts'),
   route('api/events', 'routes/api.events.ts'),
   route('api/unsubscribe', 'routes/api.unsubscribe.ts'),
+  route('api/audience-name-assessment', 'routes/api.audience-name-assessment.ts'),
   route('healthz', 'routes/healthz.ts'),
   route('admin-panel/authorize', 'routes/admin/authorize.tsx'),
   ...prefix('admin-panel', [
@@ -31,6 +32,7 @@ export default [
     route('logout', 'routes/admin/logout.ts'),
     route('logs/lines', 'routes/admin/logs.lines.ts'),
     route('outbox/:id', 'routes/admin/outbox.message.ts'),
+    route('audience-name-assessment', 'routes/admin/audience-name-assessment.ts'),
   ]),
   route('admin-panel', 'routes/admin/layout.tsx', [
     index('routes/admin/index.tsx'),

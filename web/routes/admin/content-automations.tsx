@@ -11,6 +11,7 @@ import * as Scoring from '#core/scoring';
 import * as SourceMatching from '#core/source-matching';
 import * as Streams from '#core/streams';
 import { ErrorBox, RunningNotice, useActiveProcesses } from '#web/components/admin-status';
+import { AudienceNameAssessment } from '#web/components/audience-name-assessment';
 import { requireAdmin } from '#web/lib/admin.server';
 import { privatePageHeaders } from '#web/lib/cache';
 import { processView, runView } from '#web/lib/processes';
@@ -261,6 +262,7 @@ export default function ContentAutomations() {
             Clear table
           </button>
         </Form>
+        <AudienceNameAssessment disabled={busy} />
       </div>
 
       <ExperimentTable results={page.experiment} />

@@ -1,0 +1,152 @@
+// Audience name assessment: how well a clue ("I am one of those who ... build DeFi lending
+// protocols") describes a reader narrowly enough to pick stories, as the spec's score text, rank,
+// reasoning and suggestions. Asked of the configured gpt model with the current prompt of the
+// 'audience-name-assessment' automation; answers are cached per identical clue, prompt and model.
+import { createHash } from 'node:crypto';
+import * as v from 'valibot';
+import * as Ai from '#core/ai';
+import { parse, VisibleError } from '#core/common';
+import { logger } from '#core/logs';
+import * as Prompts from '#core/prompts';
+import type { Limit } from '#core/rate-limit';
+import { AssessmentAnswerEntity } from './entity';
+
+export { AssessmentAnswerEntity };
+
+export const AUTOMATION_ID = 'audience-name-assessment';
+/** How long a cached answer is used (and kept) before the model is asked again. */
+export const CACHE_TTL_SECONDS = 7 * 86_400;
+
+/**
+ * Public assessments per address: a funnel visitor evaluates a handful of clues, and each uncached
+ * one is a paid model call, so 30 per 10 minutes serves people and stops a script (ADR 0014).
+ */
+export const LIMIT_PER_IP: Limit = { bucket: 'assessment-ip', max: 30, windowSeconds: 600 };
+
+export const ASSESSMENT_MESSAGES = {
+  clueRequired: 'Please type a clue to assess',
+  clueTooLong: 'A clue has at most 300 characters',
+  prefixTooLong: 'A sentence starter has at most 200 characters',
+  pointerTooLong: 'A pointer has at most 200 characters',
+  unavailable: 'We could not assess this clue right now. Please try again in a minute.',
+} as const;
+
+/** Collapses runs of whitespace (line breaks included) and trims: what the model is shown. */
+const tidy = (text: string) => text.normalize('NFKC').replace(/\s+/g, ' ').trim();
+
+const Text = (what: string, max: number, message: string) =>
+  v.pipe(v.string(`${what} must be text`), v.transform(tidy), v.maxLength(max, message));
+
+export const AssessmentInput = v.object({
+  prefix: v.optional(Text('The sentence starter', 200, ASSESSMENT_MESSAGES.prefixTooLong), ''),
+  pointer: v.optional(Text('The pointer', 200, ASSESSMENT_MESSAGES.pointerTooLong)),
+  // Optional only so that a missing clue gets the same message as a blank one.
+  audienceName: v.pipe(
+    v.optional(v.string(ASSESSMENT_MESSAGES.clueRequired), ''),
+    v.transform(tidy),
+    v.nonEmpty(ASSESSMENT_MESSAGES.clueRequired),
+    v.maxLength(300, ASSESSMENT_MESSAGES.clueTooLong),
+  ),
+});
+export type AssessmentInput = v.InferInput<typeof AssessmentInput>;
+
+export type Assessment = {
+  score: string;
+  rank: Ai.Rank;
+  reasoning: string;
+  suggestions: string[];
+  /** The model's text as received (the admin shows it). */
+  raw: string;
+  /** Whether the answer came from the cache rather than the model. */
+  cached: boolean;
+};
+
+/**
+ * The cache key of an input: case and whitespace do not make a clue different, so "Build  DeFi"
+ * and "build defi" share one answer. The parts are JSON-encoded so no separator can be forged.
+ */
+export function inputHash(input: { prefix: string; pointer?: string; audienceName: string }) {
+  const key = [input.prefix, input.pointer ?? '', input.audienceName].map((part) =>
+    tidy(part).toLowerCase(),
+  );
+  return createHash('sha256').update(JSON.stringify(key)).digest('hex');
+}
+
+async function cachedAnswer(key: { inputHash: string; promptId: string; modelId: string }) {
+  const { data } = await AssessmentAnswerEntity.get(key).go();
+  // TTL deletion lags (up to days on AWS): an expired item is a miss the moment it expires.
+  return data && data.expiresAt > Date.now() / 1000 ? data : undefined;
+}
+
+/** How long a caller waits for the model, retries included, before hearing "try again". */
+export const ANSWER_DEADLINE_MS = 20_000;
+
+/**
+ * Assesses a clue; an AI failure, or no answer within the deadline (or before `signal` aborts, e.g.
+ * the visitor went away), is a 503 VisibleError: the caller may simply try again.
+ */
+export async function assess(
+  rawInput: AssessmentInput,
+  options: { signal?: AbortSignal } = {},
+): Promise<Assessment> {
+  const input = parse(AssessmentInput, rawInput);
+  const pointer = input.pointer || undefined;
+  const [model, prompt] = await Promise.all([
+    Ai.configured('gpt'),
+    Prompts.current(AUTOMATION_ID),
+  ]).catch((error: unknown) => {
+    throw unavailable(error);
+  });
+  const key = {
+    inputHash: inputHash({ ...input, pointer }),
+    promptId: prompt.id,
+    modelId: model.id,
+  };
+  const known = await cachedAnswer(key);
+  if (known) {
+    const { score, rank, reasoning, suggestions, raw } = known;
+    return { score, rank, reasoning, suggestions: suggestions ?? [], raw, cached: true };
+  }
+
+  const taskInput = { prefix: input.prefix, pointer, audienceName: input.audienceName };
+  let completion: Ai.Completion<Ai.AssessmentAnswer>;
+  const deadline = AbortSignal.timeout(ANSWER_DEADLINE_MS);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  try {
+    completion = await Ai.ai().complete({
+      model,
+      task: Ai.audienceNameAssessment,
+      input: taskInput,
+      user: Prompts.render(prompt, taskInput),
+      signal,
+    });
+  } catch (error) {
+    throw unavailable(error, signal.aborted);
+  }
+  const { score, reasoning, suggestions } = completion.answer;
+  const answer = { score, rank: Ai.rankOf(score), reasoning, suggestions, raw: completion.raw };
+  const now = Date.now();
+  await AssessmentAnswerEntity.put({
+    ...key,
+    ...taskInput,
+    ...answer,
+    inputTokens: completion.usage.inputTokens,
+    outputTokens: completion.usage.outputTokens,
+    costUsd: completion.usage.costUsd,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: Math.floor(now / 1000) + CACHE_TTL_SECONDS,
+  }).go();
+  return { ...answer, cached: false };
+}
+
+/** An AI failure (or an abandoned call) as the visible 503; anything else is a bug and passes. */
+function unavailable(error: unknown, aborted = false): unknown {
+  if (!Ai.isAiError(error) && !aborted) return error;
+  logger.error('Audience name assessment failed', {
+    error,
+    code: Ai.isAiError(error) ? error.code : 'aborted',
+  });
+  return new VisibleError('assessment.unavailable', ASSESSMENT_MESSAGES.unavailable, 503, {
+    cause: error,
+  });
+}

@@ -1,0 +1,80 @@
+// Audience name assessment: an admin tries a narrow and a broad audience name on the Content
+// Automations page and reads the spec's score, rank, reasoning, suggestions and raw answer; the
+// funnel's public call answers the same assessment (from the cache the admin's filled).
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+const ADMIN = { userName: 'admin', password: 'e2e-admin-password-0123' };
+const PREFIX = 'I am one of those who';
+const NARROW = 'I build DeFi lending protocols on Ethereum';
+const BROAD = 'like crypto';
+
+async function signIn(page: Page) {
+  await page.goto('/admin-panel/authorize?returnUrl=%2Fadmin-panel%2Fcontent-automations');
+  await page.getByLabel('User name').fill(ADMIN.userName);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Content Automations' })).toBeVisible();
+}
+
+async function assess(page: Page, audienceName: string) {
+  const form = page.getByRole('form', { name: 'Audience name assessment' });
+  await expect(form.getByLabel('Prefix')).toHaveValue(PREFIX);
+  await form.getByLabel('Audience name').fill(audienceName);
+  await form.getByRole('button', { name: 'Assess audience name' }).click();
+  return form.getByRole('status');
+}
+
+test('an admin assesses a narrow and a broad audience name and sees score, rank, reasoning, suggestions and raw', async ({
+  page,
+  request,
+}) => {
+  await signIn(page);
+
+  const narrow = await assess(page, NARROW);
+  await expect(narrow).toContainText('Score: very insightful (rank HIGH)');
+  await expect(narrow).toContainText('Reasoning: It names 4 specific topic word(s)');
+  const suggestions = narrow.getByRole('list', { name: 'Suggestions:' }).getByRole('listitem');
+  await expect(suggestions).toHaveCount(3);
+  await expect(suggestions.first()).toContainText(`${NARROW}, especially`);
+  const raw = JSON.parse((await narrow.getByLabel('Raw:').textContent()) ?? '') as unknown;
+  expect(raw).toMatchObject({ score: 'very insightful' });
+
+  const narrowReasoning = (await narrow.getByText(/^Reasoning: /).textContent()) ?? '';
+  const shownSuggestions = await suggestions.allTextContents();
+
+  const broad = await assess(page, BROAD);
+  await expect(broad).toContainText('Score: not insightful (rank VERY_LOW)');
+  await expect(broad).toContainText('Reasoning: "crypto" is broad');
+  await expect(broad).not.toContainText(NARROW);
+
+  // The funnel's public call gives the same assessment (from the cache), without the raw text.
+  const answer = await request.post('/api/audience-name-assessment', {
+    data: { prefix: PREFIX, clue: NARROW },
+  });
+  expect(answer.status()).toBe(200);
+  expect(await answer.json()).toEqual({
+    score: 'very insightful',
+    rank: 'HIGH',
+    reasoning: narrowReasoning.replace(/^Reasoning: /, ''),
+    suggestions: shownSuggestions,
+  });
+});
+
+test.describe('refused input', () => {
+  // The refused request answers 400, which the browser logs.
+  test.use({ allowConsoleErrors: [/status of 400 /] });
+
+  test('a clue that is too long is explained in an error box', async ({ page }) => {
+    await signIn(page);
+    const form = page.getByRole('form', { name: 'Audience name assessment' });
+    // The field's maxLength stops typing; a script (or an old browser) may still send more.
+    await form
+      .getByLabel('Audience name')
+      .evaluate((input: HTMLInputElement) => input.removeAttribute('maxlength'));
+    await form.getByLabel('Audience name').fill('a'.repeat(301));
+    await form.getByRole('button', { name: 'Assess audience name' }).click();
+    await expect(form.getByRole('alert')).toHaveText('A clue has at most 300 characters');
+    await expect(form.getByRole('status')).toBeEmpty();
+  });
+});
