@@ -37,6 +37,11 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   timeout: 30_000,
+  // Curation journeys add content cards to seeded audiences that other journeys count: they run last.
+  projects: [
+    { name: 'journeys', testIgnore: /curation\.spec\.ts/ },
+    { name: 'curation', testMatch: /curation\.spec\.ts/, dependencies: ['journeys'] },
+  ],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
     trace: 'retain-on-failure',

@@ -1,0 +1,188 @@
+// The curation journeys: scoring, matching, prompt testing, the experiment and picks. Picks add
+// content cards to the seeded audiences' public pages, which other journeys count, so this file
+// runs after every other one (its own Playwright project, see playwright.config.ts).
+import type { Page } from '@playwright/test';
+import { ulid } from 'ulid';
+import * as Articles from '#core/articles';
+import * as Audiences from '#core/audiences';
+import * as Automations from '#core/automations';
+import * as Jobs from '#core/jobs';
+import * as Scoring from '#core/scoring';
+import { expect, test } from './fixtures';
+
+// Jobs share one queue and the actions wait while one runs: these run in order.
+test.describe.configure({ mode: 'default' });
+
+const ADMIN = { userName: 'admin', password: 'e2e-admin-password-0123' };
+
+async function signIn(page: Page) {
+  await page.goto('/admin-panel/authorize');
+  await page.getByLabel('User name').fill(ADMIN.userName);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+test.describe('scoring, matching and picks', () => {
+  test.describe.configure({ timeout: 150_000 });
+  test.use({ allowConsoleErrors: [/status of 40[09] /] });
+
+  /** Waits until no process runs (imports queue scoring by themselves), then shows fresh data. */
+  async function whenIdle(page: Page) {
+    await expect(page.getByRole('heading', { name: 'Content Automations' })).toBeVisible();
+    await expect
+      .poll(async () => (await Jobs.active()).length, { timeout: 90_000, intervals: [500] })
+      .toBe(0);
+    await page.reload();
+  }
+
+  async function ranToEnd(name: string, after?: string) {
+    await expect
+      .poll(
+        async () => {
+          const run = await Jobs.lastRun(name);
+          return run && run.id !== after ? run.status : undefined;
+        },
+        { timeout: 90_000, intervals: [500] },
+      )
+      .toBe('Success');
+    return (await Jobs.lastRun(name))!;
+  }
+
+  test('Score unscored articles: the run is summed up, each article shows its label, reason and matched clues; picks reach the audience page', async ({
+    page,
+  }) => {
+    await signIn(page);
+    await whenIdle(page);
+    if ((await Articles.count()) === 0) {
+      // Run alone, this journey imports the fixture feeds first (the import queues scoring too).
+      await page.getByRole('button', { name: 'Import articles', exact: true }).click();
+      await ranToEnd(Automations.importArticles.name);
+      await whenIdle(page);
+    }
+    // A new audience leaves every article with a pair to score.
+    const key = ulid().toLowerCase();
+    const audience = await Audiences.create({
+      title: 'run Ethereum validators',
+      slug: `validators-${key}`,
+      tag: 'aud-validators-e2e',
+      frequency: 'daily',
+      state: 'active',
+    });
+    const before = (await Jobs.lastRun(Automations.scoreArticles.name))?.id;
+    await page.getByRole('button', { name: 'Score unscored articles' }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Successfully triggered article scoring' }),
+    ).toBeVisible();
+    const run = await ranToEnd(Automations.scoreArticles.name, before);
+    const output = JSON.parse(run.output!) as Record<string, number>;
+    expect(output.scored).toBeGreaterThan(0);
+    expect(output.failed).toBe(0);
+    const scoring = page.locator('form').filter({ hasText: 'Score unscored articles' });
+    await expect(scoring).toContainText(
+      new RegExp(`${output.scored} pairs? scored, .* in ${output.chunks} chunks?, .*no cost`),
+      { timeout: 15_000 },
+    );
+
+    // The article that suits the audience best, as the admin sees it.
+    const scores = await Scoring.recentFor({ type: 'audience', id: audience.id }, 500);
+    const best = scores.sort((a, b) => b.score - a.score)[0]!;
+    expect(best.relevantClues).toEqual(['run Ethereum validators']);
+    await page.goto(`/admin-panel/articles/${best.articleId}`);
+    const row = page
+      .getByRole('table', { name: /Scores/ })
+      .getByRole('row', { name: /those who run Ethereum validators/ });
+    await expect(row).toContainText(best.label);
+    await expect(row).toContainText(best.reason);
+    await expect(row).toContainText('run Ethereum validators');
+    await expect(row).toContainText('local - cluefeed-bm25');
+
+    // Picking turns the best scored stories into a card on the audience's public page.
+    await page.goto('/admin-panel/content-automations');
+    await whenIdle(page);
+    const picked = (await Jobs.lastRun(Automations.pickBestContent.name))?.id;
+    await page.getByRole('button', { name: 'Pick best content for descriptors' }).click();
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: 'Successfully triggered Pick best content for descriptors' }),
+    ).toBeVisible();
+    await ranToEnd(Automations.pickBestContent.name, picked);
+    const article = await Articles.byId(best.articleId);
+    await page.goto(`/a/${audience.slug}`);
+    await expect(page.getByRole('link', { name: article!.title }).first()).toBeVisible();
+  });
+
+  test('audience matching and prompt testing ask for an audience, then show their results', async ({
+    page,
+  }) => {
+    await signIn(page);
+    await whenIdle(page);
+    await page.getByRole('button', { name: 'Audience matching', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      'Audience matching error: Please select an audience',
+    );
+    await page.getByRole('button', { name: 'Prompt testing', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      'Prompt testing error: Please select an audience',
+    );
+
+    const form = (name: string) =>
+      page.locator('form').filter({ has: page.getByRole('heading', { name, exact: true }) });
+    const matching = form('Audience matching');
+    await matching.getByLabel('Audience').selectOption({ label: 'build DeFi protocols' });
+    await matching.getByRole('button', { name: 'Audience matching' }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Successfully triggered audience matching' }),
+    ).toBeVisible();
+    await ranToEnd(Automations.audienceMatching.name);
+    await page.reload();
+    await expect(
+      page.getByRole('table', { name: 'Sources for the last matched audience' }).getByRole('row'),
+    ).not.toHaveCount(0);
+
+    await whenIdle(page);
+    const testing = form('Prompt testing');
+    await testing.getByLabel('Audience').selectOption({ label: 'build DeFi protocols' });
+    await testing.getByRole('button', { name: 'Prompt testing' }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Successfully triggered prompt testing' }),
+    ).toBeVisible();
+    await ranToEnd(Automations.promptTesting.name);
+    await page.reload();
+    await expect(
+      page.getByRole('table', { name: 'Last prompt test: those who build DeFi protocols' }),
+    ).toContainText('Prompt testing (default)');
+  });
+
+  test('populate source matching and the score articles experiment report what they did', async ({
+    page,
+  }) => {
+    await signIn(page);
+    await whenIdle(page);
+    await page.getByRole('button', { name: 'Populate source and audience matching' }).click();
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: 'Successfully triggered populate source <> audience matchings' }),
+    ).toBeVisible();
+    await ranToEnd(Automations.populateSourceMatching.name);
+
+    await whenIdle(page);
+    await page.getByLabel('Article limit').fill('5');
+    await page.getByRole('button', { name: 'Score articles experiment' }).click();
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: 'Successfully triggered score articles experiment' }),
+    ).toBeVisible();
+    await ranToEnd(Automations.scoreArticlesExperiment.name);
+    await page.reload();
+    const table = page.getByRole('table', { name: 'Last score articles experiment' });
+    const defi = table.getByRole('row', { name: /build DeFi protocols/ });
+    // Five articles, each under one label: the Total column says 5.
+    await expect(defi.getByRole('cell').last()).toHaveText('5');
+    await expect(
+      page.locator('form').filter({ hasText: 'Populate source and audience matching' }),
+    ).toContainText(/match(es)? for \d+ sources?/);
+  });
+});
