@@ -171,6 +171,38 @@ describe('scoring with an OpenAI-compatible server (fake)', () => {
   });
 });
 
+describe('a key the provider refuses (review)', () => {
+  let fake: FakeOpenAi;
+  beforeAll(async () => {
+    fake = await startFakeOpenAi('not-needed');
+  });
+  afterAll(() => fake.stop());
+
+  it("fails the chunk on 401 instead of recording every pair as the model's failure", async () => {
+    const model: Ai.AiModelRef = {
+      id: `openai-compatible:revoked-${ulid()}`,
+      provider: 'openai-compatible',
+      model: 'gpt-4o-mini',
+      modelType: 'gpt',
+      baseUrl: fake.url,
+    };
+    fake.script({ status: 401, message: 'Incorrect API key provided' });
+    const article = defiArticle();
+    const scoring = Scoring.scoreArticle(
+      article,
+      [audience('build DeFi protocols'), audience('audit smart contracts')],
+      setup(model),
+    ).then(
+      () => 'finished',
+      () => 'threw',
+    );
+    // A revoked key fails every call alike: the chunk should fail (and be retried, then the run
+    // end Failed), not store a ScoreFailure per pair and end the run as a Success.
+    expect(await scoring).toBe('threw');
+    expect((await Scoring.forArticle(article.id)).failures).toHaveLength(0);
+  });
+});
+
 describe('the cost of a model whose price is unknown (review)', () => {
   let fake: FakeOpenAi;
   beforeAll(async () => {
