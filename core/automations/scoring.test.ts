@@ -228,3 +228,23 @@ describe('an import while scoring runs (review)', () => {
     expect(scored || queued).toBe(true);
   });
 });
+
+describe('Clear table: Articles and scores (review)', () => {
+  it("leaves no scores of the cleared articles in an audience's recent scores", async () => {
+    const { logger } = await import('#core/logs');
+    const [defi] = active;
+    expect(
+      (await Scoring.recentFor({ type: 'audience', id: defi!.id }, 10)).length,
+    ).toBeGreaterThan(0);
+
+    await Automations.jobs.get('clear-table')!.run!(
+      { collection: 'articles' },
+      { processId: ulid(), systemUserId: 'admin-1', log: logger, progress: async () => {} },
+    );
+
+    expect(await Articles.count()).toBe(0);
+    // Picks read these rows (200 newest per audience) and the admin's article page reads the
+    // article's partition: scores of articles that no longer exist only crowd them out.
+    expect(await Scoring.recentFor({ type: 'audience', id: defi!.id }, 10)).toEqual([]);
+  });
+});
