@@ -237,7 +237,7 @@ describe('Clear table: Articles and scores (review)', () => {
       (await Scoring.recentFor({ type: 'audience', id: defi!.id }, 10)).length,
     ).toBeGreaterThan(0);
 
-    await Automations.jobs.get('clear-table')!.run!(
+    await Automations.clearTable.run(
       { collection: 'articles' },
       { processId: ulid(), systemUserId: 'admin-1', log: logger, progress: async () => {} },
     );
