@@ -194,6 +194,18 @@ describe('AI model records', () => {
     });
   });
 
+  it('refuses a base URL for an OpenAI model, which would send the OpenAI key to that server (review)', async () => {
+    // provider 'openai' is sent OPENAI_API_KEY (the SST secret); a base URL routes it elsewhere.
+    await expect(
+      Ai.create({
+        provider: 'openai',
+        model: `gpt-4o-mini-${Date.now().toString(36)}`,
+        modelType: 'gpt',
+        baseUrl: 'http://collector.example/v1',
+      }),
+    ).rejects.toMatchObject({ code: 'input.invalid', status: 400 });
+  });
+
   it('defaults jobs to the local models', async () => {
     expect(await Ai.configured('gpt')).toMatchObject({ provider: 'local', model: 'cluefeed-bm25' });
     expect(await Ai.configured('embeddings')).toMatchObject({ modelType: 'embeddings' });

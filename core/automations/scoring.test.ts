@@ -193,3 +193,58 @@ describe('Score articles experiment (chunked)', () => {
     }
   });
 });
+
+describe('an import while scoring runs (review)', () => {
+  it('gets its new articles scored by a later run, though the running run was planned before them', async () => {
+    const { scoreAfterImport } = await import('./scoring');
+    const { logger } = await import('#core/logs');
+    // Something left to score, so the run plans chunks and holds the scoring slot.
+    await createAudience({ title: 'stake ETH at home', tag: 'aud-stakers' });
+    const running = await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-1');
+    await deliver(...(await receive(running.id)));
+    const chunks = await receive(running.id);
+    expect(chunks.length).toBeGreaterThan(0);
+
+    // The hourly import stores a new story meanwhile and asks for scoring: the slot is busy.
+    const canonicalUrl = `https://news.example/late-${ulid().toLowerCase()}`;
+    await Articles.storeIfNew({
+      canonicalUrl,
+      title: 'Home stakers get a new client release',
+      summary: 'Solo stakers should upgrade before the fork.',
+      publishedAt: new Date(Date.UTC(2026, 10, 2)).toISOString(),
+      source: 'Test Wire',
+      streamId: 'stream-1',
+      fingerprint: createHash('sha256').update(canonicalUrl).digest('hex'),
+    });
+    const late = (await Articles.byUrl(canonicalUrl))!;
+    await scoreAfterImport(1, { log: logger, systemUserId: 'scheduler' });
+
+    await Promise.all(chunks.map((message) => deliver(message)));
+    expect((await Jobs.byId(running.id))!.status).toBe('Success');
+
+    // Either the running run scored it, or another run is queued for it; not "wait for luck".
+    const scored = (await Scoring.forArticle(late.id)).scores.length > 0;
+    const queued = (await Jobs.active()).some((p) => p.name === Automations.scoreArticles.name);
+    expect(scored || queued).toBe(true);
+  });
+});
+
+describe('Clear table: Articles and scores (review)', () => {
+  it("leaves no scores of the cleared articles in an audience's recent scores", async () => {
+    const { logger } = await import('#core/logs');
+    const [defi] = active;
+    expect(
+      (await Scoring.recentFor({ type: 'audience', id: defi!.id }, 10)).length,
+    ).toBeGreaterThan(0);
+
+    await Automations.clearTable.run(
+      { collection: 'articles' },
+      { processId: ulid(), systemUserId: 'admin-1', log: logger, progress: async () => {} },
+    );
+
+    expect(await Articles.count()).toBe(0);
+    // Picks read these rows (200 newest per audience) and the admin's article page reads the
+    // article's partition: scores of articles that no longer exist only crowd them out.
+    expect(await Scoring.recentFor({ type: 'audience', id: defi!.id }, 10)).toEqual([]);
+  });
+});

@@ -98,7 +98,7 @@ export const ExperimentInput = v.object({
       v.number('Please add article limit'),
       v.integer('Please add article limit'),
       v.minValue(1, 'Please add article limit'),
-      v.maxValue(SCORING_ARTICLE_LIMIT),
+      v.maxValue(SCORING_ARTICLE_LIMIT, `An article limit is at most ${SCORING_ARTICLE_LIMIT}`),
     ),
     50,
   ),

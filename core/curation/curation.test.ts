@@ -422,3 +422,33 @@ describe('the local pick-best-content method', () => {
     );
   });
 });
+
+describe("candidates beside other prompts' scores (review)", () => {
+  it("still finds the current prompt's good stories when prompt tests scored 200 newer pairs", async () => {
+    const { audience, articles } = await audienceWith(DEFI_STORIES);
+    // Prompt testing with ten saved prompts scores the 20 newest articles ten times each: 200
+    // rows of other prompts, all published after the current prompt's scores above.
+    await Promise.all(
+      Array.from({ length: Curation.RECENT_SCORES }, (_, i) =>
+        ArticleScoreEntity.create({
+          articleId: ulid(),
+          matchingType: 'audience',
+          matchingId: audience.id,
+          promptId: `prompt-test-${i % 10}`,
+          modelId: 'local:cluefeed-bm25',
+          label: 'Very Relevant',
+          score: 0.9,
+          reason: 'A prompt test.',
+          publishedAt: hour(9 + (i % 5)),
+          processId: ulid(),
+          createdAt: hour(9),
+        }).go(),
+      ),
+    );
+
+    const result = await Curation.pickForAudience(audience, { processId: ulid(), log });
+
+    expect(result.outcome).toBe('picked');
+    expect(result.articleIds).toEqual(articles.slice(0, 4).map((a) => a.id));
+  });
+});

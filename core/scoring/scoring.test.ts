@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as Ai from '#core/ai';
 import * as Scoring from '#core/scoring';
 import { startFakeOpenAi, type FakeOpenAi } from '#tests/fakes/openai';
+import { runSummary, type RunView } from '#web/lib/run-summary';
 
 const local: Ai.AiModelRef = { id: 'local:cluefeed-bm25', ...Ai.LOCAL_MODELS.gpt };
 const prompt = { id: 'default-scoring', prompt: 'Clues:\n{clues}\n\n{title}\n{summary}' };
@@ -167,5 +168,75 @@ describe('scoring with an OpenAI-compatible server (fake)', () => {
     expect(totals).toMatchObject({ scored: 1, failed: 1 });
     const { failures } = await Scoring.forArticle(article.id);
     expect(failures[0]!.error).toBe('The model gave no rating for this audience');
+  });
+});
+
+describe('a key the provider refuses (review)', () => {
+  let fake: FakeOpenAi;
+  beforeAll(async () => {
+    fake = await startFakeOpenAi('not-needed');
+  });
+  afterAll(() => fake.stop());
+
+  it("fails the chunk on 401 instead of recording every pair as the model's failure", async () => {
+    const model: Ai.AiModelRef = {
+      id: `openai-compatible:revoked-${ulid()}`,
+      provider: 'openai-compatible',
+      model: 'gpt-4o-mini',
+      modelType: 'gpt',
+      baseUrl: fake.url,
+    };
+    fake.script({ status: 401, message: 'Incorrect API key provided' });
+    const article = defiArticle();
+    const scoring = Scoring.scoreArticle(
+      article,
+      [audience('build DeFi protocols'), audience('audit smart contracts')],
+      setup(model),
+    ).then(
+      () => 'finished',
+      () => 'threw',
+    );
+    // A revoked key fails every call alike: the chunk should fail (and be retried, then the run
+    // end Failed), not store a ScoreFailure per pair and end the run as a Success.
+    expect(await scoring).toBe('threw');
+    expect((await Scoring.forArticle(article.id)).failures).toHaveLength(0);
+  });
+});
+
+describe('the cost of a model whose price is unknown (review)', () => {
+  let fake: FakeOpenAi;
+  beforeAll(async () => {
+    fake = await startFakeOpenAi('not-needed');
+    fake.answer = () => ({
+      label: 'Quite Relevant',
+      score: 0.7,
+      reason: 'It is about lending protocols.',
+      relevantClues: [],
+    });
+  });
+  afterAll(() => fake.stop());
+
+  it('does not tell the admin a paid, unpriced run had no cost', async () => {
+    // A self-hosted OpenAI-compatible server: no price in the table, so the cost is unknown.
+    const unpriced: Ai.AiModelRef = {
+      id: `openai-compatible:unpriced-${ulid()}`,
+      provider: 'openai-compatible',
+      model: 'llama-3.1-70b',
+      modelType: 'gpt',
+      baseUrl: fake.url,
+    };
+    const totals = await Scoring.scoreArticle(
+      defiArticle(),
+      [audience('build DeFi protocols')],
+      setup(unpriced),
+    );
+    expect(totals.calls).toBe(1);
+    const summary = runSummary({
+      id: ulid(),
+      name: 'score-articles',
+      status: 'Success',
+      output: JSON.stringify({ chunks: 1, ...totals }),
+    } as RunView);
+    expect(summary).not.toContain('no cost');
   });
 });

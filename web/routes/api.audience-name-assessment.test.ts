@@ -183,3 +183,22 @@ describe('POST /api/audience-name-assessment', () => {
     expect(response.headers.get('Allow')).toBe('POST');
   });
 });
+
+describe('the limit per client (review)', () => {
+  it('counts the addresses of one IPv6 /64 as one client', async () => {
+    // Any IPv6 host picks new addresses inside its /64 at will (privacy addresses): a limit per
+    // full address lets one visitor buy unlimited model calls.
+    const windowMs = LIMIT_PER_IP.windowSeconds * 1000;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Math.floor(Date.now() / windowMs) * windowMs + windowMs / 2);
+    const net = `2001:db8:${(++ip).toString(16)}:7`;
+    const text = clue();
+    for (let i = 1; i <= LIMIT_PER_IP.max; i++)
+      expect(
+        (await assess({ prefix: PREFIX, clue: text }, `${net}::${i.toString(16)}`)).status,
+      ).toBe(200);
+
+    const next = await assess({ prefix: PREFIX, clue: text }, `${net}::beef`);
+    expect(next.status).toBe(429);
+  });
+});

@@ -75,3 +75,14 @@ describe('score articles experiment', () => {
     }
   });
 });
+
+describe('score articles experiment above its limit (review)', () => {
+  it('explains an article limit over 500 in words, not a validator dump', async () => {
+    for (const articleLimit of ['501', '1e3']) {
+      const answer = await post({ intent: 'score-experiment', articleLimit });
+      expect(answer.init?.status, articleLimit).toBe(400);
+      expect(answer.data.error, articleLimit).not.toMatch(/Invalid|Expected|received/);
+      expect(answer.data.error, articleLimit).toContain('500');
+    }
+  });
+});
