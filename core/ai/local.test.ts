@@ -194,7 +194,7 @@ describe('AI model records', () => {
     });
   });
 
-  it('refuses a base URL for an OpenAI model, which would send the OpenAI key to that server (review)', async () => {
+  it('refuses a base URL for an OpenAI model, which would send the OpenAI key to that server ', async () => {
     // provider 'openai' is sent OPENAI_API_KEY (the SST secret); a base URL routes it elsewhere.
     await expect(
       Ai.create({

@@ -45,6 +45,11 @@ export const AiModelInput = v.pipe(
     (input) => input.provider !== 'openai-compatible' || !!input.baseUrl,
     'An OpenAI-compatible model needs the base URL of its server',
   ),
+  // An OpenAI model is sent the OpenAI key: a base URL would send it to another server.
+  v.check(
+    (input) => input.provider === 'openai-compatible' || !input.baseUrl,
+    'Only an OpenAI-compatible model has a base URL',
+  ),
 );
 
 /** Adds a model; the same provider and model twice is refused. */

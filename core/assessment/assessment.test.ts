@@ -144,7 +144,7 @@ describe('Assessment.assess', () => {
   });
 });
 
-describe('the deadline and the web function (review)', () => {
+describe('the deadline and the web function', () => {
   it('gives up on the model before the web Lambda times out, so the caller gets the 503', async () => {
     const { ANSWER_DEADLINE_MS } = await import('./index');
     const { readFileSync } = await import('node:fs');

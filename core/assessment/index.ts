@@ -79,7 +79,8 @@ async function cachedAnswer(key: { inputHash: string; promptId: string; modelId:
 }
 
 /** How long a caller waits for the model, retries included, before hearing "try again". */
-export const ANSWER_DEADLINE_MS = 20_000;
+// Under the web Lambda's 20 s timeout, leaving time for the limit, cache and prompt reads and writes.
+export const ANSWER_DEADLINE_MS = 15_000;
 
 /**
  * Assesses a clue; an AI failure, or no answer within the deadline (or before `signal` aborts, e.g.

@@ -7,6 +7,7 @@ import { logger } from '#core/logs';
 import * as Curation from '#core/curation';
 import * as Jobs from '#core/jobs';
 import * as SourceMatching from '#core/source-matching';
+import * as Scoring from '#core/scoring';
 import { PROMPT_TESTING_MESSAGE, testPrompts } from '#core/scoring';
 import * as Streams from '#core/streams';
 
@@ -64,7 +65,8 @@ export const importArticles = Jobs.defineJob({
 });
 
 export const COLLECTIONS = {
-  articles: { name: 'Articles', clear: () => Articles.clearAll() },
+  // An article's scores go with it.
+  articles: { name: 'Articles', clear: () => Articles.clearAll(Scoring.forgetArticles) },
   streams: { name: 'Streams', clear: () => Streams.clearAll() },
 } as const;
 export type CollectionId = keyof typeof COLLECTIONS;
@@ -126,11 +128,12 @@ export async function runSchedule(id: string): Promise<void> {
   const schedule = SCHEDULES.find((candidate) => candidate.id === id);
   if (!schedule) throw new Error(`Unknown schedule "${id}"`);
   if (schedule.id === 'recover-jobs') return void (await Jobs.recover());
+  const job = schedule.id === 'score-articles' ? scoreArticles : importArticles;
   try {
-    await Jobs.enqueue(importArticles, {}, 'scheduler');
+    await Jobs.enqueue(job, {}, 'scheduler');
   } catch (error) {
-    // Another job holds the slot: this hour's import is skipped; the next one runs as usual.
+    // Another job holds the slot: this turn is skipped; the next one runs as usual.
     if (!isVisibleError(error) || error.code !== 'jobs.busy') throw error;
-    logger.info('Scheduled import skipped: another process is running');
+    logger.info(`Scheduled ${job.name} skipped: another process is running`);
   }
 }

@@ -1,6 +1,6 @@
 // The one list of schedules: EventBridge rules in stacks/ and the local scheduler both read it.
 export type Schedule = {
-  id: 'import-articles' | 'recover-jobs';
+  id: 'import-articles' | 'score-articles' | 'recover-jobs';
   cron: string;
   description: string;
 };
@@ -10,6 +10,13 @@ export const SCHEDULES: Schedule[] = [
     id: 'import-articles',
     cron: '0 * * * *',
     description: 'Import articles from every stream, hourly',
+  },
+  {
+    // Articles an import stored while scoring ran wait at most this long after that run ends.
+    id: 'score-articles',
+    cron: '*/15 * * * *',
+    description:
+      'Score articles left unscored, every 15 minutes (a run with nothing to do ends at once)',
   },
   { id: 'recover-jobs', cron: '*/5 * * * *', description: 'Re-queue jobs a crash left behind' },
 ];

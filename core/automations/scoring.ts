@@ -112,7 +112,8 @@ export const ExperimentInput = v.object({
  */
 export const scoreArticlesExperiment = Jobs.defineChunkedJob({
   name: 'score-articles-experiment',
-  slot: 'scoring-experiment',
+  // Same slot as scoring: the two would otherwise pay twice for the same pairs at once.
+  slot: 'scoring',
   input: ExperimentInput,
   async plan(input, context): Promise<ScoringChunk[]> {
     const fallback = await Scoring.defaultSetup(context.processId);
@@ -167,7 +168,10 @@ export function experimentResults(
   }));
 }
 
-/** After an import with new articles: score them, unless scoring runs already (it picks them up). */
+/**
+ * After an import with new articles: score them. If scoring runs already (its plan was made
+ * before these articles), the 'score-articles' schedule scores them within 15 minutes of its end.
+ */
 export async function scoreAfterImport(
   newArticles: number,
   context: Pick<Jobs.JobContext, 'log' | 'systemUserId'>,
@@ -178,6 +182,6 @@ export async function scoreAfterImport(
     context.log.info(`Queued scoring of ${newArticles} new article(s)`);
   } catch (error) {
     if (!isVisibleError(error) || error.code !== 'jobs.busy') throw error;
-    context.log.info('Scoring already runs; the new articles wait for the next run');
+    context.log.info('Scoring already runs; the scheduled scoring run takes the new articles');
   }
 }

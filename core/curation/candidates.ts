@@ -5,7 +5,7 @@ import * as Ai from '#core/ai';
 import { RELEVANCE_LABELS, type RelevanceLabel } from '#core/ai';
 import { ArticleEntity, type Article } from '#core/articles';
 import * as Prompts from '#core/prompts';
-import { ArticleScoreEntity } from '#core/scoring';
+import * as Scoring from '#core/scoring';
 import { PickedArticleEntity } from './picked-article-entity';
 
 /** How many of an audience's newest scores are read (one page of one Query). */
@@ -30,17 +30,15 @@ const rank = (label: RelevanceLabel) => RELEVANCE_LABELS.indexOf(label);
 const isWebLink = (url: string) => /^https?:\/\//i.test(url);
 
 export async function candidatesFor(audienceId: string): Promise<Candidate[]> {
-  const [{ data: scores }, prompt, model] = await Promise.all([
-    ArticleScoreEntity.query
-      .byMatching({ matchingType: 'audience', matchingId: audienceId })
-      .go({ order: 'desc', limit: RECENT_SCORES }),
-    Prompts.current('scoring'),
-    Ai.configured('gpt'),
-  ]);
+  const [prompt, model] = await Promise.all([Prompts.current('scoring'), Ai.configured('gpt')]);
+  const scores = await Scoring.recentFor(
+    { type: 'audience', id: audienceId },
+    { promptId: prompt.id, modelId: model.id },
+    RECENT_SCORES,
+  );
 
   const best = new Map<string, ScoredStory>();
   for (const score of scores) {
-    if (score.promptId !== prompt.id || score.modelId !== model.id) continue;
     if (rank(score.label) < rank(LOWEST_PICKED_LABEL)) continue;
     const known = best.get(score.articleId);
     if (known && known.score >= score.score) continue;

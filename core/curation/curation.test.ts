@@ -423,7 +423,7 @@ describe('the local pick-best-content method', () => {
   });
 });
 
-describe("candidates beside other prompts' scores (review)", () => {
+describe("candidates beside other prompts' scores", () => {
   it("still finds the current prompt's good stories when prompt tests scored 200 newer pairs", async () => {
     const { audience, articles } = await audienceWith(DEFI_STORIES);
     // Prompt testing with ten saved prompts scores the 20 newest articles ten times each: 200

@@ -45,8 +45,9 @@ export const ArticleScoreEntity = defineEntity({
         casing: 'none',
       },
     },
-    // An audience's (or user's) scored articles, newest published first:
-    // gsi1pk scores#{matchingType}#{matchingId}, gsi1sk {publishedAt}#{articleId}#{promptId}#{modelId}
+    // An audience's (or user's) articles scored by one prompt and model, newest published first
+    // (experiments and prompt tests never crowd the current scores out of a bounded read):
+    // gsi1pk scores#{matchingType}#{matchingId}, gsi1sk {promptId}#{modelId}#{publishedAt}#{articleId}
     byMatching: {
       index: 'gsi1',
       pk: {
@@ -57,8 +58,8 @@ export const ArticleScoreEntity = defineEntity({
       },
       sk: {
         field: 'gsi1sk',
-        composite: ['publishedAt', 'articleId', 'promptId', 'modelId'],
-        template: '${publishedAt}#${articleId}#${promptId}#${modelId}',
+        composite: ['promptId', 'modelId', 'publishedAt', 'articleId'],
+        template: '${promptId}#${modelId}#${publishedAt}#${articleId}',
         casing: 'none',
       },
     },

@@ -7,7 +7,8 @@ import type { EntityItem } from 'electrodb';
 import * as Ai from '#core/ai';
 import type { Article } from '#core/articles';
 import type { Audience } from '#core/audiences';
-import { isConditionFailure } from '#core/db';
+import { mapPool } from '#core/common';
+import { deleteAll, isConditionFailure } from '#core/db';
 import type { Logger } from '#core/logs';
 import * as Prompts from '#core/prompts';
 import { ArticleScoreEntity, MATCHING_TYPES } from './entity';
@@ -47,6 +48,8 @@ export type ScoringTotals = {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** Calls to a model whose price is not known: their cost is not in costUsd. */
+  unpricedCalls: number;
 };
 
 export const noTotals = (): ScoringTotals => ({
@@ -57,6 +60,7 @@ export const noTotals = (): ScoringTotals => ({
   inputTokens: 0,
   outputTokens: 0,
   costUsd: 0,
+  unpricedCalls: 0,
 });
 
 /** An audience is scored by its phrase: the clue that completes "I am one of those who…". */
@@ -94,13 +98,16 @@ async function pairsWith(
   return new Set(data.map((item) => pairKey({ type: item.matchingType, id: item.matchingId })));
 }
 
-/** An article's scores and failures, newest first (the admin's article page). */
+/** Most scores and failures the admin's article page reads (one page of each Query). */
+export const ARTICLE_PAGE_LIMIT = 500;
+
+/** An article's scores and failures, newest first (the admin's article page): bounded reads. */
 export async function forArticle(
   articleId: string,
 ): Promise<{ scores: ArticleScore[]; failures: ScoreFailure[] }> {
   const [scores, failures] = await Promise.all([
-    ArticleScoreEntity.query.byArticle({ articleId }).go({ pages: 'all' }),
-    ScoreFailureEntity.query.byArticle({ articleId }).go({ pages: 'all' }),
+    ArticleScoreEntity.query.byArticle({ articleId }).go({ limit: ARTICLE_PAGE_LIMIT }),
+    ScoreFailureEntity.query.byArticle({ articleId }).go({ limit: ARTICLE_PAGE_LIMIT }),
   ]);
   const newest = <T extends { createdAt?: string; lastTriedAt?: string }>(items: T[]) =>
     items.sort((a, b) =>
@@ -109,15 +116,47 @@ export async function forArticle(
   return { scores: newest(scores.data), failures: newest(failures.data) };
 }
 
-/** An audience's or user's scores, newest published first, bounded (picks, the feed). */
+/** An article's best audience score, for the latest articles list: one bounded, projected Query. */
+export async function bestFor(
+  articleId: string,
+): Promise<Pick<ArticleScore, 'label' | 'score' | 'matchingId'> | undefined> {
+  const { data } = await ArticleScoreEntity.query
+    .byArticle({ articleId })
+    .where(({ matchingType }, { eq }) => eq(matchingType, 'audience'))
+    .go({ limit: 100, attributes: ['label', 'score', 'matchingId', 'matchingType'] });
+  return data.sort((a, b) => b.score - a.score)[0];
+}
+
+/** An audience's or user's scores by one prompt and model, newest published first, bounded. */
 export async function recentFor(
   target: Pick<MatchingTarget, 'type' | 'id'>,
+  { promptId, modelId }: { promptId: string; modelId: string },
   limit: number,
 ): Promise<ArticleScore[]> {
   const { data } = await ArticleScoreEntity.query
-    .byMatching({ matchingType: target.type, matchingId: target.id })
+    .byMatching({ matchingType: target.type, matchingId: target.id, promptId, modelId })
     .go({ order: 'desc', limit });
   return data;
+}
+
+/** Deletes every score and failure of these articles (Clear table: Articles). */
+export async function forgetArticles(articleIds: string[]): Promise<void> {
+  await mapPool(articleIds, 8, async (articleId) => {
+    const [scores, failures] = await Promise.all([
+      ArticleScoreEntity.query.byArticle({ articleId }).go({
+        pages: 'all',
+        attributes: ['articleId', 'promptId', 'modelId', 'matchingType', 'matchingId'],
+      }),
+      ScoreFailureEntity.query.byArticle({ articleId }).go({
+        pages: 'all',
+        attributes: ['articleId', 'promptId', 'modelId', 'matchingType', 'matchingId'],
+      }),
+    ]);
+    await Promise.all([
+      deleteAll(ArticleScoreEntity, scores.data),
+      deleteAll(ScoreFailureEntity, failures.data),
+    ]);
+  });
 }
 
 type ArticleForScoring = Pick<Article, 'id' | 'title' | 'summary' | 'publishedAt'> & {
@@ -220,7 +259,7 @@ export async function rate(
       usage: answer.usage,
     };
   } catch (error) {
-    if (!Ai.isAiError(error) || error instanceof Ai.AiNotConfigured) throw error;
+    if (!Ai.isAiError(error) || failsEveryCall(error)) throw error;
     setup.log?.error(`Could not rate "${article.title}"`, { articleId: article.id, error });
     return { error: error.message };
   }
@@ -243,6 +282,7 @@ async function scoreGroup(
   totals.inputTokens = usage.inputTokens;
   totals.outputTokens = usage.outputTokens;
   totals.costUsd = usage.costUsd ?? 0;
+  totals.unpricedCalls = usage.costUsd === undefined ? 1 : 0;
   const share = (n: number) => Math.round(n / group.length);
   const outcomes = await Promise.all(
     group.map(async (target) => {
@@ -262,6 +302,16 @@ async function scoreGroup(
   );
   for (const outcome of outcomes) totals[outcome]++;
   return totals;
+}
+
+/**
+ * Errors that fail every call alike (no key, a refused key, an unknown model): the chunk stops
+ * and is retried, then the run ends Failed, instead of a failure recorded against every pair.
+ * A 400 may come from one article (too long), so it stays that pair's failure.
+ */
+function failsEveryCall(error: Ai.AiError): boolean {
+  if (error instanceof Ai.AiNotConfigured) return true;
+  return error instanceof Ai.AiRejected && [401, 403, 404].includes(error.status ?? 0);
 }
 
 export const NO_RATING = 'The model gave no rating for this audience';

@@ -6,6 +6,9 @@ import { logger } from '#core/logs';
 import * as Prompts from '#core/prompts';
 import * as Scoring from '#core/scoring';
 import { createAudience } from '#tests/integration/factories';
+import { useOwnTable } from '#tests/integration/own-table';
+
+useOwnTable('prompt-testing');
 
 const context = () => ({ processId: ulid(), log: logger, progress: async () => {} });
 
@@ -15,7 +18,7 @@ async function article(title: string) {
     canonicalUrl,
     title,
     summary: title,
-    publishedAt: '2099-02-01T00:00:00.000Z',
+    publishedAt: '2026-02-01T00:00:00.000Z',
     source: 'Test Wire',
     streamId: ulid(),
     fingerprint: createHash('sha256').update(canonicalUrl).digest('hex'),

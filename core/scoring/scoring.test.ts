@@ -171,7 +171,7 @@ describe('scoring with an OpenAI-compatible server (fake)', () => {
   });
 });
 
-describe('a key the provider refuses (review)', () => {
+describe('a key the provider refuses', () => {
   let fake: FakeOpenAi;
   beforeAll(async () => {
     fake = await startFakeOpenAi('not-needed');
@@ -203,7 +203,7 @@ describe('a key the provider refuses (review)', () => {
   });
 });
 
-describe('the cost of a model whose price is unknown (review)', () => {
+describe('the cost of a model whose price is unknown', () => {
   let fake: FakeOpenAi;
   beforeAll(async () => {
     fake = await startFakeOpenAi('not-needed');

@@ -31,6 +31,8 @@ export type MatchingSummary = {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** Calls to a model whose price is not known: their cost is not in costUsd. */
+  unpricedCalls: number;
 };
 
 /** Each stream's newest headlines, from the newest articles. */
@@ -55,6 +57,7 @@ async function match(
   audiences: Audiences.Audience[],
   automationId: 'source-audience-matching' | 'audience-matching',
   context: Pick<JobContext, 'processId' | 'log' | 'progress'>,
+  flagWhenMatched = false,
 ): Promise<{ summary: MatchingSummary; matched: Streams.Stream[] }> {
   const [prompt, model, headlines] = await Promise.all([
     Prompts.current(automationId),
@@ -72,6 +75,7 @@ async function match(
     inputTokens: 0,
     outputTokens: 0,
     costUsd: 0,
+    unpricedCalls: 0,
   };
   const matched: Streams.Stream[] = [];
   for (const [index, stream] of streams.entries()) {
@@ -101,6 +105,7 @@ async function match(
       summary.inputTokens += rated.usage.inputTokens;
       summary.outputTokens += rated.usage.outputTokens;
       summary.costUsd += rated.usage.costUsd ?? 0;
+      if (rated.usage.costUsd === undefined) summary.unpricedCalls++;
       for (const target of group) {
         const rating = rated.ratings.get(target.id);
         if (!rating) {
@@ -125,6 +130,8 @@ async function match(
       }
     }
     if (!failed) matched.push(stream);
+    // Flagged as soon as it is rated: a run cut short does not pay for it again.
+    if (!failed && flagWhenMatched) await Streams.markFirstScoring(stream.id);
     await context.progress(
       (index + 1) / streams.length,
       `${index + 1} of ${streams.length} sources`,
@@ -138,13 +145,13 @@ export async function populate(
   context: Pick<JobContext, 'processId' | 'log' | 'progress'>,
 ): Promise<MatchingSummary> {
   const [streams, audiences] = await Promise.all([Streams.list(), Audiences.list()]);
-  const { summary, matched } = await match(
+  const { summary } = await match(
     streams.filter((stream) => !stream.firstScoring),
     audiences.filter((audience) => audience.state === 'active'),
     'source-audience-matching',
     context,
+    true,
   );
-  await Promise.all(matched.map((stream) => Streams.markFirstScoring(stream.id)));
   return summary;
 }
 

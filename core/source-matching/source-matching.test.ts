@@ -6,10 +6,13 @@ import { logger } from '#core/logs';
 import * as SourceMatching from '#core/source-matching';
 import * as Streams from '#core/streams';
 import { createAudience } from '#tests/integration/factories';
+import { useOwnTable } from '#tests/integration/own-table';
+
+useOwnTable('source-matching');
 
 const context = () => ({ processId: ulid(), log: logger, progress: async () => {} });
 
-/** A stream with headlines dated far ahead, so they are among the newest articles of any test. */
+/** A stream with its headlines (this file has a table of its own). */
 async function streamWith(name: string, titles: string[]) {
   const stream = await Streams.create({
     name,
@@ -21,7 +24,7 @@ async function streamWith(name: string, titles: string[]) {
       canonicalUrl,
       title,
       summary: title,
-      publishedAt: `2099-01-0${index + 1}T00:00:00.000Z`,
+      publishedAt: `2026-01-0${index + 1}T00:00:00.000Z`,
       source: name,
       streamId: stream.id,
       fingerprint: createHash('sha256').update(canonicalUrl).digest('hex'),

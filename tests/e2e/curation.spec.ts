@@ -84,7 +84,11 @@ test.describe('scoring, matching and picks', () => {
     );
 
     // The article that suits the audience best, as the admin sees it.
-    const scores = await Scoring.recentFor({ type: 'audience', id: audience.id }, 500);
+    const scores = await Scoring.recentFor(
+      { type: 'audience', id: audience.id },
+      { promptId: 'default-scoring', modelId: 'local:cluefeed-bm25' },
+      500,
+    );
     const best = scores.sort((a, b) => b.score - a.score)[0]!;
     expect(best.relevantClues).toEqual(['run Ethereum validators']);
     await page.goto(`/admin-panel/articles/${best.articleId}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientIp, readForm, readJson } from './api.server';
+import { clientIp, rateLimitClient, readForm, readJson } from './api.server';
 
 const post = (body: string, type: string, method = 'POST') =>
   new Request('http://localhost/x', { method, body, headers: { 'Content-Type': type } });
@@ -33,6 +33,18 @@ describe('request bodies', () => {
     await expect(readJson(post('{"a":', 'application/json'), 1024)).rejects.toMatchObject({
       status: 400,
     });
+  });
+});
+
+describe('rateLimitClient', () => {
+  it('counts an IPv6 caller by its /64, an IPv4-mapped one by its IPv4 address', () => {
+    expect(rateLimitClient('2001:db8:a:7::1')).toBe('2001:db8:a:7::/64');
+    expect(rateLimitClient('2001:0db8:000a:0007:ffff:1:2:3')).toBe('2001:db8:a:7::/64');
+    expect(rateLimitClient('2001:db8::beef')).toBe('2001:db8:0:0::/64');
+    expect(rateLimitClient('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(rateLimitClient('203.0.113.7')).toBe('203.0.113.7');
+    expect(rateLimitClient('x'.repeat(500))).toHaveLength(64);
+    expect(rateLimitClient('')).toBe('unknown');
   });
 });
 

@@ -1,4 +1,5 @@
 // JSON API plumbing: bounded body parsing, the caller's address, and errors as 4xx JSON.
+import { isIPv4, isIPv6 } from 'node:net';
 import { isVisibleError, VisibleError } from '#core/common';
 import { logger } from '#core/logs';
 import { NO_STORE } from './cache';
@@ -103,14 +104,36 @@ function tooLarge() {
   return new VisibleError('request.too_large', 'The request body is too large', 413);
 }
 
-/** The caller's address for rate limits, as the front door saw it (a client cannot choose it). */
+/**
+ * The caller for rate limits, from the address the front door saw (a client cannot choose it).
+ * An IPv6 host picks new addresses inside its /64 at will, so IPv6 callers count by their /64.
+ */
 export function clientIp(request: Request): string {
   // Set by the front door (stacks/front-door.ts) on AWS and locally, over anything a client sent.
-  const viewer = request.headers.get('x-viewer-address');
-  if (viewer) return viewer;
+  const viewer = request.headers.get('x-viewer-address')?.trim();
   // Only in-process tests call the app without the front door.
   const forwarded = request.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim();
-  return forwarded || 'unknown';
+  return rateLimitClient(viewer || forwarded || '');
+}
+
+/**
+ * An IPv4 address as is, an IPv6 address as its /64 network. Anything else (only in-process tests
+ * reach the app without the front door's address) is kept, at most 64 characters.
+ */
+export function rateLimitClient(address: string): string {
+  if (isIPv4(address)) return address;
+  if (!isIPv6(address)) return address.slice(0, 64) || 'unknown';
+  // IPv4-mapped IPv6 (::ffff:203.0.113.7) is that IPv4 address.
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped && isIPv4(mapped)) return mapped;
+  const [head = '', tail = ''] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  const network = groups.slice(0, 4).map((group) => (parseInt(group, 16) || 0).toString(16));
+  return `${network.join(':')}::/64`;
 }
 
 export function methodNotAllowed(allowed: string): Response {

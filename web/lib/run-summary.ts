@@ -15,7 +15,14 @@ export function cost(usd: number): string {
 
 function usage(output: Record<string, unknown>): string {
   const tokens = n(output.inputTokens) + n(output.outputTokens);
-  return `${plural(tokens, 'token')} (${n(output.inputTokens).toLocaleString('en-GB')} in, ${n(output.outputTokens).toLocaleString('en-GB')} out), ${cost(n(output.costUsd))}`;
+  // A model without a known price (a self-hosted server) is not free: its cost is unknown.
+  const unpriced = n(output.unpricedCalls) > 0 || output.costUsd === null;
+  const spent = unpriced
+    ? n(output.costUsd) > 0
+      ? `${cost(n(output.costUsd))} plus an unknown cost`
+      : 'cost unknown'
+    : cost(n(output.costUsd));
+  return `${plural(tokens, 'token')} (${n(output.inputTokens).toLocaleString('en-GB')} in, ${n(output.outputTokens).toLocaleString('en-GB')} out), ${spent}`;
 }
 
 export function parseOutput(run: Pick<RunView, 'output'>): Record<string, unknown> {

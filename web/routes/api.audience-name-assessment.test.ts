@@ -184,7 +184,7 @@ describe('POST /api/audience-name-assessment', () => {
   });
 });
 
-describe('the limit per client (review)', () => {
+describe('the limit per client', () => {
   it('counts the addresses of one IPv6 /64 as one client', async () => {
     // Any IPv6 host picks new addresses inside its /64 at will (privacy addresses): a limit per
     // full address lets one visitor buy unlimited model calls.

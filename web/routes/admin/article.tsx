@@ -47,7 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         prompt: score.promptId,
         model: model(score.modelId),
         tokens: (score.inputTokens ?? 0) + (score.outputTokens ?? 0),
-        cost: cost(score.costUsd ?? 0),
+        cost: score.costUsd === undefined ? 'unknown' : cost(score.costUsd),
       })),
     failures: failures.map((failure) => ({
       key: `${failure.promptId}#${failure.modelId}#${failure.matchingId}`,

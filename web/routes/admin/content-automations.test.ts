@@ -76,7 +76,7 @@ describe('score articles experiment', () => {
   });
 });
 
-describe('score articles experiment above its limit (review)', () => {
+describe('score articles experiment above its limit', () => {
   it('explains an article limit over 500 in words, not a validator dump', async () => {
     for (const articleLimit of ['501', '1e3']) {
       const answer = await post({ intent: 'score-experiment', articleLimit });

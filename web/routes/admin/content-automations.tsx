@@ -88,18 +88,11 @@ async function lastRuns() {
   return { score, experiment, populateMatching, audienceMatching, promptTesting, pickBest };
 }
 
-/** An article's best score, for the latest articles table: one Query of its scores. */
+/** An article's best score, for the latest articles table: one bounded Query. */
 async function bestScore(articleId: string, titles: ReadonlyMap<string, string>) {
-  const { scores } = await Scoring.forArticle(articleId);
-  const best = scores
-    .filter((score) => score.matchingType === 'audience')
-    .sort((a, b) => b.score - a.score)[0];
+  const best = await Scoring.bestFor(articleId);
   return best
-    ? {
-        label: best.label,
-        audience: titles.get(best.matchingId) ?? 'a removed audience',
-        count: scores.length,
-      }
+    ? { label: best.label, audience: titles.get(best.matchingId) ?? 'a removed audience' }
     : undefined;
 }
 
