@@ -2,8 +2,9 @@
 // links to its Cluefeed page and its source. The words are composed in core/newsletter;
 // this only lays them out in the house style (light and dark).
 import { Heading, Section, Text } from '@react-email/components';
+import { render, toPlainText } from '@react-email/render';
 import type { OutgoingMail } from '../index';
-import { colours, EmailHeading, EmailLayout, EmailLink, EmailText, renderEmail } from '../layout';
+import { colours, EmailHeading, EmailLayout, EmailLink, EmailText } from '../layout';
 
 const { light } = colours;
 
@@ -119,6 +120,11 @@ export function DigestEmail(props: DigestEmailProps) {
 export async function renderDigestEmail(
   props: DigestEmailProps,
 ): Promise<Pick<OutgoingMail, 'subject' | 'html' | 'text'>> {
-  const { html, text } = await renderEmail(<DigestEmail {...props} />);
+  const html = await render(<DigestEmail {...props} />);
+  // As renderEmail, the text comes from the same HTML; but story titles and section headings keep
+  // their case (html-to-text shouts headings by default, and a page of capitals is hard to read).
+  const text = toPlainText(html, {
+    selectors: ['h2', 'h3'].map((selector) => ({ selector, options: { uppercase: false } })),
+  });
   return { subject: props.subject, html, text };
 }
