@@ -96,7 +96,9 @@ async function storiesOf(picks: { pick: Curation.Pick; audience: Audience }[]): 
     const post = posts.get(pick.postId);
     const article = articles.get(pick.articleId);
     const sourceUrl = post?.link?.url ?? article?.canonicalUrl;
-    if (!sourceUrl || (!post && !article)) return [];
+    if (!sourceUrl) return [];
+    const title = post?.title ?? article!.title;
+    const teaser = post?.teaser ?? plainText(article!.summary ?? '');
     const reasons = [
       ...new Set(byArticle.get(pick.articleId)!.map((e) => reasonFor(e.pick, e.audience))),
     ];
@@ -104,8 +106,9 @@ async function storiesOf(picks: { pick: Curation.Pick; audience: Audience }[]): 
       {
         articleId: pick.articleId,
         postId: pick.postId,
-        title: post?.title ?? article!.title,
-        teaser: post?.teaser ?? plainText(article!.summary ?? ''),
+        title,
+        // A picked post without a summary has its title as teaser; the issue says it once.
+        teaser: teaser === title ? '' : teaser,
         postUrl: post && absolute(`/p/${post.slug}`),
         sourceUrl,
         sourceLabel: `Original at ${domainOf(sourceUrl)}`,

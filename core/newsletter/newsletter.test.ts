@@ -246,6 +246,18 @@ describe('composing a daily digest', () => {
     expect(none).toMatchObject({ empty: true, why: 'no audiences' });
   });
 
+  it('does not repeat a title as its teaser (a story without a summary)', async () => {
+    const audience = await createAudience({ title: 'audit smart contracts' });
+    await pick(audience, { title: 'Only a headline', score: 0.8, teaser: 'Only a headline' });
+    const digest = await issue(reader([audience.id]), { frequency: 'daily', ...DAY });
+    expect(storiesOf(digest)[0]).toMatchObject({ title: 'Only a headline', teaser: '' });
+    const mail = await Newsletter.renderDigest(digest, {
+      preferencesUrl: 'https://cluefeed.test/subscription',
+      unsubscribeUrl: 'https://cluefeed.test/unsubscribe',
+    });
+    expect(mail.text.match(/Only a headline/g)).toHaveLength(1);
+  });
+
   it('links to the source when the picked post is not written yet', async () => {
     const audience = await createAudience({ title: 'audit smart contracts' });
     const key = ulid().toLowerCase();
