@@ -10,6 +10,7 @@ export {
   renderConfirmSubscription,
   type ConfirmSubscriptionProps,
 } from './templates/confirm-subscription';
+export { DigestEmail, renderDigestEmail, type DigestEmailProps } from './templates/digest';
 
 export type OutgoingMail = {
   to: string;

@@ -1,0 +1,268 @@
+// One issue per subscriber: the picks of the audiences they follow (and the upcoming niches they
+// chose, once active) in a time window, one story per article with every reason it is there,
+// cut to the issue's word budget.
+import * as v from 'valibot';
+import * as Articles from '#core/articles';
+import * as Audiences from '#core/audiences';
+import { parse, VisibleError } from '#core/common';
+import { config } from '#core/config';
+import * as Curation from '#core/curation';
+import * as Posts from '#core/posts';
+import type { Subscriber } from '#core/subscribers';
+import { countWords, fitToBudget, WORD_BUDGET, WORDS_PER_MINUTE } from './budget';
+import type { Digest, DigestSection, DigestStory, EmptyDigest, Frequency } from './digest';
+
+/** The spec's code for a content window that does not end after it starts. */
+export const CONTENT_WINDOW_NOT_VALID = 'SETUP_CAMPAIGN_CONTENT_FROM_TO_NOT_VALID';
+
+/** Picks read per audience: more than any budget keeps, so the best are among them. */
+export const PICKS_PER_AUDIENCE = { daily: 50, weekly: 200 } as const;
+
+const Timestamp = (name: string) =>
+  v.pipe(v.string(`${name} is required`), v.isoTimestamp(`${name} must be an ISO timestamp`));
+
+export const ComposeOptions = v.object({
+  frequency: v.picklist(['daily', 'weekly'], 'The frequency is daily or weekly'),
+  from: Timestamp('from'),
+  to: Timestamp('to'),
+  /** A campaign for some audiences only; the subscriber's other audiences stay out. */
+  audienceIds: v.optional(v.array(v.pipe(v.string(), v.maxLength(64)))),
+});
+
+type Reader = Pick<Subscriber, 'id' | 'audienceIds' | 'shadowAudienceIds'>;
+type Audience = Audiences.Audience;
+type Story = DigestStory;
+
+const absolute = (path: string) => new URL(path, config().PUBLIC_URL).toString();
+
+/** 'a', 'a and b', 'a, b and c'. */
+function listed(items: string[]): string {
+  return items.length < 2
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** Why a pick is in the issue, from the clues its score matched; the audience's title if none. */
+export function reasonFor(pick: Pick<Curation.Pick, 'relevantClues'>, audience: Audience): string {
+  const seen = new Set<string>();
+  const clues = (pick.relevantClues ?? [])
+    .map((clue) => clue.trim())
+    .filter((clue) => clue && !seen.has(clue.toLowerCase()) && seen.add(clue.toLowerCase()));
+  return `Because you follow those who ${listed(clues.length ? clues : [audience.title])}`;
+}
+
+/** The audiences a digest of this frequency reads: followed or chosen niches, active, in scope. */
+async function audiencesOf(reader: Reader, frequency: Frequency, only?: string[]) {
+  const ids = [...new Set([...(reader.audienceIds ?? []), ...(reader.shadowAudienceIds ?? [])])];
+  const audiences = await Audiences.byIds(only ? ids.filter((id) => only.includes(id)) : ids);
+  return audiences
+    .filter((audience) => audience.state === 'active' && audience.frequency === frequency)
+    .sort((a, b) => a.title.localeCompare(b.title));
+}
+
+const plainText = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+const domainOf = (url: string) => new URL(url).hostname.replace(/^www\./, '');
+
+const byScore = (a: Story, b: Story) =>
+  b.score - a.score ||
+  b.publishedAt.localeCompare(a.publishedAt) ||
+  a.articleId.localeCompare(b.articleId);
+
+/**
+ * One story per article: the best-scored pick gives its post, score and section; every pick
+ * gives its reason (once, best pick's first). A story whose post and article are both gone is
+ * left out.
+ */
+async function storiesOf(picks: { pick: Curation.Pick; audience: Audience }[]): Promise<Story[]> {
+  const byArticle = new Map<string, typeof picks>();
+  for (const entry of [...picks].sort((a, b) => b.pick.score - a.pick.score)) {
+    byArticle.set(entry.pick.articleId, [...(byArticle.get(entry.pick.articleId) ?? []), entry]);
+  }
+  const best = [...byArticle.values()].map((entries) => entries[0]!);
+  const posts = new Map(
+    (await Posts.byIds(best.map(({ pick }) => pick.postId))).map((post) => [post.id, post]),
+  );
+  const missing = best.filter(({ pick }) => !posts.has(pick.postId));
+  const articles = new Map(
+    (await Articles.byIds(missing.map(({ pick }) => pick.articleId))).map((a) => [a.id, a]),
+  );
+  return best.flatMap(({ pick, audience }) => {
+    const post = posts.get(pick.postId);
+    const article = articles.get(pick.articleId);
+    const sourceUrl = post?.link?.url ?? article?.canonicalUrl;
+    if (!sourceUrl) return [];
+    const title = post?.title ?? article!.title;
+    const teaser = post?.teaser ?? plainText(article!.summary ?? '');
+    const reasons = [
+      ...new Set(byArticle.get(pick.articleId)!.map((e) => reasonFor(e.pick, e.audience))),
+    ];
+    return [
+      {
+        articleId: pick.articleId,
+        postId: pick.postId,
+        title,
+        // A picked post without a summary has its title as teaser; the issue says it once.
+        teaser: teaser === title ? '' : teaser,
+        postUrl: post && absolute(`/p/${post.slug}`),
+        sourceUrl,
+        sourceLabel: `Original at ${domainOf(sourceUrl)}`,
+        score: pick.score,
+        publishedAt: pick.publishedAt,
+        audienceId: audience.id,
+        reasons,
+      },
+    ];
+  });
+}
+
+/**
+ * The order stories claim the budget in: each audience's best story, then each one's second, and
+ * so on (audiences by their best score), so a busy audience never crowds out a quiet one.
+ */
+function takingTurns(stories: Story[]): Story[] {
+  const groups = new Map<string, Story[]>();
+  for (const story of [...stories].sort(byScore)) {
+    groups.set(story.audienceId, [...(groups.get(story.audienceId) ?? []), story]);
+  }
+  const turns: Story[] = [];
+  const queues = [...groups.values()];
+  for (let rank = 0; turns.length < stories.length; rank++) {
+    for (const queue of queues) if (queue[rank]) turns.push(queue[rank]!);
+  }
+  return turns;
+}
+
+const forThoseWho = (audience: Audience) => `For those who ${audience.title}`;
+
+/** Daily: one list by score. Weekly: a section per audience (best first), each by score. */
+function sectionsOf(frequency: Frequency, stories: Story[], audiences: Audience[]) {
+  const sorted = [...stories].sort(byScore);
+  if (frequency === 'daily') return [{ stories: sorted }];
+  const sections: DigestSection[] = [];
+  for (const story of sorted) {
+    let section = sections.find((s) => s.audienceId === story.audienceId);
+    if (!section) {
+      const audience = audiences.find((a) => a.id === story.audienceId)!;
+      section = { audienceId: audience.id, heading: forThoseWho(audience), stories: [] };
+      sections.push(section);
+    }
+    section.stories.push(story);
+  }
+  return sections;
+}
+
+const day = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-GB', {
+    timeZone: 'UTC',
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+  });
+
+function framing(frequency: Frequency, count: number, minutes: number, from: string, to: string) {
+  const stories = `${count} ${count === 1 ? 'story' : 'stories'}`;
+  if (frequency === 'daily') {
+    return {
+      heading: 'Your daily Cluefeed',
+      intro: `${stories} picked for you, about ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} of reading.`,
+    };
+  }
+  // `to` is exclusive: the week of 16-23 Nov ends on the 22nd.
+  const last = new Date(Date.parse(to) - 1).toISOString();
+  return {
+    heading: 'Your week on Cluefeed',
+    intro: `${stories} picked for you from ${day(from)} to ${day(last)}, grouped by the audiences you follow.`,
+  };
+}
+
+const cutTitle = (title: string, max: number) =>
+  title.length <= max ? title : `${title.slice(0, max - 1).trimEnd()}…`;
+
+/**
+ * The issue `subscriber` gets for `frequency` from the picks of [from, to), or an empty digest the
+ * sender skips. It does not look at the subscriber's status: whether mail may go is the sender's
+ * call (`Subscribers.canReceiveMail`), and a preview may show any subscriber's issue.
+ */
+export async function composeDigest(
+  subscriber: Reader,
+  options: v.InferInput<typeof ComposeOptions>,
+): Promise<Digest | EmptyDigest> {
+  const { frequency, ...window } = parse(ComposeOptions, options);
+  if (Date.parse(window.from) >= Date.parse(window.to)) {
+    throw new VisibleError(
+      CONTENT_WINDOW_NOT_VALID,
+      'The content window is not valid: it must end after it starts',
+      400,
+    );
+  }
+  // Picks are stored with toISOString() times; the same form compares right as a key.
+  const from = new Date(window.from).toISOString();
+  const to = new Date(window.to).toISOString();
+  const empty = (why: EmptyDigest['why']): EmptyDigest => ({
+    empty: true,
+    subscriberId: subscriber.id,
+    frequency,
+    from,
+    to,
+    why,
+  });
+
+  const audiences = await audiencesOf(subscriber, frequency, window.audienceIds);
+  if (audiences.length === 0) return empty('no audiences');
+  const picks = await Promise.all(
+    audiences.map(async (audience) =>
+      (
+        await Curation.picksForAudience(audience.id, {
+          from,
+          to,
+          limit: PICKS_PER_AUDIENCE[frequency],
+        })
+      ).map((pick) => ({ pick, audience })),
+    ),
+  );
+  const stories = await storiesOf(picks.flat());
+  if (stories.length === 0) return empty('no picks');
+
+  const sections = sectionsOf(frequency, stories, audiences);
+  // The frame's words do not depend on its figures, so the largest frame is counted up front.
+  const frame = framing(frequency, stories.length, 1, from, to);
+  const frameWords =
+    countWords(frame.heading) +
+    countWords(frame.intro) +
+    sections.reduce((sum, s) => sum + countWords(s.heading ?? ''), 0);
+  const budget = WORD_BUDGET[frequency];
+  const fitted = fitToBudget(takingTurns(stories), budget, frameWords);
+  const keptSections = sectionsOf(frequency, fitted.kept, audiences);
+  const words =
+    fitted.words -
+    sections.reduce((sum, s) => sum + countWords(s.heading ?? ''), 0) +
+    keptSections.reduce((sum, s) => sum + countWords(s.heading ?? ''), 0);
+  const minutes = Math.max(1, Math.ceil(words / WORDS_PER_MINUTE));
+  const { heading, intro } = framing(frequency, fitted.kept.length, minutes, from, to);
+  const top = keptSections.flatMap((s) => s.stories).sort(byScore)[0]!;
+  const label = frequency === 'daily' ? 'Your daily Cluefeed' : 'Your week on Cluefeed';
+
+  return {
+    empty: false,
+    subscriberId: subscriber.id,
+    frequency,
+    from,
+    to,
+    audiences: audiences.map(({ id, title, slug }) => ({ id, title, url: absolute(`/a/${slug}`) })),
+    subject: `${label}: ${cutTitle(top.title, 90)}`,
+    preview: intro,
+    heading,
+    intro,
+    sections: keptSections,
+    words,
+    wordBudget: budget,
+    minutes,
+    leftOut: fitted.leftOut,
+  };
+}

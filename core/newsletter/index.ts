@@ -1,0 +1,40 @@
+// Newsletter: one issue per subscriber, composed from the picks of the audiences they follow and
+// rendered as an e-mail with a plain-text part. Sending it is the delivery path's job.
+import { renderDigestEmail } from '#core/mail';
+import type { Digest } from './digest';
+
+export type {
+  Digest,
+  DigestAudience,
+  DigestSection,
+  DigestStory,
+  EmptyDigest,
+  Frequency,
+} from './digest';
+export {
+  composeDigest,
+  reasonFor,
+  ComposeOptions,
+  CONTENT_WINDOW_NOT_VALID,
+  PICKS_PER_AUDIENCE,
+} from './compose';
+export {
+  countWords,
+  fitToBudget,
+  MIN_TEASER_WORDS,
+  TEASER_WORDS,
+  WORD_BUDGET,
+  WORDS_PER_MINUTE,
+} from './budget';
+
+/** The footer's signed links: `Subscribers.subscriberLinks(subscriber)` gives them. */
+export type DigestLinks = { preferencesUrl: string; unsubscribeUrl: string };
+
+/** The issue as an e-mail: subject, HTML and its plain-text twin. */
+export function renderDigest(digest: Digest, links: DigestLinks) {
+  return renderDigestEmail({
+    ...digest,
+    preferencesUrl: links.preferencesUrl,
+    unsubscribeUrl: links.unsubscribeUrl,
+  });
+}
