@@ -385,6 +385,7 @@ const samples: Record<string, () => Sample> = {
         id: emailId,
         day: new Date(decodeTime(emailId)).toISOString().slice(0, 10),
         kind: 'confirm-subscription',
+        subject: 'Confirm your Cluefeed subscription',
         to: `reader-${id().toLowerCase()}@example.org`,
         props: '{"audiences":[]}',
         headers: '{"List-Unsubscribe-Post":"List-Unsubscribe=One-Click"}',

@@ -128,6 +128,7 @@ export async function deliverOne(id: string, mailer: Mailer, at = Date.now()): P
   try {
     const info = await mailer.send({
       ...mail,
+      subject: email.subject,
       to: email.to,
       headers: email.headers ? (JSON.parse(email.headers) as Record<string, string>) : undefined,
       messageId: messageIdOf(email.id),

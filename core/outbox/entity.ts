@@ -21,6 +21,7 @@ export const OutboundEmailEntity = defineEntity({
     /** The template that renders it (templates.ts), e.g. 'confirm-subscription'. */
     kind: { type: 'string', required: true },
     to: { type: 'string', required: true },
+    subject: { type: 'string', required: true },
     /** The template's props, as JSON; rendered when sent, so every attempt sends the same mail. */
     props: { type: 'string', required: true },
     /** Extra headers (List-Unsubscribe), as JSON. */

@@ -12,7 +12,7 @@ import { flush, logger } from '#core/logs';
 import { mailer, type Mailer } from '#core/mail';
 import { dayOf, keyOf, OutboundEmailEntity } from './entity';
 import { deliverOne, type OutboundEmail, type Outcome } from './delivery';
-import type { EmailKind, PropsOf } from './templates';
+import { subjectOf, type EmailKind, type PropsOf } from './templates';
 
 export { OutboundEmailEntity, OUTBOUND_EMAIL_STATUSES } from './entity';
 export { LEASE_MS, MAX_ATTEMPTS, messageIdOf, retryDelayMs, type OutboundEmail } from './delivery';
@@ -40,6 +40,7 @@ export function draft<K extends EmailKind>(
     day: dayOf(id),
     kind,
     to: mail.to,
+    subject: subjectOf(kind, mail.props),
     props: JSON.stringify(mail.props),
     headers: mail.headers && JSON.stringify(mail.headers),
     subscriberId: mail.subscriber?.id,
