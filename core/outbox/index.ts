@@ -132,6 +132,16 @@ export async function deliverDue(options: { at?: number; mailer?: Mailer } = {})
   return counts;
 }
 
+/** Whether any e-mail is still queued or being sent (two Queries of one item each). */
+export async function onTheirWay(): Promise<boolean> {
+  const found = await Promise.all(
+    (['queued', 'sending'] as const).map((status) =>
+      OutboundEmailEntity.query.byStatus({ status }).go({ limit: 1, attributes: ['id'] }),
+    ),
+  );
+  return found.some(({ data }) => data.length > 0);
+}
+
 export const RecentInput = v.object({
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200)), 50),
   days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(31)), 7),
