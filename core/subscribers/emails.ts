@@ -7,9 +7,15 @@ import { subscriberLinks, unsubscribeHeaders, type LinkOwner } from './links';
 
 type Recipient = LinkOwner & { email: string; audienceIds?: Iterable<string> };
 
-/** The confirmation e-mail for a pending subscriber as they will be once the write commits. */
-export async function confirmationDraft(recipient: Recipient): Promise<Outbox.OutboundEmail> {
-  const audiences = await Audiences.byIds([...(recipient.audienceIds ?? [])]);
+/**
+ * The confirmation e-mail for a pending subscriber as they will be once the write commits; pass
+ * `audiences` when they are at hand, to save the request a read.
+ */
+export async function confirmationDraft(
+  recipient: Recipient,
+  known?: Pick<Audiences.Audience, 'title' | 'frequency'>[],
+): Promise<Outbox.OutboundEmail> {
+  const audiences = known ?? (await Audiences.byIds([...(recipient.audienceIds ?? [])]));
   const links = subscriberLinks(recipient);
   return Outbox.draft('confirm-subscription', {
     to: recipient.email,

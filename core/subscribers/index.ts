@@ -103,7 +103,7 @@ export const subscribe = fn(SubscribeInput, async (input) => {
     throw new VisibleError(ALREADY_SUBSCRIBED_CODE, 'You are already a subscriber!', 409);
   }
   await RateLimit.hit(RateLimit.LIMITS.confirmationsPerAddress, input.email);
-  const created = existing ? undefined : await createPending(input);
+  const created = existing ? undefined : await createPending(input, audience);
   const { subscriber, email } =
     created ?? (await reopen(existing ?? (await racedWinner(input.email)), audience.id));
   await Promise.all([
@@ -132,6 +132,7 @@ type Written = { subscriber: Subscriber; email: Outbox.OutboundEmail };
  */
 async function createPending(
   input: v.InferOutput<typeof SubscribeInput>,
+  audience: Audiences.Audience,
 ): Promise<Written | undefined> {
   const subscriber = {
     id: ulid(),
@@ -146,7 +147,7 @@ async function createPending(
     updatedAt: now(),
     linkVersion: 0,
   };
-  const email = await confirmationDraft(subscriber);
+  const email = await confirmationDraft(subscriber, [audience]);
   const created = await committed(
     createWriteTransaction(
       {
