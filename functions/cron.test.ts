@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { ScheduledEvent } from 'aws-lambda';
 import * as Automations from '#core/automations';
 import * as Jobs from '#core/jobs';
+import * as Outbox from '#core/outbox';
+import * as Subscribers from '#core/subscribers';
+import { createAudience } from '#tests/integration/factories';
+import { receivedBy } from '#tests/integration/mail';
 import { handler } from './cron';
 
 /** What EventBridge Scheduler invokes the function with: the schedule's input, verbatim. */
@@ -53,5 +57,17 @@ describe('cron handler', () => {
     await expect(handler({ schedule: 'nope' })).rejects.toThrowError(
       'The cron event names no known schedule: {"schedule":"nope"}',
     );
+  });
+
+  it('sends an e-mail whose queue message was lost on the 5-minute recovery', async () => {
+    const audience = await createAudience();
+    const email = `reader-${Date.now()}@example.org`;
+    // Tests run no poller: the message subscribing sent is never read, as if it were lost.
+    await Subscribers.subscribe({ email, audienceId: audience.id });
+    expect(await receivedBy(email)).toEqual([]);
+    await handler({ schedule: 'recover-jobs' });
+    expect(await receivedBy(email)).toHaveLength(1);
+    const [sent] = (await Outbox.recent({ limit: 200 })).filter(({ to }) => to === email);
+    expect(sent?.status).toBe('sent');
   });
 });

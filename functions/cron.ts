@@ -4,6 +4,7 @@
 import * as v from 'valibot';
 import * as Automations from '#core/automations';
 import { flush } from '#core/logs';
+import * as Outbox from '#core/outbox';
 
 const ScheduleId = v.picklist(Automations.SCHEDULES.map((schedule) => schedule.id));
 const CronEvent = v.union([
@@ -21,8 +22,17 @@ export async function handler(event: unknown): Promise<void> {
   }
   const id = 'schedule' in parsed.output ? parsed.output.schedule : parsed.output.detail.schedule;
   try {
-    await Automations.runSchedule(id);
+    await runSchedule(id);
   } finally {
     await flush();
   }
+}
+
+/**
+ * One schedule's work; the 5-minute recovery also sends the e-mails a lost queue message or an
+ * ended retry delay left waiting in the outbox. `npm start` runs its schedules through this too.
+ */
+export async function runSchedule(id: string): Promise<void> {
+  await Automations.runSchedule(id);
+  if (id === 'recover-jobs') await Outbox.deliverDue();
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { SQSEvent } from 'aws-lambda';
 import * as Jobs from '#core/jobs';
+import * as Outbox from '#core/outbox';
+import * as Subscribers from '#core/subscribers';
+import { createAudience } from '#tests/integration/factories';
+import { receivedBy } from '#tests/integration/mail';
 import { handler } from './worker';
 
 const sqsEvent = (bodies: string[]): SQSEvent => ({
@@ -46,5 +50,17 @@ describe('worker handler', () => {
     );
     await handler(sqsEvent([JSON.stringify({ processId: process.id })]));
     expect((await Jobs.byId(process.id))?.status).toBe('Success');
+  });
+
+  it('sends the e-mail an outbox message names, once however often the message comes', async () => {
+    const audience = await createAudience();
+    const email = `reader-${Date.now()}@example.org`;
+    await Subscribers.subscribe({ email, audienceId: audience.id });
+    const queued = (await Outbox.recent({ limit: 200 })).find(({ to }) => to === email)!;
+    const message = JSON.stringify({ outboundEmailId: queued.id });
+    expect(await handler(sqsEvent([message, message]))).toEqual({ batchItemFailures: [] });
+    expect(await handler(sqsEvent([message]))).toEqual({ batchItemFailures: [] });
+    expect(await receivedBy(email)).toHaveLength(1);
+    expect((await Outbox.byId(queued.id))?.status).toBe('sent');
   });
 });

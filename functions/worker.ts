@@ -1,7 +1,14 @@
-// SQS -> jobs: runs each message's process and reports the messages to retry.
+// SQS -> jobs and outbox e-mails: runs each message's process or sends its e-mail, and reports
+// the messages to retry.
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as Automations from '#core/automations';
 import * as Jobs from '#core/jobs';
+import * as Outbox from '#core/outbox';
 
-export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
-  Jobs.handleBatch(event.Records, Automations.jobs);
+export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const emails = event.Records.filter((record) => Outbox.messageOf(record.body));
+  const jobs = event.Records.filter((record) => !Outbox.messageOf(record.body));
+  const sent = emails.length > 0 ? await Outbox.handleBatch(emails) : { batchItemFailures: [] };
+  const ran = await Jobs.handleBatch(jobs, Automations.jobs);
+  return { batchItemFailures: [...sent.batchItemFailures, ...ran.batchItemFailures] };
+};

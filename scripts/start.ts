@@ -164,6 +164,7 @@ async function main() {
   const Jobs = await import('#core/jobs');
   const { flush } = await import('#core/logs');
   const { handler: worker } = await import('../functions/worker');
+  const { runSchedule } = await import('../functions/cron');
   // Log lines still buffered for the table go after the app stops, before DynamoDB Local does.
   stops.push(() => flush());
 
@@ -195,10 +196,13 @@ async function main() {
   });
   stops.push(() => poller.stop());
   if (runSchedules) {
-    const scheduler = startScheduler(Automations.SCHEDULES, Automations.runSchedule);
+    const scheduler = startScheduler(Automations.SCHEDULES, runSchedule);
     stops.push(() => scheduler.stop());
     await Jobs.recover();
   }
+  // E-mails queued before a restart lost their queue messages with fauxqs: send what is due.
+  const Outbox = await import('#core/outbox');
+  await Outbox.deliverDue();
 
   const schedules = runSchedules
     ? `schedules: ${Automations.SCHEDULES.map((s) => `${s.id} "${s.cron}"`).join(', ')}`

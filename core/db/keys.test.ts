@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { GetCommand, PutCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { Entity } from 'electrodb';
-import { ulid } from 'ulid';
+import { decodeTime, ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { db } from '#core/db';
 
@@ -377,6 +377,27 @@ const samples: Record<string, () => Sample> = {
       updatedAt: at,
     },
   }),
+  outboundEmail: () => {
+    const emailId = id();
+    return {
+      doc: 'OutboundEmail',
+      item: {
+        id: emailId,
+        day: new Date(decodeTime(emailId)).toISOString().slice(0, 10),
+        kind: 'confirm-subscription',
+        subject: 'Confirm your Cluefeed subscription',
+        to: `reader-${id().toLowerCase()}@example.org`,
+        props: '{"audiences":[]}',
+        headers: '{"List-Unsubscribe-Post":"List-Unsubscribe=One-Click"}',
+        subscriberId: id(),
+        linkVersion: 1,
+        status: 'queued',
+        attempts: 0,
+        nextAttemptAt: at,
+        createdAt: at,
+      },
+    };
+  },
   subscriberEmail: () => ({
     doc: 'SubscriberEmail',
     item: { email: `reader-${id().toLowerCase()}@example.org`, subscriberId: id() },

@@ -1,38 +1,31 @@
-// E-mails to subscribers; every one carries one-click unsubscribe headers, and none goes to an
-// address that has unsubscribed.
-import type { EntityItem } from 'electrodb';
+// E-mails to subscribers, as outbox drafts written with the change that causes them. Every one
+// carries one-click unsubscribe headers and is tied to the address and link version it was made
+// for, so the outbox cancels it if the address changes or the subscriber leaves first.
 import * as Audiences from '#core/audiences';
-import { logger } from '#core/logs';
-import { mailer, renderConfirmSubscription } from '#core/mail';
-import type { SubscriberEntity } from './entity';
-import { subscriberLinks, unsubscribeHeaders } from './links';
+import * as Outbox from '#core/outbox';
+import { subscriberLinks, unsubscribeHeaders, type LinkOwner } from './links';
 
-type Subscriber = EntityItem<typeof SubscriberEntity>;
+type Recipient = LinkOwner & { email: string; audienceIds?: Iterable<string> };
 
 /**
- * Sends the confirmation e-mail. The subscription is already stored when this runs, so a mail
- * server that refuses or is down does not undo it or fail the request: the failure is logged and
- * subscribing again sends a fresh e-mail.
+ * The confirmation e-mail for a pending subscriber as they will be once the write commits; pass
+ * `audiences` when they are at hand, to save the request a read.
  */
-export async function sendConfirmation(subscriber: Subscriber): Promise<void> {
-  if (subscriber.status !== 'pending') return;
-  await deliverConfirmation(subscriber).catch((error: unknown) => {
-    logger.error('The confirmation e-mail was not sent', { subscriberId: subscriber.id, error });
-  });
-}
-
-async function deliverConfirmation(subscriber: Subscriber): Promise<void> {
-  const audiences = await Audiences.byIds([...(subscriber.audienceIds ?? [])]);
-  const links = subscriberLinks(subscriber);
-  const mail = await renderConfirmSubscription({
-    audiences: audiences.map(({ title, frequency }) => ({ title, frequency })),
-    confirmUrl: links.confirmUrl,
-    preferencesUrl: links.preferencesUrl,
-    unsubscribeUrl: links.unsubscribeUrl,
-  });
-  await mailer().send({
-    ...mail,
-    to: subscriber.email,
-    headers: unsubscribeHeaders(subscriber),
+export async function confirmationDraft(
+  recipient: Recipient,
+  known?: Pick<Audiences.Audience, 'title' | 'frequency'>[],
+): Promise<Outbox.OutboundEmail> {
+  const audiences = known ?? (await Audiences.byIds([...(recipient.audienceIds ?? [])]));
+  const links = subscriberLinks(recipient);
+  return Outbox.draft('confirm-subscription', {
+    to: recipient.email,
+    props: {
+      audiences: audiences.map(({ title, frequency }) => ({ title, frequency })),
+      confirmUrl: links.confirmUrl,
+      preferencesUrl: links.preferencesUrl,
+      unsubscribeUrl: links.unsubscribeUrl,
+    },
+    headers: unsubscribeHeaders(recipient),
+    subscriber: recipient,
   });
 }

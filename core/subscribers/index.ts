@@ -8,12 +8,13 @@ import * as Analytics from '#core/analytics';
 import * as Audiences from '#core/audiences';
 import { EmailSchema, fn, normaliseEmail, parse, TrackingSchema, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
+import * as Outbox from '#core/outbox';
 import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
 import { SubscriberEntity } from './entity';
 import { SubscriberEmailEntity } from './subscriber-email-entity';
 import { AudienceMemberEntity } from './audience-member-entity';
-import { sendConfirmation } from './emails';
+import { confirmationDraft } from './emails';
 import { mirror } from './mirror';
 
 export { SubscriberEntity, SubscriberEmailEntity, AudienceMemberEntity };
@@ -85,7 +86,8 @@ export const SubscribeInput = v.object({
 });
 
 /**
- * Subscribes an address to an audience and sends a confirmation e-mail. A subscribed address is
+ * Subscribes an address to an audience and queues a confirmation e-mail in the same write, for
+ * the outbox worker to send: the request never waits for the mail server. A subscribed address is
  * refused; a pending one gets the audience added and a fresh e-mail; an unsubscribed or cleaned
  * one starts over as pending. Never stores an address twice.
  */
@@ -101,11 +103,11 @@ export const subscribe = fn(SubscribeInput, async (input) => {
     throw new VisibleError(ALREADY_SUBSCRIBED_CODE, 'You are already a subscriber!', 409);
   }
   await RateLimit.hit(RateLimit.LIMITS.confirmationsPerAddress, input.email);
-  const created = existing ? undefined : await createPending(input);
-  const subscriber =
+  const created = existing ? undefined : await createPending(input, audience);
+  const { subscriber, email } =
     created ?? (await reopen(existing ?? (await racedWinner(input.email)), audience.id));
   await Promise.all([
-    sendConfirmation(subscriber),
+    Outbox.dispatch([email]),
     track('subscribe', `/a/${audience.slug}`, { ...subscriber, ...input }),
   ]);
   // Only a subscription this request created may be assembled with the token.
@@ -122,10 +124,16 @@ async function racedWinner(email: string): Promise<Subscriber> {
   throw changedMeanwhile();
 }
 
-/** A new pending subscriber and its e-mail claim; undefined when the address was claimed first. */
+type Written = { subscriber: Subscriber; email: Outbox.OutboundEmail };
+
+/**
+ * A new pending subscriber, its e-mail claim and its confirmation e-mail; undefined when the
+ * address was claimed first.
+ */
 async function createPending(
   input: v.InferOutput<typeof SubscribeInput>,
-): Promise<Subscriber | undefined> {
+  audience: Audiences.Audience,
+): Promise<Written | undefined> {
   const subscriber = {
     id: ulid(),
     email: input.email,
@@ -137,12 +145,20 @@ async function createPending(
     vus: input.vus,
     createdAt: now(),
     updatedAt: now(),
+    linkVersion: 0,
   };
+  const email = await confirmationDraft(subscriber, [audience]);
   const created = await committed(
     createWriteTransaction(
-      { entity: SubscriberEntity, claim: SubscriberEmailEntity, member: AudienceMemberEntity },
-      ({ entity, claim, member }) => [
+      {
+        entity: SubscriberEntity,
+        claim: SubscriberEmailEntity,
+        member: AudienceMemberEntity,
+        outbox: Outbox.OutboundEmailEntity,
+      },
+      ({ entity, claim, member, outbox }) => [
         entity.create(subscriber).commit(),
+        outbox.create(email).commit(),
         claim.create({ email: subscriber.email, subscriberId: subscriber.id }).commit(),
         member
           .put({ audienceId: input.audienceId, subscriberId: subscriber.id, addedAt: now() })
@@ -150,34 +166,60 @@ async function createPending(
       ],
     ),
   );
-  return created ? subscriber : undefined;
+  return created ? { subscriber, email } : undefined;
 }
 
 /**
  * Adds the audience to a pending subscriber, or starts an unsubscribed one over as pending with
- * every audience chosen before plus this one. Fails if the status changed meanwhile.
+ * every audience chosen before plus this one, with a fresh confirmation e-mail. Fails if the
+ * status or the address changed meanwhile (the e-mail names the address and its links).
  */
-async function reopen(subscriber: Subscriber, audienceId: string): Promise<Subscriber> {
+async function reopen(subscriber: Subscriber, audienceId: string): Promise<Written> {
   if (subscriber.status === 'subscribed') {
     throw new VisibleError(ALREADY_SUBSCRIBED_CODE, 'You are already a subscriber!', 409);
   }
+  const email = await confirmationDraft({
+    ...subscriber,
+    audienceIds: new Set([...(subscriber.audienceIds ?? []), audienceId]),
+  });
   const reopened = await committed(
     createWriteTransaction(
-      { entity: SubscriberEntity, member: AudienceMemberEntity },
-      ({ entity, member }) => [
+      {
+        entity: SubscriberEntity,
+        member: AudienceMemberEntity,
+        outbox: Outbox.OutboundEmailEntity,
+      },
+      ({ entity, member, outbox }) => [
         entity
           .patch({ id: subscriber.id })
           .add({ audienceIds: [audienceId] })
           .set({ status: 'pending', updatedAt: now() })
           .remove(['unsubscribedAt'])
-          .where((attr, op) => op.eq(attr.status, subscriber.status))
+          .where(
+            (attr, op) =>
+              `${op.eq(attr.status, subscriber.status)} AND ${sameLinks(subscriber, attr, op)}`,
+          )
           .commit(),
         member.put({ audienceId, subscriberId: subscriber.id, addedAt: now() }).commit(),
+        outbox.create(email).commit(),
       ],
     ),
   );
   if (!reopened) throw changedMeanwhile();
-  return (await byId(subscriber.id))!;
+  return { subscriber: (await byId(subscriber.id))!, email };
+}
+
+type Where = Parameters<
+  Parameters<ReturnType<ReturnType<typeof SubscriberEntity.patch>['set']>['where']>[0]
+>;
+
+/** The condition that the address and link version are still those an e-mail was drafted for. */
+function sameLinks(subscriber: Subscriber, attr: Where[0], op: Where[1]): string {
+  const version =
+    subscriber.linkVersion === undefined
+      ? op.notExists(attr.linkVersion)
+      : op.eq(attr.linkVersion, subscriber.linkVersion);
+  return `${op.eq(attr.email, subscriber.email)} AND ${version}`;
 }
 
 /** Confirms a pending subscription from the e-mail link; confirming twice is fine. */
@@ -291,9 +333,14 @@ export async function changeEmail(subscriber: Subscriber, newEmail: string): Pro
     );
   // The new address gets a confirmation e-mail: the same per-address limit as a subscription.
   await RateLimit.hit(RateLimit.LIMITS.confirmationsPerAddress, email);
+  const confirmation = await confirmationDraft({
+    ...subscriber,
+    email,
+    linkVersion: (subscriber.linkVersion ?? 0) + 1,
+  });
   await createWriteTransaction(
-    { entity: SubscriberEntity, claim: SubscriberEmailEntity },
-    ({ entity, claim }) => [
+    { entity: SubscriberEntity, claim: SubscriberEmailEntity, outbox: Outbox.OutboundEmailEntity },
+    ({ entity, claim, outbox }) => [
       claim.create({ email, subscriberId: subscriber.id }).commit(),
       claim
         .delete({ email: subscriber.email })
@@ -306,10 +353,12 @@ export async function changeEmail(subscriber: Subscriber, newEmail: string): Pro
           updatedAt: now(),
           ...(subscriber.status === 'subscribed' && { status: 'pending' }),
         })
-        // Every link sent to the old address names the old version and stops working.
+        // Every link sent to the old address names the old version and stops working, and an
+        // e-mail to it still in the outbox is cancelled.
         .add({ linkVersion: 1 })
-        .where((attr, op) => op.eq(attr.email, subscriber.email))
+        .where((attr, op) => sameLinks(subscriber, attr, op))
         .commit(),
+      outbox.create(confirmation).commit(),
     ],
   )
     .go()
@@ -323,7 +372,7 @@ export async function changeEmail(subscriber: Subscriber, newEmail: string): Pro
     });
   if (subscriber.status === 'subscribed') await mirror.status(subscriber.email, 'unsubscribed');
   const moved = (await byId(subscriber.id))!;
-  await sendConfirmation(moved);
+  await Outbox.dispatch([confirmation]);
   await track('preferences_updated', '/subscription', subscriber);
   return moved;
 }

@@ -1,34 +1,56 @@
 import { describe, expect, it, vi } from 'vitest';
 import { mailer } from '#core/mail';
 import { ulid } from 'ulid';
+import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
 import * as Tokens from '#core/tokens';
 import { createAudience } from '#tests/integration/factories';
-import { linkIn, messagesTo } from '#tests/integration/mail';
+import { linkIn, messagesTo, receivedBy } from '#tests/integration/mail';
 
 const email = () => `reader-${ulid().toLowerCase()}@example.org`;
 const tokenIn = (link: string) => new URL(link).searchParams.get('subscriberHash')!;
 
 describe('subscribers', () => {
-  it('keeps a stored subscription and answers when the mail server refuses the confirmation', async () => {
+  it('answers without the mail server and queues the confirmation with the subscription', async () => {
     const audience = await createAudience();
     const address = email();
-    const refused = vi
-      .spyOn(mailer(), 'send')
-      .mockRejectedValueOnce(new Error('550 mailbox unavailable'));
+    const send = vi.spyOn(mailer(), 'send');
     try {
       const { subscriber } = await Subscribers.subscribe({
         email: address,
         audienceId: audience.id,
       });
-      expect(refused).toHaveBeenCalledTimes(1);
-      expect(await Subscribers.byEmail(address)).toMatchObject({
-        id: subscriber.id,
-        status: 'pending',
+      expect(send).not.toHaveBeenCalled();
+      expect(await receivedBy(address)).toEqual([]);
+      const [queued] = (await Outbox.recent({ limit: 50 })).filter(({ to }) => to === address);
+      expect(queued).toMatchObject({
+        kind: 'confirm-subscription',
+        status: 'queued',
+        subscriberId: subscriber.id,
+        linkVersion: 0,
       });
     } finally {
-      refused.mockRestore();
+      send.mockRestore();
     }
+  });
+
+  it('cancels a confirmation still queued when the subscriber leaves or moves first', async () => {
+    const audience = await createAudience();
+    const [left, moved, movedTo] = [email(), email(), email()];
+    const leaving = await Subscribers.subscribe({ email: left, audienceId: audience.id });
+    await Subscribers.unsubscribe(leaving.subscriber);
+    const moving = await Subscribers.subscribe({ email: moved, audienceId: audience.id });
+    await Subscribers.changeEmail(moving.subscriber, movedTo);
+    expect(await messagesTo(left)).toEqual([]);
+    expect(await messagesTo(moved)).toEqual([]);
+    expect(await messagesTo(movedTo)).toHaveLength(1);
+    const cancelled = (await Outbox.recent({ limit: 50 })).filter(({ to }) =>
+      [left, moved].includes(to),
+    );
+    expect(cancelled.map(({ status, lastError }) => ({ status, lastError })).sort()).toEqual([
+      { status: 'cancelled', lastError: 'The subscriber changed address before it was sent' },
+      { status: 'cancelled', lastError: 'The subscriber unsubscribed before it was sent' },
+    ]);
   });
 
   it('subscribes an address as pending and sends one confirmation e-mail with unsubscribe headers', async () => {
@@ -176,11 +198,11 @@ describe('subscribers', () => {
     const audience = await createAudience();
     const address = email();
     const { subscriber } = await Subscribers.subscribe({ email: address, audienceId: audience.id });
+    const [message] = await messagesTo(address);
     await Subscribers.unsubscribe(subscriber);
     const stored = (await Subscribers.byId(subscriber.id))!;
     expect(stored.status).toBe('unsubscribed');
     expect(Subscribers.canReceiveMail(stored)).toBe(false);
-    const [message] = await messagesTo(address);
     await expect(
       Subscribers.confirm(tokenIn(linkIn(message!, 'http://localhost:3000/confirm-subscription'))),
     ).rejects.toMatchObject({
@@ -270,6 +292,7 @@ describe('subscribers', () => {
     for (let i = 0; i < 3; i++)
       await Subscribers.subscribe({ email: target, audienceId: audience.id });
     const { subscriber } = await Subscribers.subscribe({ email: email(), audienceId: audience.id });
+    expect(await messagesTo(target)).toHaveLength(3);
     await Subscribers.unsubscribe((await Subscribers.byEmail(target))!);
     await expect(Subscribers.changeEmail(subscriber, target)).rejects.toMatchObject({
       status: 429,

@@ -5,7 +5,11 @@ import { ulid } from 'ulid';
 import { config } from '#core/config';
 import type { StoredMessage } from '#core/mail';
 import { signedInAdmin } from '#web/lib/admin.server.test-helpers';
+import * as Outbox from '#core/outbox';
+import * as Subscribers from '#core/subscribers';
+import { createAudience } from '#tests/integration/factories';
 import { loader } from './outbox.message';
+import { loader as pageLoader } from './outbox';
 
 async function storedMessage(html: string): Promise<string> {
   const id = ulid();
@@ -52,5 +56,34 @@ describe('an Outbox message', () => {
     expect(await (await served(id)).text()).toBe(
       '<base target="_blank"><p><a href="https://cluefeed.example/">Open</a></p>',
     );
+  });
+});
+
+describe('the Outbox page', () => {
+  async function rowFor(email: string) {
+    const { cookie } = await signedInAdmin();
+    const request = new Request('http://localhost:3000/admin-panel/outbox', {
+      headers: { Cookie: cookie },
+    });
+    const { rows } = await pageLoader({ request, params: {}, context: {} });
+    return rows.find((row) => row.to === email);
+  }
+
+  it('shows an e-mail queued, then sent with its time beside the copy the sink received', async () => {
+    const audience = await createAudience();
+    const email = `outbox-${ulid().toLowerCase()}@example.org`;
+    await Subscribers.subscribe({ email, audienceId: audience.id });
+    expect(await rowFor(email)).toMatchObject({
+      subject: 'Confirm your Cluefeed subscription',
+      state: { status: 'queued', attempts: 0 },
+    });
+    expect((await rowFor(email))?.copyId).toBeUndefined();
+    await Outbox.deliverDue();
+    const sent = await rowFor(email);
+    expect(sent).toMatchObject({ state: { status: 'sent', attempts: 1 } });
+    expect(sent?.state?.sentAt).toEqual(expect.any(String));
+    expect(sent?.copyId).toEqual(expect.any(String));
+    const framed = await served(sent!.copyId!);
+    expect(await framed.text()).toContain('Confirm my subscription');
   });
 });

@@ -1,46 +1,141 @@
-// Outbox (local SMTP sink only): the e-mails the product sent, newest first, each rendered.
+// Outbox: every e-mail the product queued, newest first, with its delivery state from the outbox
+// records, and beside it the copy the local SMTP sink received, rendered, where there is one.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import { useLoaderData, useRevalidator } from '@remix-run/react';
+import { useEffect } from 'react';
 import { config } from '#core/config';
-import { readMessages } from '#core/mail';
+import { readMessages, type StoredMessage } from '#core/mail';
+import * as Outbox from '#core/outbox';
 import { requireAdmin } from '#web/lib/admin.server';
-import { notFound, privatePageHeaders } from '#web/lib/cache';
+import { privatePageHeaders } from '#web/lib/cache';
 
 export const meta: MetaFunction = () => [{ title: 'Outbox · Cluefeed admin' }];
 export const headers = privatePageHeaders;
 
+const SHOWN = 100;
+/** While an e-mail is on its way the page reloads its data this often. */
+const REFRESH_MS = 2_000;
+
+type Row = {
+  key: string;
+  at: string;
+  to: string;
+  subject: string;
+  state?: Pick<
+    Outbox.OutboundEmail,
+    'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'sentAt' | 'smtpMessageId'
+  >;
+  /** The sink's copy (local runtime), framed from /admin-panel/outbox/:id. */
+  copyId?: string;
+};
+
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const dir = config().MAIL_DIR;
-  if (!dir) throw notFound();
-  const messages = (await readMessages(dir)).slice(0, 100);
-  return {
-    messages: messages.map(({ id, receivedAt, to, subject }) => ({ id, receivedAt, to, subject })),
-  };
+  const [emails, copies] = await Promise.all([
+    Outbox.recent({ limit: SHOWN }),
+    dir ? readMessages(dir).then((all) => all.slice(0, SHOWN)) : ([] as StoredMessage[]),
+  ]);
+  const byMessageId = new Map(copies.map((copy) => [copy.headers['message-id'], copy]));
+  const rows: Row[] = emails.map((email) => ({
+    key: email.id,
+    at: email.createdAt,
+    to: email.to,
+    subject: email.subject,
+    state: {
+      status: email.status,
+      attempts: email.attempts,
+      nextAttemptAt: email.nextAttemptAt,
+      lastError: email.lastError,
+      sentAt: email.sentAt,
+      smtpMessageId: email.smtpMessageId,
+    },
+    copyId: email.smtpMessageId && byMessageId.get(email.smtpMessageId)?.id,
+  }));
+  // Mail that reached the sink without an outbox record (sent before the outbox, or by a tool).
+  const recorded = new Set(emails.map((email) => email.smtpMessageId).filter(Boolean));
+  for (const copy of copies) {
+    if (recorded.has(copy.headers['message-id'])) continue;
+    rows.push({
+      key: copy.id,
+      at: copy.receivedAt,
+      to: copy.to.join(', '),
+      subject: copy.subject,
+      copyId: copy.id,
+    });
+  }
+  rows.sort((a, b) => b.at.localeCompare(a.at));
+  return { rows: rows.slice(0, SHOWN), sink: Boolean(dir) };
 }
 
-export default function Outbox() {
-  const { messages } = useLoaderData<typeof loader>();
+function DeliveryState({ state }: { state: NonNullable<Row['state']> }) {
+  const tries = `${state.attempts ?? 0} attempt${state.attempts === 1 ? '' : 's'}`;
+  switch (state.status) {
+    case 'sent':
+      return (
+        <>
+          Sent <time dateTime={state.sentAt}>{state.sentAt}</time> · {tries}
+        </>
+      );
+    case 'queued':
+      return (
+        <>
+          Queued, next attempt <time dateTime={state.nextAttemptAt}>{state.nextAttemptAt}</time> ·{' '}
+          {tries}
+          {state.lastError && <> · last error: {state.lastError}</>}
+        </>
+      );
+    case 'sending':
+      return <>Sending · {tries}</>;
+    case 'failed':
+      return (
+        <>
+          Failed: {state.lastError} · {tries}
+        </>
+      );
+    case 'cancelled':
+      return <>Not sent: {state.lastError}</>;
+  }
+}
+
+export default function OutboxPage() {
+  const { rows, sink } = useLoaderData<typeof loader>();
+  const { revalidate, state } = useRevalidator();
+  const onTheirWay = rows.some(
+    (row) => row.state?.status === 'queued' || row.state?.status === 'sending',
+  );
+  useEffect(() => {
+    if (!onTheirWay || state !== 'idle') return;
+    const timer = setTimeout(revalidate, REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [onTheirWay, state, revalidate]);
   return (
     <section className="admin-page">
       <h1>Outbox</h1>
-      <p>The e-mails the product sent through the local SMTP sink, newest first.</p>
-      {messages.length === 0 && <p className="notice">No e-mails yet.</p>}
-      {messages.map((message) => (
-        <article key={message.id} className="outbox-message">
-          <h2>{message.subject}</h2>
+      <p>
+        Every e-mail the product queued, newest first, with its delivery state.
+        {sink && ' Sent e-mails show the copy the local SMTP sink received.'}
+      </p>
+      {rows.length === 0 && <p className="notice">No e-mails yet.</p>}
+      {rows.map((row) => (
+        <article key={row.key} className="outbox-message" data-status={row.state?.status}>
+          <h2>{row.subject}</h2>
           <p>
-            To {message.to.join(', ')} ·{' '}
-            <time dateTime={message.receivedAt}>{message.receivedAt}</time>
+            To {row.to} · <time dateTime={row.at}>{row.at}</time>
           </p>
-          <iframe
-            title={`E-mail: ${message.subject}`}
-            src={`/admin-panel/outbox/${encodeURIComponent(message.id)}`}
-            // No scripts, no same origin; links open new tabs that leave the sandbox, so a
-            // confirmation link is followed with a click.
-            sandbox="allow-popups allow-popups-to-escape-sandbox"
-            loading="lazy"
-          />
+          <p className="outbox-message__state">
+            {row.state ? <DeliveryState state={row.state} /> : 'Sent outside the outbox'}
+          </p>
+          {row.copyId && (
+            <iframe
+              title={`E-mail: ${row.subject}`}
+              src={`/admin-panel/outbox/${encodeURIComponent(row.copyId)}`}
+              // No scripts, no same origin; links open new tabs that leave the sandbox, so a
+              // confirmation link is followed with a click.
+              sandbox="allow-popups allow-popups-to-escape-sandbox"
+              loading="lazy"
+            />
+          )}
         </article>
       ))}
     </section>

@@ -1,0 +1,160 @@
+// Delivers one outbound e-mail. A worker claims it with a conditional update (queued -> sending,
+// with a lease), sends it through SMTP with a Message-ID fixed by its id, and marks it sent with
+// the server's answer; only the worker holding the claim (same attempt number) may settle it.
+//
+// What is guaranteed: two workers never send it at once (the claim), a worker that dies before
+// the SMTP server accepts the message leaves it to be sent once when its lease ends, and a sent
+// e-mail is never claimed again. What is not: SMTP has no idempotency, so a worker that dies
+// after the server accepted the message and before `sent` is written (one DynamoDB write, a few
+// milliseconds) leaves it to be sent again when the lease ends. That second copy carries the same
+// Message-ID, which most mailbox providers use to drop duplicates.
+import type { EntityItem } from 'electrodb';
+import { isConditionFailure } from '#core/db';
+import { logger } from '#core/logs';
+import { isPermanentFailure, type Mailer, senderDomain, SMTP_TIMEOUTS } from '#core/mail';
+// The entity file, not the concept: core/subscribers writes its e-mails through this outbox.
+import { SubscriberEntity } from '../subscribers/entity';
+import { keyOf, OutboundEmailEntity } from './entity';
+import { render } from './templates';
+
+export type OutboundEmail = EntityItem<typeof OutboundEmailEntity>;
+
+/** Longer than the slowest send SMTP_TIMEOUTS allow, so a live claim is never taken over. */
+export const LEASE_MS =
+  2 *
+  (SMTP_TIMEOUTS.connectionTimeout + SMTP_TIMEOUTS.greetingTimeout + SMTP_TIMEOUTS.socketTimeout);
+/** Temporary failures are retried this often (about an hour and a half in all), then it fails. */
+export const MAX_ATTEMPTS = 8;
+const FIRST_RETRY_MS = 30_000;
+const LONGEST_RETRY_MS = 60 * 60_000;
+
+/** 30 s, 1 min, 2 min, ... doubling after each failed attempt, at most an hour. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
+}
+
+/** The Message-ID every copy of this e-mail carries. */
+export function messageIdOf(id: string): string {
+  return `<${id.toLowerCase()}@${senderDomain()}>`;
+}
+
+export type Outcome =
+  { result: 'sent' | 'failed' | 'cancelled' | 'not-due' } | { result: 'retry'; delayMs: number };
+
+const iso = (at: number) => new Date(at).toISOString();
+
+/** queued (and due) or sending with an ended lease -> sending, leased to this attempt. */
+async function claim(id: string, at: number): Promise<OutboundEmail | undefined> {
+  try {
+    const { data } = await OutboundEmailEntity.update(keyOf(id))
+      .set({ status: 'sending', nextAttemptAt: iso(at + LEASE_MS) })
+      .add({ attempts: 1 })
+      .where(
+        (attr, op) =>
+          `(${op.eq(attr.status, 'queued')} OR ${op.eq(attr.status, 'sending')}) AND ${op.lte(attr.nextAttemptAt, iso(at))}`,
+      )
+      .go({ response: 'all_new' });
+    return data as OutboundEmail;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+type Settlement = Pick<OutboundEmail, 'status'> &
+  Partial<Pick<OutboundEmail, 'lastError' | 'smtpMessageId' | 'smtpResponse' | 'sentAt'>>;
+
+/**
+ * Ends this attempt, looking at the e-mail again at `at` if it is queued; false when its lease
+ * ended and another attempt took the e-mail over.
+ */
+async function settle(email: OutboundEmail, at: number, change: Settlement): Promise<boolean> {
+  try {
+    await OutboundEmailEntity.patch(keyOf(email.id))
+      .set({ nextAttemptAt: iso(at), ...change })
+      .where(
+        (attr, op) =>
+          `${op.eq(attr.status, 'sending')} AND ${op.eq(attr.attempts, email.attempts ?? 0)}`,
+      )
+      .go();
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    logger.info('An e-mail was taken over by another attempt before this one ended', {
+      outboundEmailId: email.id,
+      status: change.status,
+    });
+    return false;
+  }
+}
+
+/** Why a subscriber's e-mail must not go out any more, if it must not. */
+async function noLongerWanted(email: OutboundEmail): Promise<string | undefined> {
+  if (!email.subscriberId) return undefined;
+  const { data: subscriber } = await SubscriberEntity.get({ id: email.subscriberId }).go({
+    consistent: true,
+  });
+  if (!subscriber) return 'The subscriber no longer exists';
+  if (subscriber.email !== email.to || (subscriber.linkVersion ?? 0) !== (email.linkVersion ?? 0))
+    return 'The subscriber changed address before it was sent';
+  if (subscriber.status !== 'pending' && subscriber.status !== 'subscribed')
+    return 'The subscriber unsubscribed before it was sent';
+  return undefined;
+}
+
+/** What an SMTP server said, or why it could not be reached. */
+function reasonOf(error: unknown): string {
+  const { response, message } = (error ?? {}) as { response?: unknown; message?: unknown };
+  if (typeof response === 'string' && response) return response;
+  return typeof message === 'string' ? message : String(error);
+}
+
+/** Claims, sends and settles one e-mail; `not-due` when it is not this worker's to send now. */
+export async function deliverOne(id: string, mailer: Mailer, at = Date.now()): Promise<Outcome> {
+  const email = await claim(id, at);
+  if (!email) return { result: 'not-due' };
+  const attempts = email.attempts ?? 0;
+  if (attempts > MAX_ATTEMPTS) {
+    const lastError = `Gave up after ${MAX_ATTEMPTS} attempts: ${email.lastError ?? 'no answer'}`;
+    await settle(email, at, { status: 'failed', lastError });
+    return { result: 'failed' };
+  }
+  const unwanted = await noLongerWanted(email);
+  if (unwanted) {
+    await settle(email, at, { status: 'cancelled', lastError: unwanted });
+    return { result: 'cancelled' };
+  }
+  const mail = await render(email.kind, email.props);
+  try {
+    const info = await mailer.send({
+      ...mail,
+      subject: email.subject,
+      to: email.to,
+      headers: email.headers ? (JSON.parse(email.headers) as Record<string, string>) : undefined,
+      messageId: messageIdOf(email.id),
+    });
+    const sentAt = iso(Date.now());
+    await settle(email, Date.now(), {
+      status: 'sent',
+      sentAt,
+      smtpMessageId: info.messageId,
+      smtpResponse: info.response,
+    });
+    return { result: 'sent' };
+  } catch (error) {
+    const reason = reasonOf(error);
+    const log = { outboundEmailId: email.id, kind: email.kind, attempts, reason };
+    if (isPermanentFailure(error) || attempts >= MAX_ATTEMPTS) {
+      const lastError = isPermanentFailure(error)
+        ? reason
+        : `Gave up after ${attempts} attempts: ${reason}`;
+      logger.error('An e-mail could not be delivered', log);
+      await settle(email, at, { status: 'failed', lastError });
+      return { result: 'failed' };
+    }
+    const delayMs = retryDelayMs(attempts);
+    logger.info('An e-mail will be retried', { ...log, delayMs });
+    await settle(email, at + delayMs, { status: 'queued', lastError: reason });
+    return { result: 'retry', delayMs };
+  }
+}

@@ -1,0 +1,202 @@
+// The e-mail outbox: every e-mail the product sends is first an OutboundEmail, written in the
+// same transaction as the change that causes it (`draft`), then sent by the worker from a queue
+// message (`dispatch`, `handleBatch`). A message lost on the way is made up for by `deliverDue`,
+// which the 5-minute recover-jobs schedule and `npm start` run. See delivery.ts for the claim.
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { ulid } from 'ulid';
+import * as v from 'valibot';
+import { fn } from '#core/common';
+// E-mails share the jobs queue (and its worker and dead-letter queue) with their own message.
+import { queueUrl, sqs } from '../jobs/queue';
+import { flush, logger } from '#core/logs';
+import { mailer, type Mailer } from '#core/mail';
+import { dayOf, keyOf, OutboundEmailEntity } from './entity';
+import { deliverOne, type OutboundEmail, type Outcome } from './delivery';
+import { subjectOf, type EmailKind, type PropsOf } from './templates';
+
+export { OutboundEmailEntity, OUTBOUND_EMAIL_STATUSES } from './entity';
+export { LEASE_MS, MAX_ATTEMPTS, messageIdOf, retryDelayMs, type OutboundEmail } from './delivery';
+export type { EmailKind } from './templates';
+export type OutboundEmailStatus = OutboundEmail['status'];
+
+/**
+ * A new queued e-mail, to be written with `OutboundEmailEntity.create(...)` inside the caller's
+ * transaction. `subscriber` ties it to the address and link version it was made for: it is
+ * cancelled rather than sent if either changed (old links stay retired) or they unsubscribed.
+ */
+export function draft<K extends EmailKind>(
+  kind: K,
+  mail: {
+    to: string;
+    props: PropsOf<K>;
+    headers?: Record<string, string>;
+    subscriber?: { id: string; linkVersion?: number };
+  },
+): OutboundEmail {
+  const id = ulid();
+  const createdAt = new Date().toISOString();
+  return {
+    id,
+    day: dayOf(id),
+    kind,
+    to: mail.to,
+    subject: subjectOf(kind, mail.props),
+    props: JSON.stringify(mail.props),
+    headers: mail.headers && JSON.stringify(mail.headers),
+    subscriberId: mail.subscriber?.id,
+    linkVersion: mail.subscriber && (mail.subscriber.linkVersion ?? 0),
+    status: 'queued',
+    attempts: 0,
+    nextAttemptAt: createdAt,
+    createdAt,
+  };
+}
+
+export type OutboxMessage = { outboundEmailId: string };
+
+/** SQS delays a message at most 15 minutes; a later retry is found by `deliverDue`. */
+const MAX_DELAY_SECONDS = 900;
+
+async function send(id: string, delayMs = 0): Promise<void> {
+  const body: OutboxMessage = { outboundEmailId: id };
+  await sqs().send(
+    new SendMessageCommand({
+      QueueUrl: queueUrl(),
+      MessageBody: JSON.stringify(body),
+      DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil(delayMs / 1000)),
+    }),
+  );
+}
+
+/**
+ * Asks the worker to send e-mails already stored. Never throws: the e-mails are safe in the
+ * table, and `deliverDue` sends them if the queue is unreachable now.
+ */
+export async function dispatch(emails: Pick<OutboundEmail, 'id'>[]): Promise<void> {
+  for (const { id } of emails) {
+    await send(id).catch((error: unknown) => {
+      logger.info('Could not queue an e-mail; the outbox schedule will send it', {
+        outboundEmailId: id,
+        error,
+      });
+    });
+  }
+}
+
+/** Sends one e-mail if it is due, and queues the next attempt after a temporary failure. */
+export async function deliver(id: string, through: Mailer = mailer()): Promise<Outcome> {
+  const outcome = await deliverOne(id, through);
+  if (outcome.result === 'retry') {
+    await send(id, outcome.delayMs).catch((error: unknown) => {
+      logger.info('Could not queue a retry; the outbox schedule will send it', {
+        outboundEmailId: id,
+        error,
+      });
+    });
+  }
+  return outcome;
+}
+
+/** E-mails looked at per `deliverDue` run, per status. */
+export const DUE_PAGE = 100;
+
+/**
+ * Sends what is due and no message is coming for: queued e-mails whose time has come and e-mails
+ * whose sender's lease ended. Two bounded Queries of `outbox#queued` and `outbox#sending`, oldest
+ * first; never a scan. Answers how many it looked at and what became of them.
+ */
+export async function deliverDue(options: { at?: number; mailer?: Mailer } = {}) {
+  const at = options.at ?? Date.now();
+  // gsi1sk is `{nextAttemptAt}#{id}`: every key due at `at` sorts before the next millisecond.
+  const due = await Promise.all(
+    (['queued', 'sending'] as const).map((status) =>
+      OutboundEmailEntity.query
+        .byStatus({ status })
+        .lt({ nextAttemptAt: new Date(at + 1).toISOString() })
+        .go({ limit: DUE_PAGE, attributes: ['id'] })
+        .then(({ data }) => data),
+    ),
+  );
+  const counts: Record<Outcome['result'], number> = {
+    sent: 0,
+    failed: 0,
+    cancelled: 0,
+    retry: 0,
+    'not-due': 0,
+  };
+  for (const { id } of due.flat()) {
+    const outcome = await deliverOne(id, options.mailer ?? mailer(), at);
+    counts[outcome.result] += 1;
+  }
+  if (counts.sent + counts.failed + counts.retry > 0) logger.info('Delivered due e-mails', counts);
+  return counts;
+}
+
+/** Whether any e-mail is still queued or being sent (two Queries of one item each). */
+export async function onTheirWay(): Promise<boolean> {
+  const found = await Promise.all(
+    (['queued', 'sending'] as const).map((status) =>
+      OutboundEmailEntity.query.byStatus({ status }).go({ limit: 1, attributes: ['id'] }),
+    ),
+  );
+  return found.some(({ data }) => data.length > 0);
+}
+
+export const RecentInput = v.object({
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200)), 50),
+  days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(31)), 7),
+});
+
+/**
+ * The newest e-mails of the last `days` days (Outbox page): one Query per day partition, newest
+ * first, stopping as soon as `limit` are found.
+ */
+export const recent = fn(RecentInput, async ({ limit, days }) => {
+  const emails: OutboundEmail[] = [];
+  for (let back = 0; back < days && emails.length < limit; back += 1) {
+    const day = new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
+    const { data } = await OutboundEmailEntity.query
+      .byDay({ day })
+      .go({ order: 'desc', limit: limit - emails.length });
+    emails.push(...data);
+  }
+  return emails;
+});
+
+export async function byId(id: string): Promise<OutboundEmail | undefined> {
+  const { data } = await OutboundEmailEntity.get(keyOf(id)).go({ consistent: true });
+  return data ?? undefined;
+}
+
+/** The e-mail id a queue message names, if it is an outbox message. */
+export function messageOf(body: string): string | undefined {
+  try {
+    const { outboundEmailId } = JSON.parse(body) as Partial<OutboxMessage>;
+    return typeof outboundEmailId === 'string' && /^[0-9A-Z]{26}$/.test(outboundEmailId)
+      ? outboundEmailId
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The worker's outbox messages: each e-mail is delivered; infrastructure failures are retried. */
+export async function handleBatch(records: { messageId: string; body: string }[]) {
+  const batchItemFailures: { itemIdentifier: string }[] = [];
+  for (const record of records) {
+    const id = messageOf(record.body);
+    if (!id) continue;
+    try {
+      await deliver(id);
+    } catch (error) {
+      logger.error('Outbox message failed; it will be redelivered', {
+        messageId: record.messageId,
+        outboundEmailId: id,
+        error,
+      });
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+    }
+  }
+  await flush();
+  return { batchItemFailures };
+}

@@ -1,0 +1,191 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ulid } from 'ulid';
+import { config } from '#core/config';
+import { mailer, smtpMailer, type Mailer } from '#core/mail';
+import * as Outbox from '#core/outbox';
+import * as Subscribers from '#core/subscribers';
+import { createAudience } from '#tests/integration/factories';
+import { receivedBy } from '#tests/integration/mail';
+
+const address = () => `reader-${ulid().toLowerCase()}@example.org`;
+
+/** A port nothing listens on: the mail server is down. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A mail server that refuses every recipient with `code`. */
+async function refusingServer(code: number, message: string) {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    closeTimeout: 200,
+    onRcptTo(_address, _session, callback) {
+      callback(Object.assign(new Error(message), { responseCode: code }));
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    mailer: smtpMailer({ url: `smtp://127.0.0.1:${port}`, from: config().MAIL_FROM }),
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function subscribed(email = address()) {
+  const audience = await createAudience();
+  const { subscriber } = await Subscribers.subscribe({ email, audienceId: audience.id });
+  const queued = (await Outbox.recent({ limit: 200 })).find(({ to }) => to === email);
+  if (!queued) throw new Error(`No e-mail queued for ${email}`);
+  return { email, subscriber, id: queued.id };
+}
+
+const later = (ms: number) => Date.now() + ms + 1_000;
+
+describe('the e-mail outbox', () => {
+  let down: Mailer;
+  beforeAll(async () => {
+    down = smtpMailer({ url: `smtp://127.0.0.1:${await closedPort()}`, from: config().MAIL_FROM });
+  });
+
+  it('sends exactly one confirmation once a mail server that was down at subscribe time is back', async () => {
+    const { email, id } = await subscribed();
+    expect(await Outbox.deliver(id, down)).toEqual({
+      result: 'retry',
+      delayMs: Outbox.retryDelayMs(1),
+    });
+    const waiting = await Outbox.byId(id);
+    expect(waiting).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(waiting!.lastError).toMatch(/ECONNREFUSED/);
+    expect(Date.parse(waiting!.nextAttemptAt)).toBeGreaterThan(Date.now() + 20_000);
+    // Not due yet: a message arriving now sends nothing.
+    expect(await Outbox.deliver(id)).toEqual({ result: 'not-due' });
+    expect(await receivedBy(email)).toEqual([]);
+
+    await Outbox.deliverDue({ at: later(Outbox.retryDelayMs(1)) });
+    await Outbox.deliverDue({ at: later(Outbox.retryDelayMs(8)) });
+    const received = await receivedBy(email);
+    expect(received).toHaveLength(1);
+    expect(received[0]!.subject).toBe('Confirm your Cluefeed subscription');
+    expect(received[0]!.headers['message-id']).toBe(Outbox.messageIdOf(id));
+    expect(await Outbox.byId(id)).toMatchObject({
+      status: 'sent',
+      attempts: 2,
+      smtpMessageId: Outbox.messageIdOf(id),
+      smtpResponse: expect.stringMatching(/^250/),
+    });
+  });
+
+  it('sends once when a worker dies between its claim and the send (the lease ends)', async () => {
+    const { email, id } = await subscribed();
+    // The first worker claims the e-mail and never comes back.
+    const killed: Mailer = { send: () => new Promise(() => {}) };
+    void Outbox.deliver(id, killed);
+    await expect.poll(async () => (await Outbox.byId(id))?.status).toBe('sending');
+    // While its lease lasts nobody else sends it.
+    await Outbox.deliverDue();
+    expect(await Outbox.deliver(id)).toEqual({ result: 'not-due' });
+    expect(await receivedBy(email)).toEqual([]);
+    await Outbox.deliverDue({ at: later(Outbox.LEASE_MS) });
+    await Outbox.deliverDue({ at: later(Outbox.LEASE_MS) });
+    expect(await receivedBy(email)).toHaveLength(1);
+    expect(await Outbox.byId(id)).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it('sends once when two workers race for the same e-mail', async () => {
+    const { email, id } = await subscribed();
+    const [due, ...outcomes] = await Promise.all([
+      Outbox.deliverDue(),
+      Outbox.deliver(id),
+      Outbox.deliver(id),
+      Outbox.deliver(id),
+    ]);
+    const sends = outcomes.filter(({ result }) => result === 'sent').length + due.sent;
+    expect(sends).toBe(1);
+    expect(await receivedBy(email)).toHaveLength(1);
+    expect(await Outbox.byId(id)).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+
+  describe('with a mail server that refuses', () => {
+    const servers: { stop(): Promise<void> }[] = [];
+    afterAll(() => Promise.all(servers.map((server) => server.stop())));
+
+    it('marks an e-mail failed with the reason when the server refuses it for good (5xx)', async () => {
+      const refusing = await refusingServer(550, 'No such mailbox here');
+      servers.push(refusing);
+      const { email, id } = await subscribed();
+      expect(await Outbox.deliver(id, refusing.mailer)).toEqual({ result: 'failed' });
+      expect(await Outbox.byId(id)).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+        lastError: expect.stringMatching(/^550 No such mailbox here/),
+      });
+      await Outbox.deliverDue({ at: later(Outbox.retryDelayMs(8)) });
+      expect(await receivedBy(email)).toEqual([]);
+    });
+
+    it('retries a temporary refusal (4xx) with growing delays, then gives up with the reason', async () => {
+      const busy = await refusingServer(451, 'Try again later');
+      servers.push(busy);
+      const { id } = await subscribed();
+      const delays: number[] = [];
+      let at = Date.now();
+      for (let attempt = 1; attempt <= Outbox.MAX_ATTEMPTS; attempt++) {
+        expect((await Outbox.byId(id))?.status).toBe('queued');
+        const counts = await Outbox.deliverDue({ at, mailer: busy.mailer });
+        expect(counts.retry + counts.failed).toBeGreaterThanOrEqual(1);
+        const email = (await Outbox.byId(id))!;
+        if (email.status === 'queued') delays.push(Date.parse(email.nextAttemptAt) - at);
+        at = Date.parse(email.nextAttemptAt) + 1;
+      }
+      expect(delays).toEqual(
+        Array.from({ length: Outbox.MAX_ATTEMPTS - 1 }, (_, i) => Outbox.retryDelayMs(i + 1)),
+      );
+      expect(await Outbox.byId(id)).toMatchObject({
+        status: 'failed',
+        attempts: Outbox.MAX_ATTEMPTS,
+        lastError: expect.stringMatching(/^Gave up after 8 attempts: 451 Try again later/),
+      });
+    });
+  });
+
+  it('sends a copy again with the same Message-ID when the worker died after the server took it', async () => {
+    const { email, id } = await subscribed();
+    // The server accepts the message, then the worker dies before it can write `sent`.
+    const diesAfterSending: Mailer = {
+      async send(mail) {
+        await mailer().send(mail);
+        throw new Error('worker stopped');
+      },
+    };
+    await Outbox.deliver(id, diesAfterSending);
+    await Outbox.deliverDue({ at: later(Outbox.retryDelayMs(1)) });
+    const copies = await receivedBy(email);
+    expect(copies).toHaveLength(2);
+    expect(new Set(copies.map((copy) => copy.headers['message-id']))).toEqual(
+      new Set([Outbox.messageIdOf(id)]),
+    );
+  });
+
+  it('lists the newest e-mails first with their delivery state', async () => {
+    const first = await subscribed();
+    const second = await subscribed();
+    await Outbox.deliver(second.id);
+    const listed = await Outbox.recent({ limit: 200 });
+    const ids = listed.map(({ id }) => id);
+    expect(ids.indexOf(second.id)).toBeLessThan(ids.indexOf(first.id));
+    expect(listed.find(({ id }) => id === second.id)).toMatchObject({
+      status: 'sent',
+      sentAt: expect.any(String),
+    });
+    expect(Outbox.messageOf(JSON.stringify({ outboundEmailId: first.id }))).toBe(first.id);
+    expect(Outbox.messageOf(JSON.stringify({ processId: first.id }))).toBeUndefined();
+  });
+});

@@ -1,0 +1,48 @@
+// The e-mails the outbox knows how to render, by kind. An e-mail stores its kind and props and is
+// rendered when sent, so the request that queues it does no rendering.
+import * as v from 'valibot';
+import {
+  CONFIRM_SUBSCRIPTION_SUBJECT,
+  renderConfirmSubscription,
+  type OutgoingMail,
+} from '#core/mail';
+
+type Template<S extends v.GenericSchema> = {
+  props: S;
+  /** Stored with the e-mail when it is queued, so the Outbox shows it before it is sent. */
+  subject(props: v.InferOutput<S>): string;
+  render(props: v.InferOutput<S>): Promise<Pick<OutgoingMail, 'subject' | 'html' | 'text'>>;
+};
+
+const template = <S extends v.GenericSchema>(definition: Template<S>) => definition;
+
+export const TEMPLATES = {
+  'confirm-subscription': template({
+    props: v.object({
+      audiences: v.array(
+        v.object({ title: v.string(), frequency: v.picklist(['daily', 'weekly']) }),
+      ),
+      confirmUrl: v.string(),
+      preferencesUrl: v.string(),
+      unsubscribeUrl: v.string(),
+    }),
+    subject: () => CONFIRM_SUBSCRIPTION_SUBJECT,
+    render: renderConfirmSubscription,
+  }),
+};
+
+export type EmailKind = keyof typeof TEMPLATES;
+export type PropsOf<K extends EmailKind> = v.InferInput<(typeof TEMPLATES)[K]['props']>;
+
+/** The subject an e-mail of `kind` with `props` is sent with. */
+export function subjectOf<K extends EmailKind>(kind: K, props: PropsOf<K>): string {
+  const found = TEMPLATES[kind];
+  return found.subject(v.parse(found.props, props));
+}
+
+/** Renders a stored e-mail; an unknown kind or props that no longer fit are a bug, thrown. */
+export async function render(kind: string, props: string) {
+  const found = TEMPLATES[kind as EmailKind];
+  if (!found) throw new Error(`No e-mail template "${kind}"`);
+  return found.render(v.parse(found.props, JSON.parse(props)));
+}
