@@ -2,14 +2,13 @@
 // each chunk delivered to the worker's handler, checkpointed and summed. The file has a table of
 // its own, so "every active audience x the newest articles" is exactly what it creates here.
 import { createHash } from 'node:crypto';
-import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { ulid } from 'ulid';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { receive, type QueueMessage } from '#tests/integration/job-queue';
 import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
 import * as Automations from '#core/automations';
 import * as Jobs from '#core/jobs';
-import { queueUrl, sqs } from '../jobs/queue';
 import * as Scoring from '#core/scoring';
 import { createAudience } from '#tests/integration/factories';
 import { useOwnTable } from '#tests/integration/own-table';
@@ -52,32 +51,7 @@ beforeAll(async () => {
   }
 });
 
-type Message = { messageId: string; body: string };
-
-/** Takes the messages of `processId` off the queue. */
-async function receive(processId: string): Promise<Message[]> {
-  const mine: Message[] = [];
-  for (;;) {
-    const { Messages = [] } = await sqs().send(
-      new ReceiveMessageCommand({ QueueUrl: queueUrl(), MaxNumberOfMessages: 10 }),
-    );
-    if (Messages.length === 0) return mine;
-    const ours = Messages.filter(
-      (message) => (JSON.parse(message.Body!) as { processId: string }).processId === processId,
-    );
-    mine.push(...ours.map((message) => ({ messageId: message.MessageId!, body: message.Body! })));
-    if (ours.length > 0)
-      await sqs().send(
-        new DeleteMessageBatchCommand({
-          QueueUrl: queueUrl(),
-          Entries: ours.map((message, index) => ({
-            Id: String(index),
-            ReceiptHandle: message.ReceiptHandle!,
-          })),
-        }),
-      );
-  }
-}
+type Message = QueueMessage;
 
 const deliver = (...messages: Message[]) => Jobs.handleBatch(messages, Automations.jobs);
 

@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { receive, type QueueMessage } from '#tests/integration/job-queue';
 import * as v from 'valibot';
-import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import * as Jobs from '#core/jobs';
 import { ProcessChunkEntity } from './chunk-entity';
 import { ProcessEntity } from './entity';
-import { queueUrl, sqs } from './queue';
 
 /** runChunk calls per `{processId}#{chunk}` and plan calls per process: work done, counted. */
 const calls = new Map<string, number>();
@@ -54,36 +53,7 @@ const jobs = {
 };
 const registry = Jobs.registry(Object.values(jobs));
 
-type Record = { messageId: string; body: string };
-
-/** Takes every message of `processId` off the queue (others stay for their own tests). */
-async function receive(processId: string): Promise<Record[]> {
-  const mine: Record[] = [];
-  for (;;) {
-    const { Messages = [] } = await sqs().send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl(),
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 0,
-      }),
-    );
-    if (Messages.length === 0) return mine;
-    const ours = Messages.filter(
-      (message) => (JSON.parse(message.Body!) as { processId: string }).processId === processId,
-    );
-    mine.push(...ours.map((message) => ({ messageId: message.MessageId!, body: message.Body! })));
-    if (ours.length > 0)
-      await sqs().send(
-        new DeleteMessageBatchCommand({
-          QueueUrl: queueUrl(),
-          Entries: ours.map((message, index) => ({
-            Id: String(index),
-            ReceiptHandle: message.ReceiptHandle!,
-          })),
-        }),
-      );
-  }
-}
+type Record = QueueMessage;
 
 const chunkOf = (record: Record) => (JSON.parse(record.body) as { chunk?: number }).chunk;
 const chunkMessage = (processId: string, chunk: number, copy = 0): Record => ({

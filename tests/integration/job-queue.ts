@@ -1,0 +1,35 @@
+// For job tests that play the worker: take one process's messages off this worker's jobs queue
+// (the process message, then its chunk messages), leaving other tests' messages for them.
+import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { queueUrl, sqs } from '../../core/jobs/queue';
+
+export type QueueMessage = { messageId: string; body: string };
+
+/** Takes every message of `processId` off the queue. */
+export async function receive(processId: string): Promise<QueueMessage[]> {
+  const mine: QueueMessage[] = [];
+  for (;;) {
+    const { Messages = [] } = await sqs().send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl(),
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 0,
+      }),
+    );
+    if (Messages.length === 0) return mine;
+    const ours = Messages.filter(
+      (message) => (JSON.parse(message.Body!) as { processId?: string }).processId === processId,
+    );
+    mine.push(...ours.map((message) => ({ messageId: message.MessageId!, body: message.Body! })));
+    if (ours.length > 0)
+      await sqs().send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl(),
+          Entries: ours.map((message, index) => ({
+            Id: String(index),
+            ReceiptHandle: message.ReceiptHandle!,
+          })),
+        }),
+      );
+  }
+}
