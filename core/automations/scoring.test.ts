@@ -222,3 +222,21 @@ describe('Clear table: Articles and scores', () => {
     expect(await Scoring.recentFor({ type: 'audience', id: defi!.id }, CURRENT, 10)).toEqual([]);
   });
 });
+
+describe('scoring after an import', () => {
+  it('queues a scoring run when an import stored new articles, and none when it stored nothing', async () => {
+    const { scoreAfterImport } = await import('./scoring');
+    const { logger } = await import('#core/logs');
+    const context = { log: logger, systemUserId: 'scheduler' };
+    const before = (await Jobs.lastRun(Automations.scoreArticles.name))?.id;
+
+    await scoreAfterImport(0, context);
+    expect((await Jobs.lastRun(Automations.scoreArticles.name))?.id).toBe(before);
+
+    await scoreAfterImport(3, context);
+    const queued = (await Jobs.lastRun(Automations.scoreArticles.name))!;
+    expect(queued.id).not.toBe(before);
+    expect(queued).toMatchObject({ status: 'Queued', systemUserId: 'scheduler' });
+    await runToEnd(queued);
+  });
+});
