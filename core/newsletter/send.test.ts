@@ -191,4 +191,23 @@ describe('Send newsletters', () => {
       skipped: 3,
     });
   });
+
+  it('sends the weekly issue to the followers of weekly audiences only', async () => {
+    const process = await Jobs.enqueue(
+      Newsletter.sendNewsletters,
+      { frequency: 'weekly' },
+      'admin-1',
+    );
+    const { ended } = await runToEnd(process);
+    expect(JSON.parse(ended.output!)).toMatchObject({ queued: 1, skipped: 0, failed: 0 });
+    const weekly = (await messagesTo(people.frank.email)).filter((message) =>
+      message.subject.startsWith('Your week on Cluefeed'),
+    );
+    expect(weekly.map((message) => message.subject)).toEqual([
+      'Your week on Cluefeed: A generative art auction',
+    ]);
+    const issue = (await Newsletter.issueById(process.id))!;
+    expect(Date.parse(issue.to) - Date.parse(issue.from)).toBe(Newsletter.WINDOW_MS.weekly);
+    expect(issue).toMatchObject({ recipients: 1, queued: 1, status: 'done' });
+  });
 });
