@@ -38,3 +38,15 @@ export function renderDigest(digest: Digest, links: DigestLinks) {
     unsubscribeUrl: links.unsubscribeUrl,
   });
 }
+export {
+  deliveryOf,
+  issueById,
+  sendNewsletters,
+  SendInput,
+  SUBSCRIBERS_PER_CHUNK,
+  WINDOW_MS,
+  type Delivery,
+  type NewsletterIssue,
+} from './send';
+export { NewsletterIssueEntity, ISSUE_STATUSES } from './issue-entity';
+export { DeliveryEntity, DELIVERY_STATUSES } from './delivery-entity';

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import {
   CONFIRM_SUBSCRIPTION_SUBJECT,
   renderConfirmSubscription,
+  renderDigestEmail,
   type OutgoingMail,
 } from '#core/mail';
 
@@ -29,20 +30,55 @@ export const TEMPLATES = {
     subject: () => CONFIRM_SUBSCRIPTION_SUBJECT,
     render: renderConfirmSubscription,
   }),
+  // A subscriber's newsletter issue as composed by core/newsletter (the story lines only), with
+  // their own footer links.
+  digest: template({
+    props: v.object({
+      subject: v.string(),
+      preview: v.string(),
+      heading: v.string(),
+      intro: v.string(),
+      sections: v.array(
+        v.object({
+          heading: v.optional(v.string()),
+          stories: v.array(
+            v.object({
+              articleId: v.string(),
+              title: v.string(),
+              teaser: v.string(),
+              postUrl: v.optional(v.string()),
+              sourceUrl: v.string(),
+              sourceLabel: v.string(),
+              reasons: v.array(v.string()),
+            }),
+          ),
+        }),
+      ),
+      audiences: v.array(v.object({ id: v.string(), title: v.string(), url: v.string() })),
+      preferencesUrl: v.string(),
+      unsubscribeUrl: v.string(),
+    }),
+    subject: (props) => props.subject,
+    render: renderDigestEmail,
+  }),
 };
 
 export type EmailKind = keyof typeof TEMPLATES;
 export type PropsOf<K extends EmailKind> = v.InferInput<(typeof TEMPLATES)[K]['props']>;
 
+// Looked up by a kind known only at run time: each template checks its own props with `v.parse`.
+const templateOf = (kind: string) =>
+  (TEMPLATES as Record<string, Template<v.GenericSchema> | undefined>)[kind];
+
 /** The subject an e-mail of `kind` with `props` is sent with. */
 export function subjectOf<K extends EmailKind>(kind: K, props: PropsOf<K>): string {
-  const found = TEMPLATES[kind];
+  const found = templateOf(kind)!;
   return found.subject(v.parse(found.props, props));
 }
 
 /** Renders a stored e-mail; an unknown kind or props that no longer fit are a bug, thrown. */
 export async function render(kind: string, props: string) {
-  const found = TEMPLATES[kind as EmailKind];
+  const found = templateOf(kind);
   if (!found) throw new Error(`No e-mail template "${kind}"`);
   return found.render(v.parse(found.props, JSON.parse(props)));
 }

@@ -1,0 +1,213 @@
+// 'Send newsletters' end to end through the job runtime and the outbox: planned into chunk
+// messages, each chunk delivered to the worker's handler, the e-mails sent by the outbox to the
+// SMTP sink. The file has a table of its own, so "the active daily audiences" are exactly these.
+import { ulid } from 'ulid';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { labelOf } from '#core/ai';
+import type { Audience } from '#core/audiences';
+import { PickEntity } from '#core/curation';
+import * as Jobs from '#core/jobs';
+import { logger } from '#core/logs';
+import * as Newsletter from '#core/newsletter';
+import * as Subscribers from '#core/subscribers';
+import { createAudience, createPost, uniqueSlug } from '#tests/integration/factories';
+import { receive } from '#tests/integration/job-queue';
+import { linkIn, messagesTo } from '#tests/integration/mail';
+import { useOwnTable } from '#tests/integration/own-table';
+
+useOwnTable('send-newsletters');
+
+const jobs = Jobs.registry([Newsletter.sendNewsletters]);
+const deliver = (...messages: { messageId: string; body: string }[]) =>
+  Jobs.handleBatch(messages, jobs);
+const address = (name: string) => `${name}-${ulid().toLowerCase()}@example.org`;
+const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600_000).toISOString();
+
+/** A pick for the audience and its picked post, as 'Pick best content' leaves them. */
+async function pick(audience: Audience, title: string, pickedAt = hoursAgo(2)) {
+  const articleId = ulid();
+  const postId = ulid();
+  await createPost(audience.id, {
+    id: postId,
+    slug: uniqueSlug('story'),
+    title,
+    teaser: `${title}, explained.`,
+    date: pickedAt,
+    link: {
+      url: `https://news.example.org/${articleId.toLowerCase()}`,
+      domain: 'news.example.org',
+    },
+  });
+  await PickEntity.create({
+    audienceId: audience.id,
+    articleId,
+    postId,
+    contentCardId: ulid(),
+    processId: ulid(),
+    score: 0.8,
+    label: labelOf(0.8),
+    reason: `It is about ${title}.`,
+    relevantClues: [audience.title],
+    publishedAt: pickedAt,
+    pickedAt,
+  }).go();
+}
+
+const tokenOf = (url: string) => new URL(url).searchParams.get('subscriberHash');
+
+/** A subscriber of the audiences, confirmed unless `pending`. */
+async function reader(name: string, audiences: Audience[], { pending = false } = {}) {
+  const email = address(name);
+  let subscriber: Subscribers.Subscriber | undefined;
+  for (const audience of audiences)
+    ({ subscriber } = await Subscribers.subscribe({ email, audienceId: audience.id }));
+  if (!pending)
+    subscriber = await Subscribers.confirm(
+      tokenOf(Subscribers.subscriberLinks(subscriber!).confirmUrl),
+    );
+  return subscriber!;
+}
+
+const digestsTo = async (email: string) =>
+  (await messagesTo(email)).filter((message) => message.subject.startsWith('Your daily Cluefeed'));
+
+/** Runs a process to its end the way the worker does: its message, then its chunks. */
+async function runToEnd(process: Jobs.Process) {
+  await deliver(...(await receive(process.id)));
+  const chunks = await receive(process.id);
+  await Promise.all(chunks.map((message) => deliver(message)));
+  return { ended: (await Jobs.byId(process.id))!, chunks };
+}
+
+let people: Record<'alice' | 'bob' | 'carol' | 'dave' | 'erin' | 'frank', Subscribers.Subscriber>;
+
+beforeAll(async () => {
+  const auditors = await createAudience({ title: 'audit smart contracts', tag: 'aud-audit' });
+  const builders = await createAudience({ title: 'build DeFi protocols' });
+  const quiet = await createAudience({ title: 'run validators', tag: 'aud-validators' });
+  const weekly = await createAudience({ title: 'collect on-chain art', frequency: 'weekly' });
+  await pick(auditors, 'A reentrancy bug in a lending pool');
+  await pick(auditors, 'Last week’s audit contest', hoursAgo(30));
+  await pick(builders, 'A new AMM design');
+  await pick(weekly, 'A generative art auction');
+  people = {
+    alice: await reader('alice', [auditors]),
+    bob: await reader('bob', [auditors, builders]),
+    carol: await reader('carol', [builders]),
+    dave: await reader('dave', [auditors], { pending: true }),
+    erin: await reader('erin', [quiet]),
+    frank: await reader('frank', [weekly]),
+  };
+  await Subscribers.unsubscribe(people.carol);
+});
+
+describe('Send newsletters', () => {
+  it('sends each confirmed follower one daily issue of their own stories and skips the rest', async () => {
+    const process = await Jobs.enqueue(Newsletter.sendNewsletters, {}, 'admin-1');
+    const { ended, chunks } = await runToEnd(process);
+    expect(chunks).toHaveLength(1);
+    expect(ended.status).toBe('Success');
+    // Frank follows only a weekly audience: not a recipient of the daily issue at all.
+    expect(JSON.parse(ended.output!)).toEqual({
+      chunks: 1,
+      queued: 2,
+      skipped: 3,
+      failed: 0,
+      alreadyDone: 0,
+    });
+
+    const [alice, ...moreForAlice] = await digestsTo(people.alice.email);
+    expect(moreForAlice).toHaveLength(0);
+    expect(alice!.subject).toBe('Your daily Cluefeed: A reentrancy bug in a lending pool');
+    expect(alice!.text).toContain('Because you follow those who audit smart contracts');
+    expect(alice!.text).not.toContain('A new AMM design');
+    expect(alice!.text).not.toContain('audit contest');
+    expect(alice!.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    // Her own signed footer link, not anyone else's.
+    const unsubscribeLink = linkIn(alice!, 'http://localhost:3000/unsubscribe?');
+    expect((await Subscribers.fromToken(tokenOf(unsubscribeLink), ['manage'])).id).toBe(
+      people.alice.id,
+    );
+
+    const bob = await digestsTo(people.bob.email);
+    expect(bob).toHaveLength(1);
+    expect(bob[0]!.text).toContain('A reentrancy bug in a lending pool');
+    expect(bob[0]!.text).toContain('A new AMM design');
+    for (const person of [people.carol, people.dave, people.erin, people.frank])
+      expect(await digestsTo(person.email)).toHaveLength(0);
+
+    const issue = (await Newsletter.issueById(process.id))!;
+    expect(issue).toMatchObject({
+      frequency: 'daily',
+      to: new Date(Date.parse(issue.from) + Newsletter.WINDOW_MS.daily).toISOString(),
+      recipients: 5,
+      queued: 2,
+      skipped: 3,
+      failed: 0,
+      status: 'done',
+    });
+    const reasons = await Promise.all(
+      [people.carol, people.dave, people.erin].map(
+        async ({ id }) => (await Newsletter.deliveryOf(process.id, id))!,
+      ),
+    );
+    expect(reasons.map(({ status, reason }) => [status, reason])).toEqual([
+      ['skipped', 'unsubscribed'],
+      ['skipped', 'not confirmed'],
+      ['skipped', 'no picks'],
+    ]);
+    expect((await Newsletter.deliveryOf(process.id, people.alice.id))!).toMatchObject({
+      status: 'queued',
+      outboundEmailId: expect.stringMatching(/^[0-9A-Z]{26}$/),
+    });
+  });
+
+  it('queues nothing twice when a chunk runs again or the same process plans again', async () => {
+    const process = await Jobs.enqueue(Newsletter.sendNewsletters, { frequency: 'daily' }, 'a-1');
+    const { ended } = await runToEnd(process);
+    expect(JSON.parse(ended.output!)).toMatchObject({ queued: 2, skipped: 3 });
+    const first = await digestsTo(people.bob.email);
+
+    // A worker that died after its work but before the chunk's checkpoint: SQS hands the chunk
+    // out again, and a takeover plans the same process again.
+    const context = {
+      processId: process.id,
+      systemUserId: 'a-1',
+      log: logger,
+      progress: async () => {},
+    };
+    const input = { frequency: 'daily' as const };
+    const replanned = await Newsletter.sendNewsletters.plan(input, context);
+    expect(replanned.flatMap((chunk) => chunk.subscriberIds)).toHaveLength(5);
+    for (const chunk of replanned)
+      expect(
+        await Newsletter.sendNewsletters.runChunk(chunk, input, { ...context, chunk: 0 }),
+      ).toEqual({ queued: 0, skipped: 0, failed: 0, alreadyDone: 5 });
+
+    expect(await digestsTo(people.bob.email)).toHaveLength(first.length);
+    expect(await Newsletter.issueById(process.id)).toMatchObject({
+      recipients: 5,
+      queued: 2,
+      skipped: 3,
+    });
+  });
+
+  it('sends the weekly issue to the followers of weekly audiences only', async () => {
+    const process = await Jobs.enqueue(
+      Newsletter.sendNewsletters,
+      { frequency: 'weekly' },
+      'admin-1',
+    );
+    const { ended } = await runToEnd(process);
+    expect(JSON.parse(ended.output!)).toMatchObject({ queued: 1, skipped: 0, failed: 0 });
+    const weekly = (await messagesTo(people.frank.email)).filter((message) =>
+      message.subject.startsWith('Your week on Cluefeed'),
+    );
+    expect(weekly.map((message) => message.subject)).toEqual([
+      'Your week on Cluefeed: A generative art auction',
+    ]);
+    const issue = (await Newsletter.issueById(process.id))!;
+    expect(Date.parse(issue.to) - Date.parse(issue.from)).toBe(Newsletter.WINDOW_MS.weekly);
+    expect(issue).toMatchObject({ recipients: 1, queued: 1, status: 'done' });
+  });
+});

@@ -1,0 +1,287 @@
+// 'Send newsletters': one issue per run, a digest per confirmed subscriber of the active audiences
+// of its frequency. The plan fixes the issue (window, audiences) and splits the subscribers into
+// chunks; each subscriber's Delivery is written once, in the same transaction as the outbox
+// e-mail that carries their digest, so a redelivered chunk or a planner that runs again queues
+// nothing twice. Sending and retrying the e-mail is the outbox's work (core/outbox).
+import { createWriteTransaction, type EntityItem } from 'electrodb';
+import { decodeTime } from 'ulid';
+import * as v from 'valibot';
+import * as Audiences from '#core/audiences';
+import { isConditionFailure } from '#core/db';
+import * as Jobs from '#core/jobs';
+import * as Outbox from '#core/outbox';
+import * as Subscribers from '#core/subscribers';
+import { composeDigest } from './compose';
+import type { Digest, Frequency } from './digest';
+import { DeliveryEntity } from './delivery-entity';
+import { NewsletterIssueEntity } from './issue-entity';
+
+export type NewsletterIssue = EntityItem<typeof NewsletterIssueEntity>;
+export type Delivery = EntityItem<typeof DeliveryEntity>;
+
+/** How far back an issue's content window reaches from the run's start. */
+export const WINDOW_MS: Record<Frequency, number> = {
+  daily: 24 * 3600_000,
+  weekly: 7 * 24 * 3600_000,
+};
+/** Subscribers per chunk message. */
+export const SUBSCRIBERS_PER_CHUNK = 25;
+/** Audience members read per Query while planning. */
+const MEMBERS_PAGE = 500;
+
+export const SendInput = v.object({
+  frequency: v.optional(v.picklist(['daily', 'weekly']), 'daily'),
+});
+
+type SendChunk = { issueId: string; subscriberIds: string[] };
+type Outcome = 'queued' | 'skipped' | 'failed' | 'alreadyDone';
+
+const now = () => new Date().toISOString();
+
+export async function issueById(id: string): Promise<NewsletterIssue | undefined> {
+  const { data } = await NewsletterIssueEntity.get({ id }).go({ consistent: true });
+  return data ?? undefined;
+}
+
+/** An issue's Delivery for one subscriber, if it was written. */
+export async function deliveryOf(
+  issueId: string,
+  subscriberId: string,
+): Promise<Delivery | undefined> {
+  const { data } = await DeliveryEntity.get({ issueId, subscriberId }).go({ consistent: true });
+  return data ?? undefined;
+}
+
+/**
+ * The run's issue, created on its first plan: the window ends when the process was queued (its
+ * id's time), so a planner that runs again finds the same window and audiences.
+ */
+async function openIssue(processId: string, frequency: Frequency): Promise<NewsletterIssue> {
+  const existing = await issueById(processId);
+  if (existing) return existing;
+  const end = decodeTime(processId);
+  const audiences = (await Audiences.list()).filter(
+    (audience) => audience.state === 'active' && audience.frequency === frequency,
+  );
+  const issue = {
+    id: processId,
+    frequency,
+    from: new Date(end - WINDOW_MS[frequency]).toISOString(),
+    to: new Date(end).toISOString(),
+    audienceIds: audiences.map((audience) => audience.id),
+    status: 'sending' as const,
+    createdAt: now(),
+  };
+  try {
+    const { data } = await NewsletterIssueEntity.create(issue).go();
+    return data;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return (await issueById(processId))!;
+  }
+}
+
+/** The distinct members of the audiences, in the order first met, page by page. */
+async function membersOf(audienceIds: readonly string[]): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const audienceId of audienceIds) {
+    let cursor: string | null = null;
+    do {
+      const page: { subscriberIds: string[]; cursor: string | null } = await Subscribers.byAudience(
+        { audienceId, cursor, limit: MEMBERS_PAGE },
+      );
+      for (const id of page.subscriberIds) ids.add(id);
+      cursor = page.cursor;
+    } while (cursor);
+  }
+  return [...ids];
+}
+
+/** Why a subscriber gets no issue whatever it holds; undefined when they may get one. */
+function notConfirmed(subscriber: Subscribers.Subscriber | undefined): string | undefined {
+  if (!subscriber) return 'no longer exists';
+  if (subscriber.status === 'subscribed') return undefined;
+  return subscriber.status === 'pending' ? 'not confirmed' : subscriber.status;
+}
+
+/**
+ * Writes a Delivery that carries no e-mail (skipped or failed) with the issue's count; false when
+ * the subscriber has a Delivery already.
+ */
+async function writeWithout(
+  issue: NewsletterIssue,
+  subscriberId: string,
+  status: 'skipped' | 'failed',
+  reason: string,
+): Promise<boolean> {
+  return committed(
+    createWriteTransaction(
+      { delivery: DeliveryEntity, issue: NewsletterIssueEntity },
+      (entities) => [
+        entities.delivery
+          .create({ issueId: issue.id, subscriberId, status, reason, createdAt: now() })
+          .commit(),
+        entities.issue
+          .patch({ id: issue.id })
+          .add({ [status]: 1 })
+          .commit(),
+      ],
+    ),
+  );
+}
+
+async function committed(transaction: { go(): Promise<{ canceled: boolean }> }): Promise<boolean> {
+  try {
+    return !(await transaction.go()).canceled;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** The outbox e-mail of a digest: only what the template renders, and the one-click headers. */
+function digestEmail(subscriber: Subscribers.Subscriber, digest: Digest) {
+  const { preferencesUrl, unsubscribeUrl } = Subscribers.subscriberLinks(subscriber);
+  return Outbox.draft('digest', {
+    to: subscriber.email,
+    props: {
+      subject: digest.subject,
+      preview: digest.preview,
+      heading: digest.heading,
+      intro: digest.intro,
+      sections: digest.sections.map((section) => ({
+        heading: section.heading,
+        stories: section.stories.map((story) => ({
+          articleId: story.articleId,
+          title: story.title,
+          teaser: story.teaser,
+          postUrl: story.postUrl,
+          sourceUrl: story.sourceUrl,
+          sourceLabel: story.sourceLabel,
+          reasons: story.reasons,
+        })),
+      })),
+      audiences: digest.audiences,
+      preferencesUrl,
+      unsubscribeUrl,
+    },
+    headers: Subscribers.unsubscribeHeaders(subscriber),
+    subscriber,
+  });
+}
+
+/** One subscriber's part of the issue; infrastructure errors propagate so the chunk runs again. */
+async function deliverTo(
+  issue: NewsletterIssue,
+  subscriberId: string,
+  subscriber: Subscribers.Subscriber | undefined,
+): Promise<Outcome> {
+  const reason = notConfirmed(subscriber);
+  if (reason || !subscriber) {
+    const written = await writeWithout(issue, subscriberId, 'skipped', reason ?? 'no subscriber');
+    return written ? 'skipped' : 'alreadyDone';
+  }
+  const digest = await composeDigest(subscriber, {
+    frequency: issue.frequency,
+    from: issue.from,
+    to: issue.to,
+    audienceIds: issue.audienceIds,
+  });
+  if (digest.empty) {
+    return (await writeWithout(issue, subscriberId, 'skipped', digest.why))
+      ? 'skipped'
+      : 'alreadyDone';
+  }
+  let email: Outbox.OutboundEmail;
+  try {
+    email = digestEmail(subscriber, digest);
+  } catch (error) {
+    // Props the template refuses would be refused on every run: recorded, not retried.
+    if (!(error instanceof v.ValiError)) throw error;
+    return (await writeWithout(issue, subscriberId, 'failed', error.message))
+      ? 'failed'
+      : 'alreadyDone';
+  }
+  const written = await committed(
+    createWriteTransaction(
+      {
+        delivery: DeliveryEntity,
+        outbox: Outbox.OutboundEmailEntity,
+        issue: NewsletterIssueEntity,
+      },
+      (entities) => [
+        entities.delivery
+          .create({
+            issueId: issue.id,
+            subscriberId,
+            status: 'queued',
+            outboundEmailId: email.id,
+            createdAt: now(),
+          })
+          .commit(),
+        entities.outbox.create(email).commit(),
+        entities.issue.patch({ id: issue.id }).add({ queued: 1 }).commit(),
+      ],
+    ),
+  );
+  if (!written) return 'alreadyDone';
+  await Outbox.dispatch([email]);
+  return 'queued';
+}
+
+/** Marks the issue done once every planned subscriber has a Delivery. */
+async function closeIfComplete(issueId: string): Promise<void> {
+  const issue = await issueById(issueId);
+  if (!issue || issue.status !== 'sending') return;
+  if ((issue.queued ?? 0) + (issue.skipped ?? 0) + (issue.failed ?? 0) < (issue.recipients ?? 0))
+    return;
+  await NewsletterIssueEntity.patch({ id: issueId })
+    .set({ status: 'done', doneAt: now() })
+    .where((attr, op) => op.eq(attr.status, 'sending'))
+    .go()
+    .catch((error: unknown) => {
+      if (!isConditionFailure(error)) throw error;
+    });
+}
+
+export const sendNewsletters = Jobs.defineChunkedJob({
+  name: 'send-newsletters',
+  slot: 'newsletter',
+  input: SendInput,
+  async plan(input, context): Promise<SendChunk[]> {
+    const issue = await openIssue(context.processId, input.frequency);
+    const subscriberIds = await membersOf(issue.audienceIds);
+    // Set, not added: a planner that runs again plans the members as they are now.
+    await NewsletterIssueEntity.patch({ id: issue.id })
+      .set({ recipients: subscriberIds.length })
+      .go();
+    context.log.info(
+      `Sending the ${issue.frequency} issue to ${subscriberIds.length} subscriber(s) of ${issue.audienceIds.length} audience(s)`,
+      { issueId: issue.id, from: issue.from, to: issue.to },
+    );
+    if (subscriberIds.length === 0) await closeIfComplete(issue.id);
+    const chunks: SendChunk[] = [];
+    for (let start = 0; start < subscriberIds.length; start += SUBSCRIBERS_PER_CHUNK)
+      chunks.push({
+        issueId: issue.id,
+        subscriberIds: subscriberIds.slice(start, start + SUBSCRIBERS_PER_CHUNK),
+      });
+    return chunks;
+  },
+  async runChunk(chunk, _input, context) {
+    const issue = await issueById(chunk.issueId);
+    if (!issue) throw new Error(`No newsletter issue ${chunk.issueId}`);
+    const { data: found } = await Subscribers.SubscriberEntity.get(
+      chunk.subscriberIds.map((id) => ({ id })),
+    ).go({ consistent: true });
+    const subscribers = new Map(found.map((subscriber) => [subscriber.id, subscriber]));
+    const totals: Record<Outcome, number> = { queued: 0, skipped: 0, failed: 0, alreadyDone: 0 };
+    for (const [index, subscriberId] of chunk.subscriberIds.entries()) {
+      if (await deliveryOf(issue.id, subscriberId)) totals.alreadyDone += 1;
+      else totals[await deliverTo(issue, subscriberId, subscribers.get(subscriberId))] += 1;
+      if (index % 10 === 9) await context.progress(0);
+    }
+    await closeIfComplete(issue.id);
+    return totals;
+  },
+});
