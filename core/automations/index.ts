@@ -6,6 +6,7 @@ import { isVisibleError } from '#core/common';
 import { logger } from '#core/logs';
 import * as Curation from '#core/curation';
 import * as Jobs from '#core/jobs';
+import * as Newsletter from '#core/newsletter';
 import * as SourceMatching from '#core/source-matching';
 import * as Scoring from '#core/scoring';
 import { PROMPT_TESTING_MESSAGE, testPrompts } from '#core/scoring';
@@ -109,6 +110,7 @@ export const promptTesting = Jobs.defineJob({
 });
 
 export const { pickBestContent } = Curation;
+export const { sendNewsletters } = Newsletter;
 
 /** Every job the worker can run. */
 export const jobs = Jobs.registry([
@@ -121,6 +123,7 @@ export const jobs = Jobs.registry([
   audienceMatching,
   promptTesting,
   pickBestContent,
+  sendNewsletters,
 ] as Jobs.JobDefinition[]);
 
 /** Runs one schedule: enqueue its job as the scheduler, or recover stuck jobs. */

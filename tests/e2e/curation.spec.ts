@@ -116,6 +116,24 @@ test.describe('scoring, matching and picks', () => {
     await expect(page.getByRole('link', { name: article!.title }).first()).toBeVisible();
   });
 
+  test('send newsletters: each confirmed follower gets an issue queued for delivery', async ({
+    page,
+  }) => {
+    await signIn(page);
+    await whenIdle(page);
+    await page.getByLabel('Frequency').selectOption('daily');
+    await page.getByRole('button', { name: 'Send newsletters' }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Successfully triggered send newsletters' }),
+    ).toBeVisible();
+    const run = await ranToEnd(Automations.sendNewsletters.name);
+    const output = JSON.parse(run.output!) as Record<string, number>;
+    await page.reload();
+    await expect(page.locator('form').filter({ hasText: 'Send newsletters' })).toContainText(
+      `${output.queued ?? 0} issue`,
+    );
+  });
+
   test('audience matching and prompt testing ask for an audience, then show their results', async ({
     page,
   }) => {

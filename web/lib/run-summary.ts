@@ -63,6 +63,12 @@ export function runSummary(run: RunView): string | undefined {
         `${plural(n(output.scored), 'pair')} scored`,
         usage(output),
       ].join(', ');
+    case 'send-newsletters':
+      return [
+        `${plural(n(output.queued), 'issue')} queued for delivery`,
+        `${n(output.skipped).toLocaleString('en-GB')} skipped`,
+        `${n(output.failed).toLocaleString('en-GB')} failed`,
+      ].join(', ');
     case 'pick-best-content':
       return [
         `${plural(n(output.cards), 'content card')}`,

@@ -47,6 +47,11 @@ async function trigger(form: URLSearchParams, systemUserId: string): Promise<str
       );
       return 'Successfully triggered score articles experiment';
     }
+    case 'send-newsletters': {
+      const frequency = form.get('frequency') === 'weekly' ? 'weekly' : 'daily';
+      await Jobs.enqueue(Automations.sendNewsletters, { frequency }, systemUserId);
+      return 'Successfully triggered send newsletters';
+    }
     case 'pick-best':
       await Jobs.enqueue(Automations.pickBestContent, {}, systemUserId);
       return 'Successfully triggered Pick best content for descriptors';

@@ -86,3 +86,13 @@ describe('score articles experiment above its limit', () => {
     }
   });
 });
+
+describe('send newsletters', () => {
+  it('queues a send of the chosen frequency with the spec message', async () => {
+    const answer = await post({ intent: 'send-newsletters', frequency: 'weekly' });
+    expect(answer).toEqual({ message: 'Successfully triggered send newsletters' });
+    const queued = await Jobs.lastRun(Automations.sendNewsletters.name);
+    expect(queued).toMatchObject({ status: 'Queued' });
+    expect(JSON.parse(queued!.input)).toEqual({ frequency: 'weekly' });
+  });
+});

@@ -74,7 +74,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** The last run of each automation the page reports on: one small Query each. */
 async function lastRuns() {
-  const [score, experiment, populateMatching, audienceMatching, promptTesting, pickBest] =
+  const [score, experiment, populateMatching, audienceMatching, promptTesting, pickBest, send] =
     await Promise.all(
       [
         Automations.scoreArticles,
@@ -83,9 +83,10 @@ async function lastRuns() {
         Automations.audienceMatching,
         Automations.promptTesting,
         Automations.pickBestContent,
+        Automations.sendNewsletters,
       ].map((job) => Jobs.lastRun(job.name)),
     );
-  return { score, experiment, populateMatching, audienceMatching, promptTesting, pickBest };
+  return { score, experiment, populateMatching, audienceMatching, promptTesting, pickBest, send };
 }
 
 /** An article's best score, for the latest articles table: one bounded Query. */
@@ -210,6 +211,24 @@ export default function ContentAutomations() {
           <LastRun run={page.runs.pickBest} />
           <button type="submit" className="button" disabled={busy}>
             Pick best content for descriptors
+          </button>
+        </Form>
+
+        <Form method="post" className="automation">
+          <h2>Send newsletters</h2>
+          <input type="hidden" name="intent" value="send-newsletters" />
+          <p>
+            Each confirmed subscriber gets one issue built from the picks of the audiences they
+            follow.
+          </p>
+          <label htmlFor="newsletterFrequency">Frequency</label>
+          <select id="newsletterFrequency" name="frequency" defaultValue="daily">
+            <option value="daily">Daily (the last 24 hours)</option>
+            <option value="weekly">Weekly (the last 7 days)</option>
+          </select>
+          <LastRun run={page.runs.send} />
+          <button type="submit" className="button" disabled={busy}>
+            Send newsletters
           </button>
         </Form>
 
