@@ -327,6 +327,34 @@ const samples: Record<string, () => Sample> = {
       isDeleted: false,
     },
   }),
+  newsletterIssue: () => ({
+    doc: 'NewsletterIssue',
+    item: {
+      id: id(),
+      frequency: 'daily',
+      from: '2026-11-19T08:00:00.000Z',
+      to: at,
+      audienceIds: [id(), id()],
+      status: 'sending',
+      recipients: 120,
+      queued: 100,
+      skipped: 18,
+      failed: 2,
+      createdAt: at,
+      doneAt: at,
+    },
+  }),
+  delivery: () => ({
+    doc: 'Delivery',
+    item: {
+      issueId: id(),
+      subscriberId: id(),
+      status: 'skipped',
+      reason: 'no picks',
+      outboundEmailId: id(),
+      createdAt: at,
+    },
+  }),
   post: () => ({
     doc: 'Post',
     item: {
