@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { receive } from '#tests/integration/job-queue';
 import * as v from 'valibot';
-import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import * as Jobs from '#core/jobs';
 import { ProcessEntity } from './entity';
-import { queueUrl, sqs } from './queue';
 
 let runs = 0;
 const echo = Jobs.defineJob({
@@ -63,29 +62,16 @@ const event = (...processIds: string[]) =>
     body: JSON.stringify({ processId }),
   }));
 
-async function drainQueue() {
-  await sqs().send(
-    new ReceiveMessageCommand({
-      QueueUrl: queueUrl(),
-      MaxNumberOfMessages: 10,
-      WaitTimeSeconds: 0,
-    }),
-  );
-}
+/** Takes a process's messages off the queue, as a delivery the test then plays by hand. */
+const drainQueue = (processId: string) => receive(processId);
 
 describe('jobs', () => {
   it('queues a process, sends its id, and lists it as active', async () => {
     const process = await Jobs.enqueue(echo, { text: 'hi' }, 'admin-1');
     expect(process).toMatchObject({ status: 'Queued', name: 'test-echo', systemUserId: 'admin-1' });
     expect((await Jobs.active()).map((p) => p.id)).toContain(process.id);
-    const { Messages = [] } = await sqs().send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl(),
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 0,
-      }),
-    );
-    expect(Messages.map((m) => JSON.parse(m.Body!).processId)).toContain(process.id);
+    // Only this process's messages count: the outbox and other tests share this queue.
+    expect((await receive(process.id)).length).toBeGreaterThan(0);
     await Jobs.handleBatch(event(process.id), registry);
   });
 
@@ -122,7 +108,7 @@ describe('jobs', () => {
 
   it('runs a batch: Success with output and progress, and the process leaves the active list', async () => {
     const process = await Jobs.enqueue(echo, { text: 'hello' }, 'admin-1');
-    await drainQueue();
+    await drainQueue(process.id);
     expect(await Jobs.handleBatch(event(process.id), registry)).toEqual({ batchItemFailures: [] });
     expect(await Jobs.byId(process.id)).toMatchObject({
       status: 'Success',
@@ -155,7 +141,7 @@ describe('jobs', () => {
 
   it('drops malformed messages and still runs the rest of the batch', async () => {
     const good = await Jobs.enqueue(echo, { text: 'fine' }, 'admin-1');
-    await drainQueue();
+    await drainQueue(good.id);
     const records = [
       { messageId: 'bad-json', body: '{not json' },
       { messageId: 'no-id', body: '{}' },
@@ -168,20 +154,14 @@ describe('jobs', () => {
 
   it('recovers a crashed run: a silent Running process is re-sent and taken over', async () => {
     const process = await Jobs.enqueue(echo, { text: 'again' }, 'admin-1');
-    await drainQueue();
+    await drainQueue(process.id);
     const longAgo = new Date(Date.now() - Jobs.STALE_AFTER_MS - 60_000).toISOString();
     await ProcessEntity.patch({ id: process.id })
       .set({ status: 'Running', startTime: longAgo, heartbeatAt: longAgo, attempts: 1 })
       .go();
     expect(await Jobs.recover()).toBeGreaterThanOrEqual(1);
-    const { Messages = [] } = await sqs().send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl(),
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 0,
-      }),
-    );
-    expect(Messages.map((m) => JSON.parse(m.Body!).processId)).toContain(process.id);
+    // Only this process's messages count: the outbox and other tests share this queue.
+    expect((await receive(process.id)).length).toBeGreaterThan(0);
     await Jobs.handleBatch(event(process.id), registry);
     expect(await Jobs.byId(process.id)).toMatchObject({ status: 'Success', attempts: 2 });
   });
@@ -202,7 +182,7 @@ describe('jobs', () => {
 
   it('takes a silent run over while it has attempts left', async () => {
     const process = await Jobs.enqueue(echo, { text: 'last try' }, 'admin-1');
-    await drainQueue();
+    await drainQueue(process.id);
     await goSilent(process.id, { status: 'Running', attempts: 2 });
     await Jobs.handleBatch(event(process.id), registry);
     expect(await Jobs.byId(process.id)).toMatchObject({ status: 'Success', attempts: 3 });
@@ -210,7 +190,7 @@ describe('jobs', () => {
 
   it('keeps the end of the attempt that took a stalled run over, not the stalled one', async () => {
     const process = await Jobs.enqueue(stall, {}, 'admin-1');
-    await drainQueue();
+    await drainQueue(process.id);
     const stalled = Jobs.handleBatch(event(process.id), registry);
     await expect.poll(() => stallGates.length).toBe(1);
     await goSilent(process.id);
@@ -233,7 +213,7 @@ describe('jobs', () => {
 
   it('refuses a job while another job of its slot runs, and takes it once that one ended', async () => {
     const first = await Jobs.enqueue(stall, {}, 'admin-1');
-    await drainQueue();
+    await drainQueue(first.id);
     await expect(Jobs.enqueue(sharing, {}, 'admin-1')).rejects.toMatchObject({
       code: 'jobs.busy',
       status: 409,
@@ -250,7 +230,7 @@ describe('jobs', () => {
 
   it('ends a run that kept stopping Failed after the last attempt and frees its slot', async () => {
     const process = await Jobs.enqueue(echo, { text: 'overrun' }, 'admin-1');
-    await drainQueue();
+    await drainQueue(process.id);
     await goSilent(process.id, { status: 'Running', attempts: Jobs.MAX_ATTEMPTS });
     const before = runs;
     expect(await Jobs.handleBatch(event(process.id), registry)).toEqual({ batchItemFailures: [] });
@@ -268,17 +248,11 @@ describe('jobs', () => {
 
   it('recover gives up on an exhausted silent run instead of re-sending it', async () => {
     const process = await Jobs.enqueue(echo, { text: 'stuck' }, 'admin-1');
-    await drainQueue();
+    await drainQueue(process.id);
     await goSilent(process.id, { status: 'Running', attempts: Jobs.MAX_ATTEMPTS });
     expect(await Jobs.recover()).toBe(0);
-    const { Messages = [] } = await sqs().send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl(),
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 0,
-      }),
-    );
-    expect(Messages.map((m) => JSON.parse(m.Body!).processId)).not.toContain(process.id);
+    // Only this process's messages count: the outbox and other tests share this queue.
+    expect((await receive(process.id)).length).toBe(0);
     expect(await Jobs.byId(process.id)).toMatchObject({
       status: 'Failed',
       error: Jobs.TOO_MANY_ATTEMPTS,
