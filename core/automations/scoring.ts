@@ -51,8 +51,7 @@ async function scoreChunk(
   const totals = Scoring.noTotals();
   for (const article of await Articles.byIds(chunk.articleIds)) {
     const done = await Scoring.scoreArticle(article, chunk.targets, setup);
-    for (const key of Object.keys(totals) as (keyof Scoring.ScoringTotals)[])
-      totals[key] += done[key];
+    Scoring.addTotals(totals, done);
   }
   return totals;
 }

@@ -182,12 +182,13 @@ export async function scoreArticle(
   totals.alreadyScored = targets.length - left.length;
   for (let start = 0; start < left.length; start += AUDIENCES_PER_CALL) {
     const group = left.slice(start, start + AUDIENCES_PER_CALL);
-    add(totals, await scoreGroup(article, group, setup, failedBefore));
+    addTotals(totals, await scoreGroup(article, group, setup, failedBefore));
   }
   return totals;
 }
 
-function add(totals: ScoringTotals, more: ScoringTotals) {
+/** Adds `more` into `totals` (a chunk's articles, a prompt test's prompts). */
+export function addTotals(totals: ScoringTotals, more: ScoringTotals): void {
   for (const key of Object.keys(totals) as (keyof ScoringTotals)[]) totals[key] += more[key];
 }
 

@@ -7,7 +7,14 @@ import * as Audiences from '#core/audiences';
 import { VisibleError } from '#core/common';
 import type { JobContext } from '#core/jobs';
 import * as Prompts from '#core/prompts';
-import { audienceTarget, forArticle, noTotals, scoreArticle, type ScoringTotals } from './index';
+import {
+  addTotals,
+  audienceTarget,
+  forArticle,
+  noTotals,
+  scoreArticle,
+  type ScoringTotals,
+} from './index';
 
 export const PROMPT_TESTING_MESSAGE = 'Prompt testing error: Please select an audience';
 /** Articles a prompt test scores. */
@@ -39,7 +46,7 @@ export async function testPrompts(
     const setup = { prompt, model, processId: context.processId, log: context.log };
     for (const article of articles) {
       const done = await scoreArticle(article, [target], setup);
-      for (const key of Object.keys(totals) as (keyof ScoringTotals)[]) totals[key] += done[key];
+      addTotals(totals, done);
     }
     const labels: Record<string, number> = { Total: 0 };
     const scored: PromptTestResult['top'] = [];

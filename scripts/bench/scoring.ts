@@ -88,7 +88,7 @@ async function main(): Promise<number> {
     await mapPool(chunks, PARALLEL, async (chunk) => {
       for (const article of chunk) {
         const done = await Scoring.scoreArticle(article, targets, setup);
-        for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += done[key];
+        Scoring.addTotals(totals, done);
       }
     });
     return { totals, ms: performance.now() - began };
