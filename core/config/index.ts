@@ -41,6 +41,21 @@ const ConfigSchema = v.object({
   /** Outgoing mail: an SMTP URL (smtp://user:pass@host:port or smtps://...). */
   SMTP_URL: v.optional(v.pipe(v.string(), v.url())),
   MAIL_FROM: v.optional(v.string(), 'Cluefeed <newsletter@cluefeed.xyz>'),
+  /**
+   * The most e-mails the outbox hands the SMTP server per second, across every worker: the
+   * provider's sending limit (Amazon SES starts accounts at 14).
+   */
+  SEND_RATE: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform(Number),
+      v.number('SEND_RATE must be a number'),
+      v.integer('SEND_RATE must be a whole number'),
+      v.minValue(1, 'SEND_RATE must be at least 1'),
+      v.maxValue(1000, 'SEND_RATE must be at most 1000'),
+    ),
+    '14',
+  ),
   /** Where list-unsubscribe mailto: messages go. */
   UNSUBSCRIBE_MAILTO: v.optional(v.pipe(v.string(), v.email()), 'unsubscribe@cluefeed.xyz'),
   /** The mailing list mirror: 'local' (our table only) or 'mailchimp'. */

@@ -1,7 +1,7 @@
 // Delivery: what one issue did for one subscriber. Created with `attribute_not_exists` in the
 // same transaction as its OutboundEmail (or alone, when skipped), so a subscriber gets at most one
-// copy of an issue however often its chunk runs. Its e-mail's state (sent, failed, with the SMTP
-// Message-ID) is the OutboundEmail's.
+// copy of an issue however often its chunk runs. The outbox settles it with its e-mail, in one
+// transaction: sent (with the SMTP Message-ID) only once the SMTP server accepted the message.
 import { defineEntity } from '#core/db';
 
 export const DELIVERY_STATUSES = ['queued', 'sent', 'failed', 'skipped'] as const;
@@ -16,6 +16,9 @@ export const DeliveryEntity = defineEntity({
     reason: { type: 'string' },
     /** The outbox e-mail that carries the issue (queued deliveries). */
     outboundEmailId: { type: 'string' },
+    /** The Message-ID the SMTP server accepted, and when. */
+    smtpMessageId: { type: 'string' },
+    sentAt: { type: 'string' },
     createdAt: { type: 'string', required: true },
   },
   indexes: {

@@ -39,8 +39,11 @@ export function renderDigest(digest: Digest, links: DigestLinks) {
   });
 }
 export {
+  createIssue,
   deliveryOf,
   issueById,
+  periodIssueId,
+  periodOf,
   sendNewsletters,
   SendInput,
   SUBSCRIBERS_PER_CHUNK,
@@ -48,5 +51,6 @@ export {
   type Delivery,
   type NewsletterIssue,
 } from './send';
-export { NewsletterIssueEntity, ISSUE_STATUSES } from './issue-entity';
+export { NewsletterIssueEntity, ISSUE_ORIGINS, ISSUE_STATUSES } from './issue-entity';
+export { ScheduledSendEntity } from './scheduled-send-entity';
 export { DeliveryEntity, DELIVERY_STATUSES } from './delivery-entity';

@@ -1,30 +1,49 @@
-// NewsletterIssue: one run of 'Send newsletters', its content window and its running counts. Its
-// id is the process's, so a planner that runs again for the same process finds the same issue and
-// the same window. The counts grow in the transaction that writes each Delivery, so they count
-// every subscriber exactly once however often a chunk runs.
+// NewsletterIssue: one issue of the newsletter, its content window, audiences and running counts.
+// A scheduled issue (the daily or weekly schedule, or 'Send newsletters') has its period as id,
+// e.g. `daily-2026-11-23`, so every run in that period finds the same issue and sends nobody a
+// second copy; a campaign from the setup page has a ULID. The counts change in the transactions
+// that write each Delivery and settle its e-mail, so each subscriber is counted exactly once.
 import { defineEntity } from '#core/db';
 
-export const ISSUE_STATUSES = ['sending', 'done'] as const;
+export const ISSUE_STATUSES = ['scheduled', 'sending', 'done'] as const;
+export const ISSUE_ORIGINS = ['schedule', 'campaign'] as const;
 
 export const NewsletterIssueEntity = defineEntity({
   model: { entity: 'newsletterIssue', version: '1', service: 'cluefeed' },
   attributes: {
-    /** The 'Send newsletters' process that sends it. */
     id: { type: 'string', required: true },
+    /** 'schedule': a period's issue of every active audience; 'campaign': set up by an admin. */
+    origin: { type: ISSUE_ORIGINS, default: 'schedule' },
     frequency: { type: ['daily', 'weekly'] as const, required: true },
     /** The content window [from, to). */
     from: { type: 'string', required: true },
     to: { type: 'string', required: true },
-    /** The active audiences of the frequency when it was planned. */
+    /** The audiences whose picks it carries, and whose members receive it. */
     audienceIds: { type: 'list', items: { type: 'string' }, required: true },
     status: { type: ISSUE_STATUSES, required: true },
-    /** Distinct subscribers of those audiences, as planned (any status). */
+    /** A scheduled campaign starts sending then. */
+    sendAt: { type: 'string' },
+    /** The 'Send newsletters' process sending it (the latest, when several ran in its period). */
+    processId: { type: 'string' },
+    /** The admin who set up a campaign. */
+    createdBy: { type: 'string' },
+    /** Distinct members of its audiences, as last planned (any status). */
     recipients: { type: 'number', default: 0 },
-    /** Deliveries written: queued to the outbox, skipped, failed to render. */
+    /** Deliveries whose e-mail waits in the outbox. */
     queued: { type: 'number', default: 0 },
-    skipped: { type: 'number', default: 0 },
+    /** Deliveries the SMTP server accepted. */
+    sent: { type: 'number', default: 0 },
+    /** Deliveries that will not be sent: refused for good, or the digest could not be rendered. */
     failed: { type: 'number', default: 0 },
+    /** Deliveries without an e-mail: not confirmed, unsubscribed, nothing picked for them. */
+    skipped: { type: 'number', default: 0 },
+    /** Recipients who unsubscribed after this was the last issue they were sent. */
+    unsubscribes: { type: 'number', default: 0 },
+    /** Clicks through its tracked links, and distinct (recipient, story) pairs clicked. */
+    clicks: { type: 'number', default: 0 },
+    uniqueClicks: { type: 'number', default: 0 },
     createdAt: { type: 'string', required: true },
+    startedAt: { type: 'string' },
     doneAt: { type: 'string' },
   },
   indexes: {
@@ -32,6 +51,17 @@ export const NewsletterIssueEntity = defineEntity({
     byId: {
       pk: { field: 'pk', composite: ['id'], template: 'newsletterIssue#${id}', casing: 'none' },
       sk: { field: 'sk', composite: [], template: 'issue', casing: 'none' },
+    },
+    // Issues newest first (campaign pages): gsi1pk newsletterIssues, gsi1sk {createdAt}#{id}
+    recent: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: [], template: 'newsletterIssues', casing: 'none' },
+      sk: {
+        field: 'gsi1sk',
+        composite: ['createdAt', 'id'],
+        template: '${createdAt}#${id}',
+        casing: 'none',
+      },
     },
   },
 });

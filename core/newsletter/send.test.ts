@@ -1,7 +1,7 @@
 // 'Send newsletters' end to end through the job runtime and the outbox: planned into chunk
 // messages, each chunk delivered to the worker's handler, the e-mails sent by the outbox to the
 // SMTP sink. The file has a table of its own, so "the active daily audiences" are exactly these.
-import { ulid } from 'ulid';
+import { decodeTime, ulid } from 'ulid';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { labelOf } from '#core/ai';
 import type { Audience } from '#core/audiences';
@@ -136,19 +136,26 @@ describe('Send newsletters', () => {
     for (const person of [people.carol, people.dave, people.erin, people.frank])
       expect(await digestsTo(person.email)).toHaveLength(0);
 
-    const issue = (await Newsletter.issueById(process.id))!;
+    // The period's issue: today's daily one, its window the 24 hours before the run was queued.
+    const issueId = Newsletter.periodIssueId('daily', decodeTime(process.id));
+    expect(issueId).toBe(`daily-${new Date(decodeTime(process.id)).toISOString().slice(0, 10)}`);
+    const issue = (await Newsletter.issueById(issueId))!;
     expect(issue).toMatchObject({
       frequency: 'daily',
+      origin: 'schedule',
+      processId: process.id,
       to: new Date(Date.parse(issue.from) + Newsletter.WINDOW_MS.daily).toISOString(),
       recipients: 5,
-      queued: 2,
+      // Both e-mails went out (digestsTo ran the outbox): each moved from queued to sent.
+      queued: 0,
+      sent: 2,
       skipped: 3,
       failed: 0,
       status: 'done',
     });
     const reasons = await Promise.all(
       [people.carol, people.dave, people.erin].map(
-        async ({ id }) => (await Newsletter.deliveryOf(process.id, id))!,
+        async ({ id }) => (await Newsletter.deliveryOf(issueId, id))!,
       ),
     );
     expect(reasons.map(({ status, reason }) => [status, reason])).toEqual([
@@ -156,17 +163,26 @@ describe('Send newsletters', () => {
       ['skipped', 'not confirmed'],
       ['skipped', 'no picks'],
     ]);
-    expect((await Newsletter.deliveryOf(process.id, people.alice.id))!).toMatchObject({
-      status: 'queued',
+    // Settled with its e-mail: sent, with the Message-ID the SMTP server accepted.
+    expect((await Newsletter.deliveryOf(issueId, people.alice.id))!).toMatchObject({
+      status: 'sent',
       outboundEmailId: expect.stringMatching(/^[0-9A-Z]{26}$/),
+      smtpMessageId: alice!.headers['message-id'],
+      sentAt: expect.any(String),
     });
+    expect(await Newsletter.issueById(issueId)).toMatchObject({ queued: 0, sent: 2, skipped: 3 });
   });
 
-  it('queues nothing twice when a chunk runs again or the same process plans again', async () => {
+  it('sends nobody a second copy when Send newsletters runs again in the same period', async () => {
+    const issueId = Newsletter.periodIssueId('daily', Date.now());
+    const before = await Newsletter.issueById(issueId);
+    const first = await digestsTo(people.bob.email);
+    expect(first).toHaveLength(1);
+
+    // A second press (or the schedule firing twice): same issue, same window, nothing queued.
     const process = await Jobs.enqueue(Newsletter.sendNewsletters, { frequency: 'daily' }, 'a-1');
     const { ended } = await runToEnd(process);
-    expect(JSON.parse(ended.output!)).toMatchObject({ queued: 2, skipped: 3 });
-    const first = await digestsTo(people.bob.email);
+    expect(JSON.parse(ended.output!)).toMatchObject({ queued: 0, skipped: 0, alreadyDone: 5 });
 
     // A worker that died after its work but before the chunk's checkpoint: SQS hands the chunk
     // out again, and a takeover plans the same process again.
@@ -184,12 +200,22 @@ describe('Send newsletters', () => {
         await Newsletter.sendNewsletters.runChunk(chunk, input, { ...context, chunk: 0 }),
       ).toEqual({ queued: 0, skipped: 0, failed: 0, alreadyDone: 5 });
 
-    expect(await digestsTo(people.bob.email)).toHaveLength(first.length);
-    expect(await Newsletter.issueById(process.id)).toMatchObject({
-      recipients: 5,
-      queued: 2,
-      skipped: 3,
-    });
+    expect(await digestsTo(people.bob.email)).toHaveLength(1);
+    const after = (await Newsletter.issueById(issueId))!;
+    expect(after).toMatchObject({ recipients: 5, queued: 0, sent: 2, skipped: 3 });
+    expect([after.from, after.to]).toEqual([before!.from, before!.to]);
+  });
+
+  it('counts an unsubscribe against the last issue the subscriber was sent, once', async () => {
+    const issueId = Newsletter.periodIssueId('daily', Date.now());
+    const alice = (await Subscribers.byId(people.alice.id))!;
+    expect(alice).toMatchObject({ lastIssueId: issueId, lastIssueSentAt: expect.any(String) });
+    await Promise.all([Subscribers.unsubscribe(alice), Subscribers.unsubscribe(alice)]);
+    await Subscribers.unsubscribe((await Subscribers.byId(alice.id))!);
+    expect(await Newsletter.issueById(issueId)).toMatchObject({ unsubscribes: 1 });
+    // Erin was never sent it (nothing picked for her): her unsubscribe counts against nothing.
+    await Subscribers.unsubscribe(people.erin);
+    expect(await Newsletter.issueById(issueId)).toMatchObject({ unsubscribes: 1 });
   });
 
   it('sends the weekly issue to the followers of weekly audiences only', async () => {
@@ -206,8 +232,11 @@ describe('Send newsletters', () => {
     expect(weekly.map((message) => message.subject)).toEqual([
       'Your week on Cluefeed: A generative art auction',
     ]);
-    const issue = (await Newsletter.issueById(process.id))!;
+    const issue = (await Newsletter.issueById(
+      Newsletter.periodIssueId('weekly', decodeTime(process.id)),
+    ))!;
+    expect(issue.id).toMatch(/^weekly-\d{4}-W\d{2}$/);
     expect(Date.parse(issue.to) - Date.parse(issue.from)).toBe(Newsletter.WINDOW_MS.weekly);
-    expect(issue).toMatchObject({ recipients: 1, queued: 1, status: 'done' });
+    expect(issue).toMatchObject({ recipients: 1, queued: 0, sent: 1, status: 'done' });
   });
 });

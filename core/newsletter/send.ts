@@ -1,8 +1,10 @@
-// 'Send newsletters': one issue per run, a digest per confirmed subscriber of the active audiences
-// of its frequency. The plan fixes the issue (window, audiences) and splits the subscribers into
+// 'Send newsletters': a digest per confirmed member of an issue's audiences. Run by the schedule
+// of a frequency (or the admin action) it sends the period's issue, e.g. today's daily one, so a
+// second run in the same period finds the same issue and window and sends nobody a second copy;
+// run for a campaign it sends the issue the setup page made. The plan splits the members into
 // chunks; each subscriber's Delivery is written once, in the same transaction as the outbox
 // e-mail that carries their digest, so a redelivered chunk or a planner that runs again queues
-// nothing twice. Sending and retrying the e-mail is the outbox's work (core/outbox).
+// nothing twice. Sending, retrying and settling the e-mail is the outbox's work (core/outbox).
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import { decodeTime } from 'ulid';
 import * as v from 'valibot';
@@ -31,6 +33,8 @@ const MEMBERS_PAGE = 500;
 
 export const SendInput = v.object({
   frequency: v.optional(v.picklist(['daily', 'weekly']), 'daily'),
+  /** A campaign's issue (setup page); without it, the frequency's issue of the current period. */
+  issueId: v.optional(v.pipe(v.string(), v.regex(/^[0-9A-Z]{26}$/, 'Not an issue id'))),
 });
 
 type SendChunk = { issueId: string; subscriberIds: string[] };
@@ -52,33 +56,84 @@ export async function deliveryOf(
   return data ?? undefined;
 }
 
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The period an issue of `frequency` sent at `at` belongs to: its UTC day or ISO week. */
+export function periodOf(frequency: Frequency, at: number): string {
+  const date = new Date(at);
+  if (frequency === 'daily') return date.toISOString().slice(0, 10);
+  // ISO 8601: weeks start on Monday and belong to the year of their Thursday.
+  const thursday = new Date(
+    Date.UTC(
+      date.getUTCFullYear(),
+      date.getUTCMonth(),
+      date.getUTCDate() + 4 - (date.getUTCDay() || 7),
+    ),
+  );
+  const yearStart = Date.UTC(thursday.getUTCFullYear(), 0, 1);
+  const week = Math.ceil(((thursday.getTime() - yearStart) / 86_400_000 + 1) / 7);
+  return `${thursday.getUTCFullYear()}-W${pad(week)}`;
+}
+
+/** The id of the issue of `frequency` for the period of `at`, e.g. `daily-2026-11-23`. */
+export const periodIssueId = (frequency: Frequency, at: number) =>
+  `${frequency}-${periodOf(frequency, at)}`;
+
 /**
- * The run's issue, created on its first plan: the window ends when the process was queued (its
- * id's time), so a planner that runs again finds the same window and audiences.
+ * The period's issue, created by the first run in the period: its window ends when that run was
+ * queued (its process id's time) and starts where the previous period's issue ended (at most one
+ * period back), so consecutive issues never carry the same pick; every later run in the period
+ * finds it as it was.
  */
-async function openIssue(processId: string, frequency: Frequency): Promise<NewsletterIssue> {
-  const existing = await issueById(processId);
-  if (existing) return existing;
+async function periodIssue(processId: string, frequency: Frequency): Promise<NewsletterIssue> {
   const end = decodeTime(processId);
+  const id = periodIssueId(frequency, end);
+  const existing = await issueById(id);
+  if (existing) return existing;
+  const previous = await issueById(periodIssueId(frequency, end - WINDOW_MS[frequency]));
+  const from = Math.max(end - WINDOW_MS[frequency], previous ? Date.parse(previous.to) : 0);
   const audiences = (await Audiences.list()).filter(
     (audience) => audience.state === 'active' && audience.frequency === frequency,
   );
-  const issue = {
-    id: processId,
+  return createIssue({
+    id,
+    origin: 'schedule',
     frequency,
-    from: new Date(end - WINDOW_MS[frequency]).toISOString(),
+    from: new Date(from).toISOString(),
     to: new Date(end).toISOString(),
     audienceIds: audiences.map((audience) => audience.id),
-    status: 'sending' as const,
+    status: 'sending',
+    processId,
+    startedAt: now(),
     createdAt: now(),
-  };
+  });
+}
+
+/** Creates an issue once; a second creator gets the first one's. */
+export async function createIssue(issue: NewsletterIssue): Promise<NewsletterIssue> {
   try {
     const { data } = await NewsletterIssueEntity.create(issue).go();
     return data;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    return (await issueById(processId))!;
+    return (await issueById(issue.id))!;
   }
+}
+
+/** A campaign's issue, marked sending by this process (it may have been scheduled). */
+async function campaignIssue(processId: string, issueId: string): Promise<NewsletterIssue> {
+  const issue = await issueById(issueId);
+  if (!issue) throw new Error(`No newsletter issue ${issueId}`);
+  if (issue.status === 'scheduled') {
+    await NewsletterIssueEntity.patch({ id: issueId })
+      .set({ status: 'sending', processId, startedAt: now() })
+      .where((attr, op) => op.eq(attr.status, 'scheduled'))
+      .go()
+      .catch((error: unknown) => {
+        if (!isConditionFailure(error)) throw error;
+      });
+  }
+  return (await issueById(issueId))!;
 }
 
 /** The distinct members of the audiences, in the order first met, page by page. */
@@ -140,7 +195,7 @@ async function committed(transaction: { go(): Promise<{ canceled: boolean }> }):
 }
 
 /** The outbox e-mail of a digest: only what the template renders, and the one-click headers. */
-function digestEmail(subscriber: Subscribers.Subscriber, digest: Digest) {
+function digestEmail(issueId: string, subscriber: Subscribers.Subscriber, digest: Digest) {
   const { preferencesUrl, unsubscribeUrl } = Subscribers.subscriberLinks(subscriber);
   return Outbox.draft('digest', {
     to: subscriber.email,
@@ -167,6 +222,7 @@ function digestEmail(subscriber: Subscribers.Subscriber, digest: Digest) {
     },
     headers: Subscribers.unsubscribeHeaders(subscriber),
     subscriber,
+    issueId,
   });
 }
 
@@ -194,7 +250,7 @@ async function deliverTo(
   }
   let email: Outbox.OutboundEmail;
   try {
-    email = digestEmail(subscriber, digest);
+    email = digestEmail(issue.id, subscriber, digest);
   } catch (error) {
     // Props the template refuses would be refused on every run: recorded, not retried.
     if (!(error instanceof v.ValiError)) throw error;
@@ -233,8 +289,9 @@ async function deliverTo(
 async function closeIfComplete(issueId: string): Promise<void> {
   const issue = await issueById(issueId);
   if (!issue || issue.status !== 'sending') return;
-  if ((issue.queued ?? 0) + (issue.skipped ?? 0) + (issue.failed ?? 0) < (issue.recipients ?? 0))
-    return;
+  const written =
+    (issue.queued ?? 0) + (issue.sent ?? 0) + (issue.skipped ?? 0) + (issue.failed ?? 0);
+  if (written < (issue.recipients ?? 0)) return;
   await NewsletterIssueEntity.patch({ id: issueId })
     .set({ status: 'done', doneAt: now() })
     .where((attr, op) => op.eq(attr.status, 'sending'))
@@ -249,7 +306,9 @@ export const sendNewsletters = Jobs.defineChunkedJob({
   slot: 'newsletter',
   input: SendInput,
   async plan(input, context): Promise<SendChunk[]> {
-    const issue = await openIssue(context.processId, input.frequency);
+    const issue = input.issueId
+      ? await campaignIssue(context.processId, input.issueId)
+      : await periodIssue(context.processId, input.frequency);
     const subscriberIds = await membersOf(issue.audienceIds);
     // Set, not added: a planner that runs again plans the members as they are now.
     await NewsletterIssueEntity.patch({ id: issue.id })

@@ -8,13 +8,17 @@
 // after the server accepted the message and before `sent` is written (one DynamoDB write, a few
 // milliseconds) leaves it to be sent again when the lease ends. That second copy carries the same
 // Message-ID, which most mailbox providers use to drop duplicates.
-import type { EntityItem } from 'electrodb';
+import { createWriteTransaction, type EntityItem } from 'electrodb';
 import { isConditionFailure } from '#core/db';
 import { logger } from '#core/logs';
 import { isPermanentFailure, type Mailer, senderDomain, SMTP_TIMEOUTS } from '#core/mail';
-// The entity file, not the concept: core/subscribers writes its e-mails through this outbox.
+// The entity files, not the concepts: core/subscribers and core/newsletter write their e-mails
+// through this outbox, and a newsletter e-mail settles its Delivery with it.
+import { DeliveryEntity } from '../newsletter/delivery-entity';
+import { NewsletterIssueEntity } from '../newsletter/issue-entity';
 import { SubscriberEntity } from '../subscribers/entity';
 import { keyOf, OutboundEmailEntity } from './entity';
+import { takeSendSlot } from './send-rate';
 import { render } from './templates';
 
 export type OutboundEmail = EntityItem<typeof OutboundEmailEntity>;
@@ -61,31 +65,87 @@ async function claim(id: string, at: number): Promise<OutboundEmail | undefined>
   }
 }
 
-type Settlement = Pick<OutboundEmail, 'status'> &
-  Partial<Pick<OutboundEmail, 'lastError' | 'smtpMessageId' | 'smtpResponse' | 'sentAt'>>;
+type Settlement = { status: 'queued' | 'sent' | 'failed' | 'cancelled' } & Partial<
+  Pick<OutboundEmail, 'lastError' | 'smtpMessageId' | 'smtpResponse' | 'sentAt'>
+>;
+
+const DELIVERY_OF = { sent: 'sent', failed: 'failed', cancelled: 'skipped' } as const;
 
 /**
  * Ends this attempt, looking at the e-mail again at `at` if it is queued; false when its lease
- * ended and another attempt took the e-mail over.
+ * ended and another attempt took the e-mail over. A newsletter e-mail's last attempt settles its
+ * Delivery and the issue's counts in the same transaction, so each is counted once.
  */
 async function settle(email: OutboundEmail, at: number, change: Settlement): Promise<boolean> {
+  const final = change.status === 'queued' ? undefined : DELIVERY_OF[change.status];
   try {
-    await OutboundEmailEntity.patch(keyOf(email.id))
-      .set({ nextAttemptAt: iso(at), ...change })
-      .where(
-        (attr, op) =>
-          `${op.eq(attr.status, 'sending')} AND ${op.eq(attr.attempts, email.attempts ?? 0)}`,
-      )
-      .go();
+    if (!email.issueId || !email.subscriberId || !final) {
+      await OutboundEmailEntity.patch(keyOf(email.id))
+        .set({ nextAttemptAt: iso(at), ...change })
+        .where(
+          (attr, op) =>
+            `${op.eq(attr.status, 'sending')} AND ${op.eq(attr.attempts, email.attempts ?? 0)}`,
+        )
+        .go();
+      return true;
+    }
+    const delivery = { issueId: email.issueId, subscriberId: email.subscriberId };
+    const result = await createWriteTransaction(
+      { outbox: OutboundEmailEntity, delivery: DeliveryEntity, issue: NewsletterIssueEntity },
+      (entities) => [
+        entities.outbox
+          .patch(keyOf(email.id))
+          .set({ nextAttemptAt: iso(at), ...change })
+          .where(
+            (attr, op) =>
+              `${op.eq(attr.status, 'sending')} AND ${op.eq(attr.attempts, email.attempts ?? 0)}`,
+          )
+          .commit(),
+        entities.delivery
+          .patch(delivery)
+          .set({
+            status: final,
+            ...(final === 'sent'
+              ? { smtpMessageId: change.smtpMessageId, sentAt: change.sentAt }
+              : { reason: change.lastError }),
+          })
+          .commit(),
+        entities.issue
+          .patch({ id: delivery.issueId })
+          .add({ queued: -1, [final]: 1 })
+          .commit(),
+      ],
+    ).go();
+    if (result.canceled) return takenOver(email, change);
+    if (final === 'sent') await lastIssueSent(email.subscriberId, email.issueId, change.sentAt!);
     return true;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    logger.info('An e-mail was taken over by another attempt before this one ended', {
-      outboundEmailId: email.id,
-      status: change.status,
-    });
-    return false;
+    return takenOver(email, change);
   }
+}
+
+function takenOver(email: OutboundEmail, change: Settlement): false {
+  logger.info('An e-mail was taken over by another attempt before this one ended', {
+    outboundEmailId: email.id,
+    status: change.status,
+  });
+  return false;
+}
+
+/** Marks the issue the subscriber was last sent, so their unsubscribe counts against it. */
+async function lastIssueSent(subscriberId: string, issueId: string, sentAt: string) {
+  await SubscriberEntity.patch({ id: subscriberId })
+    .set({ lastIssueId: issueId, lastIssueSentAt: sentAt })
+    .where(
+      (attr, op) =>
+        `${op.notExists(attr.lastIssueSentAt)} OR ${op.lt(attr.lastIssueSentAt, sentAt)}`,
+    )
+    .go()
+    .catch((error: unknown) => {
+      // Gone, or a later issue is already marked: nothing to do.
+      if (!isConditionFailure(error)) throw error;
+    });
 }
 
 /** Why a subscriber's e-mail must not go out any more, if it must not. */
@@ -125,6 +185,7 @@ export async function deliverOne(id: string, mailer: Mailer, at = Date.now()): P
     return { result: 'cancelled' };
   }
   const mail = await render(email.kind, email.props);
+  await takeSendSlot();
   try {
     const info = await mailer.send({
       ...mail,

@@ -29,6 +29,8 @@ export const OutboundEmailEntity = defineEntity({
     /** Set when the mail is for a subscriber: it is cancelled if they moved or left meanwhile. */
     subscriberId: { type: 'string' },
     linkVersion: { type: 'number' },
+    /** The newsletter issue it carries: its Delivery and the issue's counts settle with it. */
+    issueId: { type: 'string' },
     status: { type: OUTBOUND_EMAIL_STATUSES, required: true },
     attempts: { type: 'number', default: 0 },
     /** Queued: not before this. Sending: the claim's lease ends here. Otherwise: when it ended. */

@@ -31,6 +31,8 @@ export function draft<K extends EmailKind>(
     props: PropsOf<K>;
     headers?: Record<string, string>;
     subscriber?: { id: string; linkVersion?: number };
+    /** The newsletter issue it carries (with `subscriber`): settled with its Delivery. */
+    issueId?: string;
   },
 ): OutboundEmail {
   const id = ulid();
@@ -45,6 +47,7 @@ export function draft<K extends EmailKind>(
     headers: mail.headers && JSON.stringify(mail.headers),
     subscriberId: mail.subscriber?.id,
     linkVersion: mail.subscriber && (mail.subscriber.linkVersion ?? 0),
+    issueId: mail.subscriber && mail.issueId,
     status: 'queued',
     attempts: 0,
     nextAttemptAt: createdAt,

@@ -5,7 +5,13 @@ import { VisibleError } from '#core/common';
 import { config } from '#core/config';
 import { RateLimitWindowEntity } from './entity';
 
-export type Limit = { bucket: string; max: number; windowSeconds: number };
+export type Limit = {
+  bucket: string;
+  max: number;
+  windowSeconds: number;
+  /** A limit of something other than requests (the SMTP send rate): RATE_LIMIT_FACTOR leaves it. */
+  unscaled?: true;
+};
 
 export const LIMITS = {
   waitlistPerIp: { bucket: 'waitlist-ip', max: 5, windowSeconds: 60 },
@@ -40,7 +46,7 @@ export async function attempt(limit: Limit, key: string, now = Date.now()): Prom
     .go({ response: 'all_new' });
   const count = data.count ?? 0;
   return {
-    allowed: count <= limit.max * config().RATE_LIMIT_FACTOR,
+    allowed: count <= limit.max * (limit.unscaled ? 1 : config().RATE_LIMIT_FACTOR),
     count,
     // Same window as the count, even if the clock has moved on since.
     release: async () => {

@@ -21,6 +21,9 @@ export const SubscriberEntity = defineEntity({
     unsubscribedAt: { type: 'string' },
     /** Bumped when the address changes: links carry it, so older links stop working. */
     linkVersion: { type: 'number', default: 0 },
+    /** The newsletter issue last sent to them, and when: an unsubscribe is counted against it. */
+    lastIssueId: { type: 'string' },
+    lastIssueSentAt: { type: 'string' },
   },
   indexes: {
     // One subscriber by id: pk subscriber#{id}

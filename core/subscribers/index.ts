@@ -16,6 +16,9 @@ import { SubscriberEmailEntity } from './subscriber-email-entity';
 import { AudienceMemberEntity } from './audience-member-entity';
 import { confirmationDraft } from './emails';
 import { mirror } from './mirror';
+// The entity file, not the concept: core/newsletter reads subscribers, and an unsubscribe counts
+// against the issue that came last.
+import { NewsletterIssueEntity } from '../newsletter/issue-entity';
 
 export { SubscriberEntity, SubscriberEmailEntity, AudienceMemberEntity };
 export { subscriberLinks, unsubscribeHeaders, manageToken } from './links';
@@ -377,12 +380,44 @@ export async function changeEmail(subscriber: Subscriber, newEmail: string): Pro
   return moved;
 }
 
-/** Stops all mail to the subscriber; unsubscribing twice is fine. */
+/** How long after an issue an unsubscribe still counts against it. */
+export const UNSUBSCRIBE_ATTRIBUTION_MS = 30 * 86_400_000;
+
+/**
+ * Stops all mail to the subscriber; unsubscribing twice is fine. The last issue they were sent
+ * (within 30 days) counts the unsubscribe, in the same transaction, so it is counted once.
+ */
 export async function unsubscribe(subscriber: Subscriber): Promise<void> {
   if (subscriber.status === 'unsubscribed' || subscriber.status === 'cleaned') return;
-  await SubscriberEntity.update({ id: subscriber.id })
-    .set({ status: 'unsubscribed', unsubscribedAt: now(), updatedAt: now() })
-    .go();
+  const at = now();
+  const lastIssueId =
+    subscriber.lastIssueId &&
+    Date.parse(at) - Date.parse(subscriber.lastIssueSentAt ?? '') < UNSUBSCRIBE_ATTRIBUTION_MS
+      ? subscriber.lastIssueId
+      : undefined;
+  try {
+    const result = await createWriteTransaction(
+      { subscriber: SubscriberEntity, issue: NewsletterIssueEntity },
+      (entities) => [
+        entities.subscriber
+          .patch({ id: subscriber.id })
+          .set({ status: 'unsubscribed', unsubscribedAt: at, updatedAt: at })
+          .where(
+            (attr, op) =>
+              `(${op.eq(attr.status, 'pending')} OR ${op.eq(attr.status, 'subscribed')})`,
+          )
+          .commit(),
+        ...(lastIssueId
+          ? [entities.issue.patch({ id: lastIssueId }).add({ unsubscribes: 1 }).commit()]
+          : []),
+      ],
+    ).go();
+    // Cancelled: they left meanwhile (or the issue was deleted); nothing more to do.
+    if (result.canceled) return;
+  } catch (error) {
+    if (isConditionFailure(error)) return;
+    throw error;
+  }
   await mirror.status(subscriber.email, 'unsubscribed');
   await track('unsubscribe', '/unsubscribe', subscriber);
 }
