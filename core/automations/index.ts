@@ -126,16 +126,42 @@ export const jobs = Jobs.registry([
   sendNewsletters,
 ] as Jobs.JobDefinition[]);
 
-/** Runs one schedule: enqueue its job as the scheduler, or recover stuck jobs. */
+/** Runs one schedule: enqueue its job as the scheduler, start due campaigns, or recover. */
 export async function runSchedule(id: string): Promise<void> {
   const schedule = SCHEDULES.find((candidate) => candidate.id === id);
   if (!schedule) throw new Error(`Unknown schedule "${id}"`);
-  if (schedule.id === 'recover-jobs') return void (await Jobs.recover());
-  const job = schedule.id === 'score-articles' ? scoreArticles : importArticles;
+  switch (schedule.id) {
+    case 'recover-jobs':
+      return void (await Jobs.recover());
+    case 'start-scheduled-campaigns':
+      return void (await Newsletter.startDueCampaigns());
+    case 'import-articles':
+      return enqueueScheduled(importArticles, {});
+    case 'score-articles':
+      return enqueueScheduled(scoreArticles, {});
+    case 'send-daily-newsletter':
+      return sendPeriodIssue('daily');
+    case 'send-weekly-newsletter':
+      return sendPeriodIssue('weekly');
+  }
+}
+
+/** The period's issue, unless an earlier turn of the schedule already sent it. */
+async function sendPeriodIssue(frequency: Newsletter.Frequency): Promise<void> {
+  const issue = await Newsletter.issueById(Newsletter.periodIssueId(frequency, Date.now()));
+  if (issue?.status === 'done') return;
+  await enqueueScheduled(sendNewsletters, { frequency });
+}
+
+async function enqueueScheduled<S extends v.GenericSchema, C>(
+  job: Jobs.JobDefinition<S> | Jobs.ChunkedJobDefinition<S, C>,
+  input: v.InferInput<S>,
+): Promise<void> {
   try {
-    await Jobs.enqueue(job, {}, 'scheduler');
+    await Jobs.enqueue(job, input, 'scheduler');
   } catch (error) {
-    // Another job holds the slot: this turn is skipped; the next one runs as usual.
+    // Another job holds the slot: this turn is skipped; the next one runs as usual. (A skipped
+    // newsletter turn is caught up by the next: its window starts where the last issue ended.)
     if (!isVisibleError(error) || error.code !== 'jobs.busy') throw error;
     logger.info(`Scheduled ${job.name} skipped: another process is running`);
   }

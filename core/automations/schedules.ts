@@ -1,6 +1,12 @@
 // The one list of schedules: EventBridge rules in stacks/ and the local scheduler both read it.
 export type Schedule = {
-  id: 'import-articles' | 'score-articles' | 'recover-jobs';
+  id:
+    | 'import-articles'
+    | 'score-articles'
+    | 'send-daily-newsletter'
+    | 'send-weekly-newsletter'
+    | 'start-scheduled-campaigns'
+    | 'recover-jobs';
   cron: string;
   description: string;
 };
@@ -17,6 +23,24 @@ export const SCHEDULES: Schedule[] = [
     cron: '*/15 * * * *',
     description:
       'Score articles left unscored, every 15 minutes (a run with nothing to do ends at once)',
+  },
+  {
+    // The period's issue, so a second run the same day (or an early 'Send newsletters') sends
+    // nobody a second copy. Three turns: one that finds another send running is caught up by the
+    // next; a turn after the day's issue is done does nothing.
+    id: 'send-daily-newsletter',
+    cron: '0,20,40 7 * * *',
+    description: 'Send the daily issue from 07:00 UTC: the picks since the last daily issue',
+  },
+  {
+    id: 'send-weekly-newsletter',
+    cron: '10,30,50 7 * * 1',
+    description: 'Send the weekly issue on Mondays from 07:10 UTC: the picks since the last one',
+  },
+  {
+    id: 'start-scheduled-campaigns',
+    cron: '* * * * *',
+    description: 'Start the campaigns scheduled on the setup page whose time has come',
   },
   { id: 'recover-jobs', cron: '*/5 * * * *', description: 'Re-queue jobs a crash left behind' },
 ];

@@ -51,12 +51,16 @@ export function reasonFor(pick: Pick<Curation.Pick, 'relevantClues'>, audience: 
   return `Because you follow those who ${listed(clues.length ? clues : [audience.title])}`;
 }
 
-/** The audiences a digest of this frequency reads: followed or chosen niches, active, in scope. */
+/**
+ * The audiences a digest reads: followed or chosen niches that are active, and either the issue's
+ * own audiences (a campaign may send a weekly audience's picks as a daily issue) or, without a
+ * list, those of the digest's frequency.
+ */
 async function audiencesOf(reader: Reader, frequency: Frequency, only?: string[]) {
   const ids = [...new Set([...(reader.audienceIds ?? []), ...(reader.shadowAudienceIds ?? [])])];
   const audiences = await Audiences.byIds(only ? ids.filter((id) => only.includes(id)) : ids);
   return audiences
-    .filter((audience) => audience.state === 'active' && audience.frequency === frequency)
+    .filter((audience) => audience.state === 'active' && (only || audience.frequency === frequency))
     .sort((a, b) => a.title.localeCompare(b.title));
 }
 

@@ -39,7 +39,6 @@ export function renderDigest(digest: Digest, links: DigestLinks) {
   });
 }
 export {
-  createIssue,
   deliveryOf,
   issueById,
   periodIssueId,
@@ -51,6 +50,24 @@ export {
   type Delivery,
   type NewsletterIssue,
 } from './send';
+export {
+  cancelCampaign,
+  CampaignWindow,
+  checkCampaign,
+  MAX_CAMPAIGN_AUDIENCES,
+  MAX_SCHEDULE_DAYS,
+  MAX_WINDOW_DAYS,
+  newCampaignId,
+  PreviewInput,
+  previewCampaign,
+  recentIssues,
+  scheduleCampaign,
+  ScheduleInput,
+  sendTest,
+  startDueCampaigns,
+  TestSendInput,
+  type CampaignPreview,
+} from './campaign';
 export { NewsletterIssueEntity, ISSUE_ORIGINS, ISSUE_STATUSES } from './issue-entity';
 export { ScheduledSendEntity } from './scheduled-send-entity';
 export { DeliveryEntity, DELIVERY_STATUSES } from './delivery-entity';

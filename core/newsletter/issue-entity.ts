@@ -5,7 +5,7 @@
 // that write each Delivery and settle its e-mail, so each subscriber is counted exactly once.
 import { defineEntity } from '#core/db';
 
-export const ISSUE_STATUSES = ['scheduled', 'sending', 'done'] as const;
+export const ISSUE_STATUSES = ['scheduled', 'sending', 'done', 'cancelled'] as const;
 export const ISSUE_ORIGINS = ['schedule', 'campaign'] as const;
 
 export const NewsletterIssueEntity = defineEntity({

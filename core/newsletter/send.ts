@@ -14,7 +14,8 @@ import * as Jobs from '#core/jobs';
 import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
 import { composeDigest } from './compose';
-import type { Digest, Frequency } from './digest';
+import { digestEmail } from './email';
+import type { Frequency } from './digest';
 import { DeliveryEntity } from './delivery-entity';
 import { NewsletterIssueEntity } from './issue-entity';
 
@@ -110,7 +111,7 @@ async function periodIssue(processId: string, frequency: Frequency): Promise<New
 }
 
 /** Creates an issue once; a second creator gets the first one's. */
-export async function createIssue(issue: NewsletterIssue): Promise<NewsletterIssue> {
+async function createIssue(issue: NewsletterIssue): Promise<NewsletterIssue> {
   try {
     const { data } = await NewsletterIssueEntity.create(issue).go();
     return data;
@@ -192,38 +193,6 @@ async function committed(transaction: { go(): Promise<{ canceled: boolean }> }):
     if (isConditionFailure(error)) return false;
     throw error;
   }
-}
-
-/** The outbox e-mail of a digest: only what the template renders, and the one-click headers. */
-function digestEmail(issueId: string, subscriber: Subscribers.Subscriber, digest: Digest) {
-  const { preferencesUrl, unsubscribeUrl } = Subscribers.subscriberLinks(subscriber);
-  return Outbox.draft('digest', {
-    to: subscriber.email,
-    props: {
-      subject: digest.subject,
-      preview: digest.preview,
-      heading: digest.heading,
-      intro: digest.intro,
-      sections: digest.sections.map((section) => ({
-        heading: section.heading,
-        stories: section.stories.map((story) => ({
-          articleId: story.articleId,
-          title: story.title,
-          teaser: story.teaser,
-          postUrl: story.postUrl,
-          sourceUrl: story.sourceUrl,
-          sourceLabel: story.sourceLabel,
-          reasons: story.reasons,
-        })),
-      })),
-      audiences: digest.audiences,
-      preferencesUrl,
-      unsubscribeUrl,
-    },
-    headers: Subscribers.unsubscribeHeaders(subscriber),
-    subscriber,
-    issueId,
-  });
 }
 
 /** One subscriber's part of the issue; infrastructure errors propagate so the chunk runs again. */
@@ -309,6 +278,12 @@ export const sendNewsletters = Jobs.defineChunkedJob({
     const issue = input.issueId
       ? await campaignIssue(context.processId, input.issueId)
       : await periodIssue(context.processId, input.frequency);
+    if (issue.status === 'cancelled') {
+      context.log.info('The campaign was cancelled before it started: nothing to send', {
+        issueId: issue.id,
+      });
+      return [];
+    }
     const subscriberIds = await membersOf(issue.audienceIds);
     // Set, not added: a planner that runs again plans the members as they are now.
     await NewsletterIssueEntity.patch({ id: issue.id })

@@ -12,7 +12,7 @@ import { flush, logger } from '#core/logs';
 import { mailer, type Mailer } from '#core/mail';
 import { dayOf, keyOf, OutboundEmailEntity } from './entity';
 import { deliverOne, type OutboundEmail, type Outcome } from './delivery';
-import { subjectOf, type EmailKind, type PropsOf } from './templates';
+import { render, subjectOf, type EmailKind, type PropsOf } from './templates';
 
 export { OutboundEmailEntity, OUTBOUND_EMAIL_STATUSES } from './entity';
 export { LEASE_MS, MAX_ATTEMPTS, messageIdOf, retryDelayMs, type OutboundEmail } from './delivery';
@@ -53,6 +53,12 @@ export function draft<K extends EmailKind>(
     nextAttemptAt: createdAt,
     createdAt,
   };
+}
+
+/** An e-mail exactly as it would be sent (subject, HTML, text), neither stored nor sent. */
+export async function preview<K extends EmailKind>(kind: K, props: PropsOf<K>) {
+  const mail = await render(kind, JSON.stringify(props));
+  return { ...mail, subject: subjectOf(kind, props) };
 }
 
 export type OutboxMessage = { outboundEmailId: string };

@@ -1,0 +1,54 @@
+// A digest as the outbox's 'digest' e-mail: only what the template renders. The issue's own
+// e-mail carries the subscriber's signed footer links and one-click headers; a preview or a
+// test send carries links that act on nobody, so a test recipient cannot unsubscribe the
+// subscriber whose issue they were shown.
+import { config } from '#core/config';
+import * as Outbox from '#core/outbox';
+import * as Subscribers from '#core/subscribers';
+import type { Digest } from './digest';
+
+type Links = { preferencesUrl: string; unsubscribeUrl: string };
+
+export function digestProps(digest: Digest, links: Links) {
+  return {
+    subject: digest.subject,
+    preview: digest.preview,
+    heading: digest.heading,
+    intro: digest.intro,
+    sections: digest.sections.map((section) => ({
+      heading: section.heading,
+      stories: section.stories.map((story) => ({
+        articleId: story.articleId,
+        title: story.title,
+        teaser: story.teaser,
+        postUrl: story.postUrl,
+        sourceUrl: story.sourceUrl,
+        sourceLabel: story.sourceLabel,
+        reasons: story.reasons,
+      })),
+    })),
+    audiences: digest.audiences,
+    preferencesUrl: links.preferencesUrl,
+    unsubscribeUrl: links.unsubscribeUrl,
+  };
+}
+
+/** Footer links for a preview or a test: the pages themselves, with no subscriber's token. */
+export function inertLinks(): Links {
+  const base = config().PUBLIC_URL;
+  return {
+    preferencesUrl: new URL('/subscription', base).toString(),
+    unsubscribeUrl: new URL('/unsubscribe', base).toString(),
+  };
+}
+
+/** The issue's e-mail to its subscriber, settled with their Delivery of `issueId`. */
+export function digestEmail(issueId: string, subscriber: Subscribers.Subscriber, digest: Digest) {
+  return Outbox.draft('digest', {
+    to: subscriber.email,
+    props: digestProps(digest, Subscribers.subscriberLinks(subscriber)),
+    headers: Subscribers.unsubscribeHeaders(subscriber),
+    subscriber,
+    issueId,
+  });
+}
