@@ -23,6 +23,7 @@ export const serverEnvironment = {
     'CONTACT_EMAIL',
     'MAIL_FROM',
     'UNSUBSCRIBE_MAILTO',
+    'SEND_RATE',
     'MAILING_LIST',
     'MAILCHIMP_SERVER_PREFIX',
     'MAILCHIMP_LIST_ID',
