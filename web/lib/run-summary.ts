@@ -66,6 +66,7 @@ export function runSummary(run: RunView): string | undefined {
     case 'send-newsletters':
       return [
         `${plural(n(output.queued), 'issue')} queued for delivery`,
+        `${n(output.alreadyDone).toLocaleString('en-GB')} already had it`,
         `${n(output.skipped).toLocaleString('en-GB')} skipped`,
         `${n(output.failed).toLocaleString('en-GB')} failed`,
       ].join(', ');

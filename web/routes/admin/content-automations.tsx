@@ -219,12 +219,13 @@ export default function ContentAutomations() {
           <input type="hidden" name="intent" value="send-newsletters" />
           <p>
             Each confirmed subscriber gets one issue built from the picks of the audiences they
-            follow.
+            follow: today&apos;s daily or this week&apos;s weekly issue, with the picks since the
+            last one. Sending again in the same day or week reaches only those who have not had it.
           </p>
           <label htmlFor="newsletterFrequency">Frequency</label>
           <select id="newsletterFrequency" name="frequency" defaultValue="daily">
-            <option value="daily">Daily (the last 24 hours)</option>
-            <option value="weekly">Weekly (the last 7 days)</option>
+            <option value="daily">Daily (today&apos;s issue)</option>
+            <option value="weekly">Weekly (this week&apos;s issue)</option>
           </select>
           <LastRun run={page.runs.send} />
           <button type="submit" className="button" disabled={busy}>
