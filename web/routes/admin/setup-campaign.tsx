@@ -24,7 +24,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     Audiences.list(),
     Newsletter.recentIssues({ limit: 20 }),
   ]);
-  const now = Math.floor(Date.now() / 60_000) * 60_000;
+  // Up to the next whole minute, so what was picked a moment ago is inside the window.
+  const now = Math.ceil(Date.now() / 60_000) * 60_000;
   return {
     // Made when the form is shown: submitting it twice schedules one campaign.
     id: Newsletter.newCampaignId(),
