@@ -6,8 +6,11 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { isVisibleError } from '#core/common';
 import * as Newsletter from '#core/newsletter';
 import { requireAdmin } from '#web/lib/admin.server';
+import { privatePageHeaders } from '#web/lib/cache';
 import { storingLogs } from '#web/lib/resource-route.server';
 import { valuesOf, windowOf } from './setup-campaign.server';
+
+export const headers = privatePageHeaders;
 
 const PREVIEW_POLICY = [
   "default-src 'none'",
