@@ -221,3 +221,26 @@ test.describe('newsletter campaign', () => {
     await expect(figure('Unsubscribes after the issue')).toHaveText('1');
   });
 });
+
+test.describe('a content window that is not valid', () => {
+  test.use({ allowConsoleErrors: [/status of 400 /] });
+
+  test('is explained in the error box with its code, and the inputs stay as typed', async ({
+    page,
+  }) => {
+    await signIn(page);
+    await page.goto('/admin-panel/setup-campaign');
+    await page.getByLabel('From (UTC)').fill('2026-03-02T10:00');
+    await page.getByLabel('To (UTC)').fill('2026-03-01T10:00');
+    await page.getByRole('group', { name: 'Audiences' }).getByRole('checkbox').first().check();
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      'The content window is not valid: "From" must be before "To". (SETUP_CAMPAIGN_CONTENT_FROM_TO_NOT_VALID)',
+    );
+    await expect(page.getByLabel('From (UTC)')).toHaveValue('2026-03-02T10:00');
+    await expect(page.getByLabel('To (UTC)')).toHaveValue('2026-03-01T10:00');
+    await expect(
+      page.getByRole('group', { name: 'Audiences' }).getByRole('checkbox').first(),
+    ).toBeChecked();
+  });
+});
