@@ -124,7 +124,13 @@ export default function SetupCampaign() {
             type="email"
             defaultValue={values.subscriberEmail}
           />
-          <button type="submit" className="button" name="intent" value="campaign-preview" disabled={busy}>
+          <button
+            type="submit"
+            className="button"
+            name="intent"
+            value="campaign-preview"
+            disabled={busy}
+          >
             Preview
           </button>
           <label htmlFor="testTo">Send the test to</label>
@@ -147,7 +153,13 @@ export default function SetupCampaign() {
           <p id="sendAt-hint" className="hint">
             Leave empty to send now.
           </p>
-          <button type="submit" className="button" name="intent" value="campaign-schedule" disabled={busy}>
+          <button
+            type="submit"
+            className="button"
+            name="intent"
+            value="campaign-schedule"
+            disabled={busy}
+          >
             Schedule campaign
           </button>
         </fieldset>
