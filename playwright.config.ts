@@ -37,10 +37,13 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   timeout: 30_000,
-  // Curation journeys add content cards to seeded audiences that other journeys count: they run last.
+  // Curation journeys add content cards to seeded audiences that other journeys count: they run
+  // after them. The newsletter journey sends a campaign, and only one send runs at a time: it runs
+  // after the curation journeys, whose 'Send newsletters' would otherwise hold the slot.
   projects: [
-    { name: 'journeys', testIgnore: /curation\.spec\.ts/ },
+    { name: 'journeys', testIgnore: /(curation|newsletter)\.spec\.ts/ },
     { name: 'curation', testMatch: /curation\.spec\.ts/, dependencies: ['journeys'] },
+    { name: 'newsletter', testMatch: /newsletter\.spec\.ts/, dependencies: ['curation'] },
   ],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,

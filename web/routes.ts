@@ -32,6 +32,7 @@ export default [
     route('logout', 'routes/admin/logout.ts'),
     route('logs/lines', 'routes/admin/logs.lines.ts'),
     route('outbox/:id', 'routes/admin/outbox.message.ts'),
+    route('setup-campaign/preview', 'routes/admin/setup-campaign.preview.ts'),
     route('audience-name-assessment', 'routes/admin/audience-name-assessment.ts'),
   ]),
   route('admin-panel', 'routes/admin/layout.tsx', [
@@ -39,6 +40,8 @@ export default [
     route('content-automations', 'routes/admin/content-automations.tsx'),
     route('logs', 'routes/admin/logs.tsx'),
     route('outbox', 'routes/admin/outbox.tsx'),
+    route('setup-campaign', 'routes/admin/setup-campaign.tsx'),
+    route('setup-campaign/:id', 'routes/admin/setup-campaign.issue.tsx'),
     route('articles/:id', 'routes/admin/article.tsx'),
   ]),
   route('*', 'routes/not-found.tsx', { id: 'routes/catch-all' }),

@@ -36,6 +36,9 @@ export default function AdminLayout() {
             <NavLink to="/admin-panel/content-automations">Content Automations</NavLink>
           </li>
           <li>
+            <NavLink to="/admin-panel/setup-campaign">Setup campaign</NavLink>
+          </li>
+          <li>
             <NavLink to="/admin-panel/logs">Monitor Logs</NavLink>
           </li>
           {outbox && (

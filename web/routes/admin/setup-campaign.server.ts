@@ -1,0 +1,98 @@
+// The Setup campaign actions: preview the issue as a subscriber (campaign-preview), send it as a
+// test to one address, or schedule it (campaign-schedule). Each checks the window first, so a bad
+// one answers SETUP_CAMPAIGN_CONTENT_FROM_TO_NOT_VALID whatever the button, and the operator's
+// inputs come back with every answer so nothing typed is lost.
+import { data, redirect } from '@remix-run/node';
+import { isVisibleError, VisibleError } from '#core/common';
+import * as Newsletter from '#core/newsletter';
+import { requireAdmin } from '#web/lib/admin.server';
+import { readForm } from '#web/lib/api.server';
+
+/** What the operator typed, echoed back so a refused form keeps it. */
+export type CampaignForm = {
+  id: string;
+  from: string;
+  to: string;
+  frequency: string;
+  audienceIds: string[];
+  subscriberEmail: string;
+  testTo: string;
+  sendAt: string;
+};
+
+export type CampaignResult =
+  | { values: CampaignForm; error: { code: string; message: string } }
+  | { values: CampaignForm; preview: Newsletter.CampaignPreview }
+  | { values: CampaignForm; message: string };
+
+/** Longest value kept from a field: enough for any real input, small enough to echo back. */
+const FIELD_MAX = 320;
+
+const text = (form: URLSearchParams, name: string) =>
+  String(form.get(name) ?? '').slice(0, FIELD_MAX);
+
+export function valuesOf(form: URLSearchParams): CampaignForm {
+  return {
+    id: text(form, 'id'),
+    from: text(form, 'from'),
+    to: text(form, 'to'),
+    frequency: text(form, 'frequency'),
+    audienceIds: form
+      .getAll('audienceId')
+      .slice(0, Newsletter.MAX_CAMPAIGN_AUDIENCES + 1)
+      .map((id) => id.slice(0, FIELD_MAX)),
+    subscriberEmail: text(form, 'subscriberEmail').trim(),
+    testTo: text(form, 'testTo').trim(),
+    sendAt: text(form, 'sendAt').trim(),
+  };
+}
+
+/** The window as typed; checkCampaign says what is wrong with it (the frequency included). */
+export const windowOf = (values: CampaignForm) =>
+  ({ ...values, frequency: values.frequency as Newsletter.Frequency }) satisfies Parameters<
+    typeof Newsletter.checkCampaign
+  >[0];
+
+export async function campaignAction(request: Request) {
+  const user = await requireAdmin(request);
+  let values: CampaignForm | undefined;
+  try {
+    const form = await readForm(request);
+    values = valuesOf(form);
+    const intent = form.get('intent');
+    if (intent !== 'campaign-preview' && intent !== 'send-test' && intent !== 'campaign-schedule')
+      throw new VisibleError('input.invalid', 'Unknown action', 400);
+    const campaign = await Newsletter.checkCampaign(windowOf(values));
+    switch (intent) {
+      case 'campaign-preview': {
+        const preview = await Newsletter.previewCampaign(campaign, {
+          subscriberEmail: values.subscriberEmail,
+        });
+        return { values, preview } satisfies CampaignResult;
+      }
+      case 'send-test':
+        await Newsletter.sendTest(campaign, {
+          subscriberEmail: values.subscriberEmail,
+          to: values.testTo,
+        });
+        return { values, message: `Test sent to ${values.testTo}` } satisfies CampaignResult;
+      case 'campaign-schedule': {
+        const issue = await Newsletter.scheduleCampaign(campaign, {
+          id: values.id,
+          sendAt: values.sendAt || undefined,
+          createdBy: user.id,
+        });
+        return redirect(`/admin-panel/setup-campaign/${issue.id}`);
+      }
+    }
+  } catch (error) {
+    if (!isVisibleError(error)) throw error;
+    return data(
+      {
+        values: values ?? valuesOf(new URLSearchParams()),
+        error: { code: error.code, message: error.message },
+      } satisfies CampaignResult,
+      { status: error.status },
+    );
+  }
+}
