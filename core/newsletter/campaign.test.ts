@@ -118,6 +118,10 @@ describe('setting up a campaign', () => {
       status: 400,
       message: 'From must be a date and time',
     });
+    await expect(refused({ from: '2026-02-31T10:00' })).rejects.toMatchObject({
+      status: 400,
+      message: 'From must be a real date and time',
+    });
     await expect(refused({ audienceIds: [] })).rejects.toMatchObject({
       message: 'Choose at least one audience',
     });

@@ -30,6 +30,19 @@ const DUE_PAGE = 25;
 
 const DAY_MS = 86_400_000;
 
+/** Whether the calendar has this day and the clock this time (Date.parse rolls 31 Feb over). */
+function isRealMoment(value: string): boolean {
+  const [, y, mo, d, h, mi] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(value)!.map(Number);
+  const day = new Date(Date.UTC(y!, mo! - 1, d!));
+  return (
+    Number.isFinite(Date.parse(value)) &&
+    day.getUTCMonth() === mo! - 1 &&
+    day.getUTCDate() === d &&
+    h! < 24 &&
+    mi! < 60
+  );
+}
+
 /** An ISO timestamp, or a `datetime-local` value (no zone: read as UTC). */
 const Moment = (name: string) =>
   v.pipe(
@@ -40,7 +53,7 @@ const Moment = (name: string) =>
       `${name} must be a date and time`,
     ),
     v.transform((value) => (/(Z|[+-]\d{2}:\d{2})$/.test(value) ? value : `${value}Z`)),
-    v.check((value) => Number.isFinite(Date.parse(value)), `${name} must be a real date and time`),
+    v.check(isRealMoment, `${name} must be a real date and time`),
     v.transform((value) => new Date(value).toISOString()),
   );
 
