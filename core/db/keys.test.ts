@@ -442,6 +442,19 @@ const samples: Record<string, () => Sample> = {
     doc: 'AudienceSuggestion',
     item: { id: id(), text: 'zk rollup builders', source: 'pre-success', createdAt: at },
   }),
+  sentenceStarter: () => ({
+    doc: 'SentenceStarter',
+    item: {
+      id: id(),
+      name: 'I build',
+      ordering: 0,
+      pointers: [
+        { name: 'protocols for', ordering: 1, examples: ['lending on Ethereum'] },
+        { ordering: 2, examples: ['zk proving systems'] },
+      ],
+      createdAt: at,
+    },
+  }),
   waitlistEntry: () => ({
     doc: 'WaitlistEntry',
     item: { email: `reader-${id().toLowerCase()}@example.org`, createdAt: at },
