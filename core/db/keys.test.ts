@@ -442,6 +442,35 @@ const samples: Record<string, () => Sample> = {
     doc: 'AudienceSuggestion',
     item: { id: id(), text: 'zk rollup builders', source: 'pre-success', createdAt: at },
   }),
+  assistantThread: () => ({
+    doc: 'AssistantThread',
+    item: {
+      id: id(),
+      userId: id(),
+      category: 'negative_feeback_on_article',
+      articleId: id(),
+      currentClues: ['I build lending protocols on Ethereum'],
+      messageCount: 3,
+      createdAt: at,
+    },
+  }),
+  chatMessage: () => ({
+    doc: 'ChatMessage',
+    item: {
+      threadId: id(),
+      id: id(),
+      role: 'assistant',
+      message: '{"cluesToBeAdded":[{"clue":"I run Solana validators"}]}',
+      template: 'clues review',
+      payload: {
+        cluesToBeAdded: [{ clue: 'I run Solana validators' }],
+        cluesToBeRemoved: [],
+        cluesToRemain: [{ clue: 'I research MEV' }],
+      },
+      doNotSkip: false,
+      createdAt: at,
+    },
+  }),
   sentenceStarter: () => ({
     doc: 'SentenceStarter',
     item: {
