@@ -442,6 +442,48 @@ const samples: Record<string, () => Sample> = {
     doc: 'AudienceSuggestion',
     item: { id: id(), text: 'zk rollup builders', source: 'pre-success', createdAt: at },
   }),
+  assistantThread: () => ({
+    doc: 'AssistantThread',
+    item: {
+      id: id(),
+      userId: id(),
+      category: 'negative_feeback_on_article',
+      articleId: id(),
+      currentClues: ['I build lending protocols on Ethereum'],
+      messageCount: 3,
+      createdAt: at,
+    },
+  }),
+  chatMessage: () => ({
+    doc: 'ChatMessage',
+    item: {
+      threadId: id(),
+      id: id(),
+      role: 'assistant',
+      message: '{"cluesToBeAdded":[{"clue":"I run Solana validators"}]}',
+      template: 'clues review',
+      payload: {
+        cluesToBeAdded: [{ clue: 'I run Solana validators' }],
+        cluesToBeRemoved: [],
+        cluesToRemain: [{ clue: 'I research MEV' }],
+      },
+      doNotSkip: false,
+      createdAt: at,
+    },
+  }),
+  sentenceStarter: () => ({
+    doc: 'SentenceStarter',
+    item: {
+      id: id(),
+      name: 'I build',
+      ordering: 0,
+      pointers: [
+        { name: 'protocols for', ordering: 1, examples: ['lending on Ethereum'] },
+        { ordering: 2, examples: ['zk proving systems'] },
+      ],
+      createdAt: at,
+    },
+  }),
   waitlistEntry: () => ({
     doc: 'WaitlistEntry',
     item: { email: `reader-${id().toLowerCase()}@example.org`, createdAt: at },

@@ -4,8 +4,10 @@ import { createHash } from 'node:crypto';
 import * as Audiences from '#core/audiences';
 import * as ContentCards from '#core/content-cards';
 import * as Posts from '#core/posts';
+import * as SentenceStarters from '#core/sentence-starters';
 import { seedAi } from './ai';
 import { audiences, authors, contentCards, posts } from './data';
+import { sentenceStarters } from './sentence-starters';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -15,10 +17,15 @@ export function seedId(key: string): string {
   return Array.from(digest.subarray(0, 26), (byte) => CROCKFORD[byte % 32]).join('');
 }
 
-export type SeedResult = { audiences: number; posts: number; contentCards: number };
+export type SeedResult = {
+  audiences: number;
+  posts: number;
+  contentCards: number;
+  sentenceStarters: number;
+};
 
 export async function seedDemoData(): Promise<SeedResult> {
-  const created: SeedResult = { audiences: 0, posts: 0, contentCards: 0 };
+  const created: SeedResult = { audiences: 0, posts: 0, contentCards: 0, sentenceStarters: 0 };
   const audienceIds = new Map(audiences.map((a) => [a.key, seedId(`audience:${a.key}`)]));
   const postIds = new Map(posts.map((p) => [p.key, seedId(`post:${p.key}`)]));
   const idOf = (ids: Map<string, string>, key: string) => {
@@ -71,6 +78,18 @@ export async function seedDemoData(): Promise<SeedResult> {
       createdAt: card.date,
     });
     created.contentCards++;
+  }
+  for (const [ordering, starter] of sentenceStarters.entries()) {
+    const id = seedId(`sentenceStarter:${starter.key}`);
+    if (await SentenceStarters.byId(id)) continue;
+    await SentenceStarters.create({
+      id,
+      name: starter.name,
+      ordering,
+      pointers: starter.pointers,
+      createdAt: '2026-09-01T09:00:00.000Z',
+    });
+    created.sentenceStarters++;
   }
   await seedAi();
   return created;

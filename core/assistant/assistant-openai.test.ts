@@ -1,0 +1,145 @@
+import { ulid } from 'ulid';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import * as Ai from '#core/ai';
+import * as Prompts from '#core/prompts';
+import { startFakeOpenAi, type FakeOpenAi } from '#tests/fakes/openai';
+import { initializeThread, messagesOf, retrieveClues, sendMessage } from './index';
+
+// The configured gpt model is an OpenAI-compatible one served by the fake, so the assistant talks
+// through the real `openai` client. Set before core reads its configuration (once, on first use).
+// Without OPENAI_COMPATIBLE_API_KEY the adapter sends 'not-needed', the key the fake is given.
+vi.hoisted(() => {
+  vi.stubEnv('AI_GPT_MODEL', 'openai-compatible/fake-gpt-assistant');
+});
+
+let fake: FakeOpenAi;
+let defaultAnswer: FakeOpenAi['answer'];
+const completions = () => fake.requests.filter((r) => r.path === '/v1/chat/completions');
+const user = () => `user-${ulid()}`;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi('not-needed');
+  defaultAnswer = fake.answer;
+  await Ai.create({
+    provider: 'openai-compatible',
+    model: 'fake-gpt-assistant',
+    modelType: 'gpt',
+    baseUrl: fake.url,
+  }).catch((error: unknown) => {
+    // Another file on this worker's table may have added it.
+    if ((error as { status?: number }).status !== 409) throw error;
+  });
+});
+afterAll(() => fake.stop());
+beforeEach(() => {
+  fake.requests.length = 0;
+  fake.answer = defaultAnswer;
+});
+
+describe('the assistant with an OpenAI model', () => {
+  it("converses under the prompt store's current system prompt", async () => {
+    const prompt = await Prompts.create({
+      expImplementationId: 'assistant-onboarding',
+      title: 'Friendlier onboarding',
+      prompt: 'You are a friendly web3 curator. Ask one short question at a time.',
+    });
+    // Files that share this worker's table expect the default prompt.
+    onTestFinished(() => Prompts.disable({ id: prompt.id }));
+    const userId = user();
+    const { threadId, messages: opening } = await initializeThread({
+      userId,
+      category: 'onboarding',
+    });
+    expect(completions()).toHaveLength(0);
+
+    const messages = await sendMessage({ userId, threadId, message: 'I build lending protocols' });
+
+    const body = completions()[0]!.body;
+    expect(body.model).toBe('fake-gpt-assistant');
+    expect(body.response_format).toBeUndefined();
+    expect(body.messages).toEqual([
+      { role: 'system', content: prompt.prompt },
+      { role: 'assistant', content: opening[0]!.message },
+      { role: 'user', content: 'I build lending protocols' },
+    ]);
+    expect(messages.at(-1)).toMatchObject({
+      role: 'assistant',
+      message: 'Tell me more about what you build.',
+    });
+  });
+
+  it("fills the change-clues prompt with the user's clues", async () => {
+    const userId = user();
+    const currentClues = ['I research MEV', 'I collect generative art'];
+    const { threadId } = await initializeThread({ userId, category: 'change_clues', currentClues });
+    await sendMessage({ userId, threadId, message: 'Drop the art one' });
+
+    const system = (completions()[0]!.body.messages as { content: string }[])[0]!.content;
+    const stored = await Prompts.current('assistant-change-clues');
+    expect(system).toBe(Prompts.render(stored, { clues: currentClues.join('\n') }));
+    expect(system).toContain('I research MEV\nI collect generative art');
+  });
+
+  it('extracts the clues as a strict json_schema task and stores the parsed review', async () => {
+    const userId = user();
+    const currentClues = ['I research MEV', 'I collect generative art'];
+    const { threadId } = await initializeThread({ userId, category: 'change_clues', currentClues });
+    await sendMessage({ userId, threadId, message: 'I run Solana validators, drop the art one' });
+    fake.requests.length = 0;
+    fake.answer = () => ({
+      cluesToBeAdded: ['I run Solana validators'],
+      cluesToBeRemoved: ['I collect generative art', 'I never had this clue'],
+      cluesToRemain: ['I research MEV'],
+    });
+
+    const review = (await retrieveClues({ userId, threadId })).at(-1)!;
+
+    const body = completions()[0]!.body;
+    expect(body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: {
+        name: 'assistant_clues',
+        strict: true,
+        schema: Ai.assistantClues.jsonSchema,
+      },
+    });
+    const sent = body.messages as { role: string; content: string }[];
+    expect(sent[0]).toEqual({ role: 'system', content: Ai.assistantClues.system });
+    expect(sent.slice(1, -1).map((m) => m.role)).toEqual(['assistant', 'user', 'assistant']);
+    expect(sent.at(-1)!.content).toContain('I research MEV\nI collect generative art');
+    expect(JSON.parse(review.message)).toEqual({
+      cluesToBeAdded: [{ clue: 'I run Solana validators' }],
+      // A clue the user does not have cannot be removed, whatever the model says.
+      cluesToBeRemoved: [{ clue: 'I collect generative art' }],
+      cluesToRemain: [{ clue: 'I research MEV' }],
+    });
+  });
+
+  it("wraps a model failure as 'Assistant: send-message failed, ...' and stores nothing", async () => {
+    const userId = user();
+    const { threadId } = await initializeThread({ userId, category: 'onboarding' });
+    fake.script({ status: 400, message: 'Bad request' });
+
+    await expect(
+      sendMessage({ userId, threadId, message: 'I build wallets' }),
+    ).rejects.toMatchObject({
+      name: 'VisibleError',
+      status: 503,
+      message: expect.stringMatching(/^Assistant: send-message failed, /),
+    });
+    expect(await messagesOf(threadId)).toHaveLength(1);
+  });
+
+  it('wraps an answer that does not match the schema as a retrieve-clues failure', async () => {
+    const userId = user();
+    const { threadId } = await initializeThread({ userId, category: 'onboarding' });
+    await sendMessage({ userId, threadId, message: 'I build wallets' });
+    fake.script({ content: '{"cluesToBeAdded": "not a list"}' });
+
+    await expect(retrieveClues({ userId, threadId })).rejects.toMatchObject({
+      status: 503,
+      message: expect.stringMatching(/^Assistant: retrieve-clues failed, /),
+    });
+    expect(await messagesOf(threadId)).toHaveLength(3);
+  });
+});

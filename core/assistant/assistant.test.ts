@@ -1,0 +1,209 @@
+import { ulid } from 'ulid';
+import { describe, expect, it, vi } from 'vitest';
+import * as RateLimit from '#core/rate-limit';
+import {
+  ASSISTANT_LIMITS,
+  ASSISTANT_MESSAGES,
+  AssistantThreadEntity,
+  RATE_LIMIT,
+  initializeThread,
+  messagesOf,
+  parseClues,
+  retrieveClues,
+  sendMessage,
+} from './index';
+
+const user = () => `user-${ulid()}`;
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('an onboarding interview with the local provider', () => {
+  it('asks follow-up questions and ends in specific clues as the last, JSON message', async () => {
+    const userId = user();
+    const { threadId, messages: opening } = await initializeThread({
+      userId,
+      category: 'onboarding',
+    });
+    expect(opening).toHaveLength(1);
+    expect(opening[0]).toMatchObject({ role: 'assistant' });
+    expect(opening[0]!.message).toMatch(/^Hello, this is your Content Curator/);
+
+    const replies: string[] = [];
+    for (const answer of [
+      'I build lending protocols.',
+      'Mostly Ethereum and Arbitrum.',
+      'Smart contract engineer',
+      'I also collect generative art.',
+    ]) {
+      const messages = await sendMessage({ userId, threadId, message: answer });
+      expect(messages.at(-2)).toMatchObject({ role: 'user', message: answer });
+      replies.push(messages.at(-1)!.message);
+    }
+    expect(replies[0]).toMatch(/Which chains or ecosystems/);
+    expect(replies[1]).toMatch(/What is your role/);
+    expect(replies[2]).toMatch(/anything else you follow closely/);
+
+    const messages = await retrieveClues({ userId, threadId });
+    expect(messages).toHaveLength(10);
+    const review = messages.at(-1)!;
+    expect(review).toMatchObject({ role: 'assistant', template: 'clues review' });
+    expect(JSON.parse(review.message)).toEqual({
+      clues: [
+        { clue: 'I build lending protocols on Ethereum and Arbitrum' },
+        { clue: 'I am a smart contract engineer' },
+        { clue: 'I collect generative art' },
+      ],
+      suggestion:
+        'These clues will pick your stories. You can change them any time from your feed.',
+    });
+    expect(parseClues(review.message)?.clues).toHaveLength(3);
+    expect(await messagesOf(threadId)).toEqual(messages);
+  });
+
+  it('answers no clues, without asking the model, before the user said anything', async () => {
+    const userId = user();
+    const { threadId } = await initializeThread({ userId, category: 'onboarding' });
+    const messages = await retrieveClues({ userId, threadId });
+    expect(JSON.parse(messages.at(-1)!.message)).toMatchObject({ clues: [] });
+  });
+});
+
+describe('changing clues', () => {
+  it('lists the current clues first and reviews additions, removals and what remains', async () => {
+    const userId = user();
+    const currentClues = ['I collect generative art', 'I research MEV'];
+    const { threadId, messages } = await initializeThread({
+      userId,
+      category: 'change_clues',
+      currentClues,
+    });
+    expect(messages[0]!.message).toContain('- I collect generative art\n- I research MEV');
+
+    await sendMessage({
+      userId,
+      threadId,
+      message: 'I run Solana validators. I am no longer into generative art.',
+    });
+    const review = (await retrieveClues({ userId, threadId })).at(-1)!;
+    const expected = {
+      cluesToBeAdded: [{ clue: 'I run Solana validators' }],
+      cluesToBeRemoved: [{ clue: 'I collect generative art' }],
+      cluesToRemain: [{ clue: 'I research MEV' }],
+    };
+    expect(JSON.parse(review.message)).toEqual(expected);
+    expect(review.payload).toEqual(expected);
+  });
+
+  it('starts article feedback with its template and refuses it without the article', async () => {
+    const userId = user();
+    const { messages } = await initializeThread({
+      userId,
+      category: 'negative_feeback_on_article',
+      articleId: ulid(),
+    });
+    expect(messages[0]).toMatchObject({ template: 'article feedback', doNotSkip: true });
+    await expect(
+      initializeThread({ userId, category: 'positive_feeback_on_article' }),
+    ).rejects.toMatchObject({ status: 400, message: ASSISTANT_MESSAGES.articleRequired });
+  });
+});
+
+describe('what the assistant refuses', () => {
+  it("refuses another user's thread as not found, and stores nothing", async () => {
+    const owner = user();
+    const { threadId } = await initializeThread({ userId: owner, category: 'onboarding' });
+    for (const call of [
+      sendMessage({ userId: user(), threadId, message: 'I build wallets' }),
+      retrieveClues({ userId: user(), threadId }),
+      sendMessage({ userId: owner, threadId: ulid(), message: 'I build wallets' }),
+    ]) {
+      expect(await rejection(call)).toMatchObject({
+        name: 'VisibleError',
+        status: 404,
+        message: ASSISTANT_MESSAGES.threadNotFound,
+      });
+    }
+    expect(await messagesOf(threadId)).toHaveLength(1);
+  });
+
+  it('refuses an empty or overlong message with a 400 and keeps the thread as it was', async () => {
+    const userId = user();
+    const { threadId } = await initializeThread({ userId, category: 'onboarding' });
+    const cases: [string, string][] = [
+      ['   ', ASSISTANT_MESSAGES.messageRequired],
+      ['a'.repeat(ASSISTANT_LIMITS.messageLength + 1), ASSISTANT_MESSAGES.messageTooLong],
+    ];
+    for (const [message, text] of cases) {
+      expect(await rejection(sendMessage({ userId, threadId, message }))).toMatchObject({
+        status: 400,
+        message: text,
+      });
+    }
+    expect(ASSISTANT_MESSAGES.messageTooLong).toBe('A message has at most 1,000 characters');
+    await expect(
+      sendMessage({ userId, threadId, message: `  ${'a'.repeat(1000)}  ` }),
+    ).resolves.toHaveLength(3);
+  });
+
+  it('refuses an unknown category', async () => {
+    await expect(
+      initializeThread({ userId: user(), category: 'chit_chat' as never }),
+    ).rejects.toMatchObject({ status: 400, message: ASSISTANT_MESSAGES.unknownCategory });
+  });
+
+  it('stops the conversation at its limit but still reviews the clues', async () => {
+    const userId = user();
+    const { threadId } = await initializeThread({ userId, category: 'onboarding' });
+    await sendMessage({ userId, threadId, message: 'I build zk rollups' });
+    // As if the conversation had gone on: the count is what every write is conditioned on.
+    await AssistantThreadEntity.patch({ id: threadId })
+      .set({ messageCount: ASSISTANT_LIMITS.conversationMessages - 1 })
+      .go();
+    expect(
+      await rejection(sendMessage({ userId, threadId, message: 'I also audit bridges' })),
+    ).toMatchObject({ status: 409, message: ASSISTANT_MESSAGES.threadFull });
+    const review = (await retrieveClues({ userId, threadId })).at(-1)!;
+    expect(JSON.parse(review.message).clues).toEqual([{ clue: 'I build zk rollups' }]);
+
+    await AssistantThreadEntity.patch({ id: threadId })
+      .set({ messageCount: ASSISTANT_LIMITS.threadMessages })
+      .go();
+    expect(await rejection(retrieveClues({ userId, threadId }))).toMatchObject({ status: 409 });
+  });
+
+  it('refuses a write that raced another one on the same thread', async () => {
+    const userId = user();
+    const { threadId } = await initializeThread({ userId, category: 'onboarding' });
+    const results = await Promise.allSettled([
+      sendMessage({ userId, threadId, message: 'I build wallets' }),
+      sendMessage({ userId, threadId, message: 'I research MEV' }),
+    ]);
+    const refused = results.filter((r) => r.status === 'rejected');
+    // Both may pass when one finished before the other read the thread; never both on one count.
+    for (const r of refused) {
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 409 });
+    }
+    const stored = await messagesOf(threadId);
+    expect(stored).toHaveLength(1 + 2 * (results.length - refused.length));
+  });
+
+  it('rate limits a user per minute with a 429', async () => {
+    const userId = user();
+    const hit = vi.spyOn(RateLimit, 'hit');
+    const { threadId } = await initializeThread({ userId, category: 'onboarding' });
+    expect(hit).toHaveBeenCalledWith(RATE_LIMIT, userId);
+    hit.mockRestore();
+    for (let i = 1; i < RATE_LIMIT.max; i++) await RateLimit.hit(RATE_LIMIT, userId);
+    expect(
+      await rejection(sendMessage({ userId, threadId, message: 'I build wallets' })),
+    ).toMatchObject({ status: 429 });
+    expect(await messagesOf(threadId)).toHaveLength(1);
+  });
+});
