@@ -170,7 +170,7 @@ async function main() {
 
   await ensureTable();
   const seeded = await seedDemoData();
-  const total = seeded.audiences + seeded.posts + seeded.contentCards;
+  const total = seeded.audiences + seeded.posts + seeded.contentCards + seeded.sentenceStarters;
   console.log(
     total > 0 ? `Seeded demo data: ${JSON.stringify(seeded)}` : 'Demo data already present.',
   );
