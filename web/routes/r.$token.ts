@@ -40,6 +40,7 @@ function notValid(status: number): Response {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>${message} · Cluefeed</title>
 </head>
 <body>
