@@ -20,6 +20,7 @@ export default [
   route('subscribed-to-newsletter-completed', 'routes/subscribed-to-newsletter-completed.tsx'),
   route('subscribed-to-newsletter-suggestions', 'routes/subscribed-to-newsletter-suggestions.tsx'),
   route('not-found', 'routes/not-found.tsx'),
+  route('r/:token', 'routes/r.$token.ts'),
   route('api/token', 'routes/api.token.ts'),
   route('api/submit-email', 'routes/api.submit-email.ts'),
   route('api/events', 'routes/api.events.ts'),

@@ -359,6 +359,16 @@ const samples: Record<string, () => Sample> = {
       createdAt: at,
     },
   }),
+  click: () => ({
+    doc: 'Click',
+    item: {
+      issueId: 'daily-2026-11-20',
+      subscriberId: id(),
+      articleId: id(),
+      clickedAt: at,
+      expiresAt: 1_811_000_000,
+    },
+  }),
   scheduledSend: () => ({
     doc: 'ScheduledSend',
     item: { issueId: id(), sendAt: at },

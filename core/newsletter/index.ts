@@ -71,3 +71,14 @@ export {
 export { NewsletterIssueEntity, ISSUE_ORIGINS, ISSUE_STATUSES } from './issue-entity';
 export { ScheduledSendEntity } from './scheduled-send-entity';
 export { DeliveryEntity, DELIVERY_STATUSES } from './delivery-entity';
+export {
+  clickUrl,
+  followClick,
+  ClickInput,
+  CLICK_LINK_TTL_SECONDS,
+  INVALID_CLICK_LINK_MESSAGE,
+  type ClickFrom,
+  type Counted,
+  type FollowedClick,
+} from './clicks';
+export { ClickEntity } from './click-entity';

@@ -23,6 +23,9 @@ export const LIMITS = {
   suggestionsPerIp: { bucket: 'suggestions-ip', max: 5, windowSeconds: 60 },
   // One-click unsubscribes come from mail providers' shared addresses: count per subscriber.
   oneClickPerSubscriber: { bucket: 'one-click-subscriber', max: 10, windowSeconds: 60 },
+  // Newsletter link clicks: generous, since readers behind one office or one mail provider's link
+  // checker share an address; past it a click still redirects but is not counted.
+  clicksPerIp: { bucket: 'clicks-ip', max: 120, windowSeconds: 60 },
 } satisfies Record<string, Limit>;
 
 /** One counted request: whether it fits the window, and a way to give its place back. */

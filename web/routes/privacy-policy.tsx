@@ -38,9 +38,13 @@ export default function PrivacyPolicy() {
       </ul>
       <h2>How we collect it</h2>
       <p>
-        Through the forms you fill in, through pixels in our e-mails, and through cookies and
-        similar first-party technologies on our website. We do not use third-party advertising
-        trackers.
+        Through the forms you fill in, and through cookies and similar first-party technologies on
+        our website. We do not use third-party advertising trackers.
+      </p>
+      <p>
+        Cluefeed newsletters contain no tracking pixels. Links in an issue go through a Cluefeed
+        redirect that counts clicks per issue and story; it is tied to you only to count one click
+        per reader.
       </p>
       <h2>Sharing</h2>
       <p>We do not sell or share your personal data with third parties.</p>

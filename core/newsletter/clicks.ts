@@ -1,0 +1,167 @@
+// Clicks through an issue's links, counted without a tracking pixel: each story link in a digest
+// points at `/r/{token}`, a redirect whose signed token carries the issue, the reader, the story
+// and the target. The target comes only from the token, so nobody can point the redirect
+// elsewhere (no open redirect), and a link cannot be altered without breaking its signature.
+import { createWriteTransaction } from 'electrodb';
+import * as v from 'valibot';
+import { VisibleError } from '#core/common';
+import { config } from '#core/config';
+import { isConditionFailure } from '#core/db';
+import { logger } from '#core/logs';
+import * as RateLimit from '#core/rate-limit';
+import * as Tokens from '#core/tokens';
+import { ClickEntity } from './click-entity';
+import { NewsletterIssueEntity } from './issue-entity';
+
+/**
+ * How long a link in an issue keeps working: a year. Readers open an issue weeks or months after
+ * it was sent (a saved e-mail, a forwarded one), and a dead link loses them; the token grants
+ * nothing but a redirect to a URL we chose and one count, so a long life costs little.
+ */
+export const CLICK_LINK_TTL_SECONDS = 365 * 24 * 3600;
+
+export const INVALID_CLICK_LINK_MESSAGE = 'This link is not valid';
+
+/** Attempts when the click's transaction collides with another click on the same issue. */
+const CONFLICT_ATTEMPTS = 4;
+
+// Ids become parts of a key: no '#', nothing a key could be confused by.
+const Id = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not an id'));
+
+// Checked on its own too: valibot runs every check of a pipe, even after `url` failed.
+function isHttpUrl(url: string): boolean {
+  return URL.canParse(url) && ['http:', 'https:'].includes(new URL(url).protocol);
+}
+
+const TargetUrl = v.pipe(
+  v.string(),
+  v.maxLength(2048, 'A link in an issue must be at most 2,048 characters'),
+  v.url('A link in an issue must be an absolute URL'),
+  v.check(isHttpUrl, 'A link in an issue must be an http or https URL'),
+);
+
+export const ClickInput = v.object({
+  issueId: Id,
+  subscriberId: Id,
+  articleId: Id,
+  url: TargetUrl,
+});
+export type Click = v.InferOutput<typeof ClickInput>;
+
+/** What the token's subject holds, in this order. */
+const ClickSubject = v.tuple([Id, Id, Id, TargetUrl]);
+
+/**
+ * The link a digest uses instead of `url`: `{PUBLIC_URL}/r/{token}`. Throws valibot's ValiError
+ * (as the digest template does for its props) on a URL that is not http(s), so a send records that
+ * delivery failed instead of retrying what would fail again.
+ */
+export function clickUrl(input: v.InferInput<typeof ClickInput>): string {
+  const click = v.parse(ClickInput, input);
+  const subject = JSON.stringify([
+    click.issueId,
+    click.subscriberId,
+    click.articleId,
+    new URL(click.url).href,
+  ]);
+  const token = Tokens.sign('click', CLICK_LINK_TTL_SECONDS, subject);
+  return new URL(`/r/${token}`, config().PUBLIC_URL).toString();
+}
+
+/** How a followed link was counted; 'not': the issue is gone, the caller only checked, or too many. */
+export type Counted = 'unique' | 'repeat' | 'not';
+export type FollowedClick = { url: string; counted: Counted };
+
+/**
+ * Who follows the link: `ip` for the per-address limit; `peek` for a request that only checks
+ * the link (HEAD, as link checkers send), which redirects without counting.
+ */
+export type ClickFrom = { ip: string; peek?: boolean };
+
+const notValid = () => new VisibleError('click.invalid_link', INVALID_CLICK_LINK_MESSAGE, 400);
+
+/** The click a token names; a forged, altered, expired or malformed token is a 400. */
+function clickOf(token: unknown): Click {
+  if (typeof token !== 'string' || token.length > 4096) throw notValid();
+  const verified = Tokens.verify('click', token);
+  if (!verified.ok || !verified.subject) throw notValid();
+  let subject: unknown;
+  try {
+    subject = JSON.parse(verified.subject);
+  } catch {
+    throw notValid();
+  }
+  const parsed = v.safeParse(ClickSubject, subject);
+  if (!parsed.success) throw notValid();
+  const [issueId, subscriberId, articleId, url] = parsed.output;
+  return { issueId, subscriberId, articleId, url };
+}
+
+/**
+ * Follows a link from an issue: answers its target and counts the click on the issue (`clicks`
+ * always, `uniqueClicks` the first time this reader clicks this story). Counting never stands
+ * between the reader and the story: an issue that no longer exists, a caller past the limit or a
+ * table that fails still gets the target, uncounted.
+ */
+export async function followClick(token: unknown, from: ClickFrom): Promise<FollowedClick> {
+  const click = clickOf(token);
+  if (from.peek) return { url: click.url, counted: 'not' };
+  try {
+    const { allowed } = await RateLimit.attempt(RateLimit.LIMITS.clicksPerIp, from.ip);
+    return { url: click.url, counted: allowed ? await count(click) : 'not' };
+  } catch (error) {
+    logger.error('A click could not be counted', { error, issueId: click.issueId });
+    return { url: click.url, counted: 'not' };
+  }
+}
+
+/** One transaction: the reader's first click on the story, with both of the issue's counts. */
+async function count(click: Click): Promise<Counted> {
+  const now = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    const result = await createWriteTransaction(
+      { click: ClickEntity, issue: NewsletterIssueEntity },
+      (entities) => [
+        entities.click
+          .create({
+            issueId: click.issueId,
+            subscriberId: click.subscriberId,
+            articleId: click.articleId,
+            clickedAt: new Date(now).toISOString(),
+            // Outlives every link that could count it: those were signed before this click.
+            expiresAt: Math.ceil(now / 1000) + CLICK_LINK_TTL_SECONDS,
+          })
+          .commit(),
+        entities.issue.patch({ id: click.issueId }).add({ clicks: 1, uniqueClicks: 1 }).commit(),
+      ],
+    )
+      .go()
+      .catch((error: unknown) => {
+        if (isConditionFailure(error)) return { canceled: true, conditionFailed: true } as const;
+        throw error;
+      });
+    if (!result.canceled) return 'unique';
+    const codes = 'data' in result ? result.data.map((item) => item.code) : [];
+    if ('conditionFailed' in result || codes.includes('ConditionalCheckFailed')) {
+      return countRepeat(click.issueId);
+    }
+    if (attempt >= CONFLICT_ATTEMPTS) {
+      throw new Error(`The click's transaction was cancelled (${codes.join(', ')})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * attempt));
+  }
+}
+
+/**
+ * A condition failed: the reader clicked this story before, or the issue is gone. Adding to the
+ * issue's `clicks` only where it exists tells the two apart in the same single write.
+ */
+async function countRepeat(issueId: string): Promise<Counted> {
+  try {
+    await NewsletterIssueEntity.patch({ id: issueId }).add({ clicks: 1 }).go();
+    return 'repeat';
+  } catch (error) {
+    if (isConditionFailure(error)) return 'not';
+    throw error;
+  }
+}
