@@ -5,11 +5,16 @@
 import { config } from '#core/config';
 import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
-import type { Digest } from './digest';
+import { clickUrl } from './clicks';
+import type { Digest, DigestStory } from './digest';
 
 type Links = { preferencesUrl: string; unsubscribeUrl: string };
+/** How a story's links are written: as they are (previews), or through the click redirect. */
+type StoryLink = (story: DigestStory, url: string) => string;
 
-export function digestProps(digest: Digest, links: Links) {
+const asTheyAre: StoryLink = (_story, url) => url;
+
+export function digestProps(digest: Digest, links: Links, link: StoryLink = asTheyAre) {
   return {
     subject: digest.subject,
     preview: digest.preview,
@@ -21,8 +26,8 @@ export function digestProps(digest: Digest, links: Links) {
         articleId: story.articleId,
         title: story.title,
         teaser: story.teaser,
-        postUrl: story.postUrl,
-        sourceUrl: story.sourceUrl,
+        postUrl: story.postUrl && link(story, story.postUrl),
+        sourceUrl: link(story, story.sourceUrl),
         sourceLabel: story.sourceLabel,
         reasons: story.reasons,
       })),
@@ -42,11 +47,16 @@ export function inertLinks(): Links {
   };
 }
 
-/** The issue's e-mail to its subscriber, settled with their Delivery of `issueId`. */
+/**
+ * The issue's e-mail to its subscriber, settled with their Delivery of `issueId`. Its story links
+ * go through the signed click redirect, which counts clicks per issue and story (no pixels).
+ */
 export function digestEmail(issueId: string, subscriber: Subscribers.Subscriber, digest: Digest) {
+  const tracked: StoryLink = (story, url) =>
+    clickUrl({ issueId, subscriberId: subscriber.id, articleId: story.articleId, url });
   return Outbox.draft('digest', {
     to: subscriber.email,
-    props: digestProps(digest, Subscribers.subscriberLinks(subscriber)),
+    props: digestProps(digest, Subscribers.subscriberLinks(subscriber), tracked),
     headers: Subscribers.unsubscribeHeaders(subscriber),
     subscriber,
     issueId,

@@ -129,6 +129,16 @@ describe('Send newsletters', () => {
       people.alice.id,
     );
 
+    // Story links go through the signed click redirect: following one counts it on the issue.
+    const storyLink = linkIn(alice!, 'http://localhost:3000/r/');
+    const token = new URL(storyLink).pathname.slice('/r/'.length);
+    const followed = await Newsletter.followClick(token, { ip: '192.0.2.7' });
+    expect(followed).toMatchObject({
+      url: expect.stringMatching(/^(https:\/\/news\.example\.org\/|http:\/\/localhost:3000\/p\/)/),
+      counted: 'unique',
+    });
+    expect(alice!.text).not.toContain('https://news.example.org/');
+
     const bob = await digestsTo(people.bob.email);
     expect(bob).toHaveLength(1);
     expect(bob[0]!.text).toContain('A reentrancy bug in a lending pool');
@@ -151,6 +161,8 @@ describe('Send newsletters', () => {
       sent: 2,
       skipped: 3,
       failed: 0,
+      clicks: 1,
+      uniqueClicks: 1,
       status: 'done',
     });
     const reasons = await Promise.all(
