@@ -35,8 +35,13 @@ useOwnTable('kill-points');
 
 const SUBSCRIBERS = 500;
 const KILLS = 20;
-/** How long a started worker runs before it is killed: random, within these bounds (ms). */
-const RUN_BEFORE_KILL = { min: 500, max: 3000 };
+/**
+ * The send's progress is counted in steps (an e-mail queued, a copy accepted, a Delivery settled:
+ * three per subscriber); each kill comes at a random step, so a slow machine is killed as often
+ * mid-send as a fast one, then after a random few milliseconds more.
+ */
+const STEPS = 3 * SUBSCRIBERS;
+const JITTER_MS = 150;
 /** 'Send newsletters' presses at most, should a run end Failed after its chunks ran out of attempts. */
 const MAX_PRESSES = 4;
 /** Every restart moves the worker's clock on by more than the longest lease. */
@@ -114,6 +119,12 @@ async function queueDepth(): Promise<number> {
   return Object.values(Attributes).reduce((sum, value) => sum + Number(value), 0);
 }
 
+/** Steps of the send done so far: e-mails queued or settled, and copies the sink accepted. */
+async function progress(issueId: string): Promise<number> {
+  const issue = await Newsletter.issueById(issueId);
+  return (issue?.queued ?? 0) + 2 * (issue?.sent ?? 0) + copies.length;
+}
+
 beforeAll(async () => {
   mailDir = await mkdtemp(join(tmpdir(), 'cluefeed-kill-points-'));
   sink = await startSmtpSink({
@@ -162,9 +173,12 @@ describe('Sending an issue while the worker is killed', () => {
       workers.push(next);
       worker.go();
       await worker.ready;
+      const killAt = Array.from({ length: KILLS }, () =>
+        Math.floor(Math.random() * STEPS * 0.95),
+      ).sort((a, b) => a - b);
       while (kills < KILLS) {
-        const { min, max } = RUN_BEFORE_KILL;
-        await sleep(min + Math.random() * (max - min));
+        while ((await progress(issueId)) < killAt[kills]!) await sleep(25);
+        await sleep(Math.random() * JITTER_MS);
         await kill(worker);
         kills += 1;
         // The recovery schedule, once the dead worker's leases have ended: re-sends its chunks.
