@@ -11,6 +11,7 @@ export default defineConfig({
       'functions/**/*.test.ts',
       'scripts/**/*.test.ts',
       'tests/sweeps/**/*.test.ts',
+      'tests/integration/**/*.test.ts',
     ],
     globalSetup: ['tests/integration/global-setup.ts'],
     setupFiles: ['tests/integration/setup.ts'],

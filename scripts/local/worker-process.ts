@@ -1,0 +1,60 @@
+// The worker on its own, as a process a test or benchmark can start, kill and start again: the
+// local poller feeding functions/worker.ts's handler, configured only by the environment
+// (TABLE_NAME, DYNAMODB_ENDPOINT, SQS_ENDPOINT, JOBS_QUEUE_URL, SMTP_URL, APP_SECRET, SEND_RATE,
+// and POLLER_CONCURRENCY, default as npm start). Prints `worker ready` once it polls.
+//
+// WORKER_CLOCK_MS_AHEAD (tests only) starts the worker with its clock that far ahead: a worker
+// restarted after a crash then finds every lease the dead one held ended, as a worker started by
+// the recovery schedule after those leases ran out would, without the test waiting minutes.
+import { startPoller, POLLER_CONCURRENCY } from './jobs';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const ahead = Number(process.env.WORKER_CLOCK_MS_AHEAD ?? 0);
+if (ahead) moveClockAhead(ahead);
+
+function moveClockAhead(ms: number) {
+  const RealDate = Date;
+  // Only "now" moves; dates built from a value stay what they are.
+  class AheadDate extends RealDate {
+    constructor(...args: unknown[]) {
+      if (args.length === 0) super(RealDate.now() + ms);
+      else super(...(args as [string]));
+    }
+    static override now() {
+      return RealDate.now() + ms;
+    }
+  }
+  globalThis.Date = AheadDate as DateConstructor;
+}
+
+function firstLine() {
+  return new Promise<void>((resolve) => {
+    process.stdin.once('data', () => {
+      process.stdin.pause();
+      resolve();
+    });
+  });
+}
+
+const required = (name: string) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+};
+
+const { handler } = await import('../../functions/worker');
+// WORKER_WAIT_FOR_GO: loaded now, polling only once a line arrives on stdin, so a test can have
+// the next worker loaded while the current one runs.
+if (process.env.WORKER_WAIT_FOR_GO) await firstLine();
+const poller = startPoller({
+  endpoint: required('SQS_ENDPOINT'),
+  queueUrl: required('JOBS_QUEUE_URL'),
+  handler,
+  concurrency: Number(process.env.POLLER_CONCURRENCY ?? POLLER_CONCURRENCY),
+});
+console.log('worker ready');
+
+const stop = () => void poller.stop().finally(() => process.exit(0));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

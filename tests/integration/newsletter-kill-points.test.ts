@@ -1,0 +1,263 @@
+// Kill points: a daily issue goes to 500 confirmed subscribers while the worker, a process of its
+// own (scripts/local/worker-process.ts), is killed with SIGKILL at 20 random moments and started
+// again each time. Every subscriber must end with one message (every copy of it with the same
+// Message-ID), a sent Delivery naming it, and the issue must count 500 sent.
+//
+// The file has a table, a queue (short visibility timeout, so a dead worker's messages come back
+// in seconds) and an SMTP sink of its own, so every count is exact. A restarted worker runs with
+// its clock moved on past every lease (core/jobs' chunk lease, the outbox's send lease), as if
+// the recovery schedule had started it once those ended; the recovery calls here pass the same
+// time.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import {
+  CreateQueueCommand,
+  DeleteQueueCommand,
+  GetQueueAttributesCommand,
+} from '@aws-sdk/client-sqs';
+import { decodeTime, ulid } from 'ulid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { config } from '#core/config';
+import * as Jobs from '#core/jobs';
+import { smtpMailer } from '#core/mail';
+import * as Newsletter from '#core/newsletter';
+import * as Outbox from '#core/outbox';
+import * as Subscribers from '#core/subscribers';
+import { startSmtpSink, type SmtpSink } from '#scripts/local/smtp-sink';
+import { dailyWorld } from '#tests/integration/newsletter-world';
+import { useOwnTable } from '#tests/integration/own-table';
+import { sqs } from '../../core/jobs/queue';
+
+useOwnTable('kill-points');
+
+const SUBSCRIBERS = 500;
+const KILLS = 20;
+/**
+ * The send's progress is counted in steps (an e-mail queued, a copy accepted, a Delivery settled:
+ * three per subscriber); each kill comes at a random step, so a slow machine is killed as often
+ * mid-send as a fast one, then after a random few milliseconds more.
+ */
+const STEPS = 3 * SUBSCRIBERS;
+const JITTER_MS = 150;
+/** 'Send newsletters' presses at most, should a run end Failed after its chunks ran out of attempts. */
+const MAX_PRESSES = 4;
+/** Every restart moves the worker's clock on by more than the longest lease. */
+const LEASES_ENDED_MS =
+  Math.max(Jobs.CHUNK_LEASE_MS, Jobs.STALE_AFTER_MS, Outbox.LEASE_MS) + 60_000;
+const ROOT = join(import.meta.dirname, '..', '..');
+
+const settings = config() as { JOBS_QUEUE_URL?: string; TABLE_NAME: string; MAIL_FROM: string };
+let sharedQueueUrl: string | undefined;
+let queueUrl: string;
+let sink: SmtpSink;
+let mailDir: string;
+/** Every copy the sink accepted: recipient and Message-ID. */
+const copies: { to: string; messageId: string }[] = [];
+const readers: Subscribers.Subscriber[] = [];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Worker = { child: ChildProcess; ahead: number; go(): void; ready: Promise<void> };
+
+/**
+ * A worker process, loaded but not polling until `go()`: the next one is loaded while the current
+ * one runs, so a restart costs no start-up time. `ahead` is its clock's lead.
+ */
+function loadWorker(ahead: number): Worker {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/local/worker-process.ts'], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      TABLE_NAME: settings.TABLE_NAME,
+      JOBS_QUEUE_URL: queueUrl,
+      SMTP_URL: sink.url,
+      SEND_RATE: '1000',
+      WORKER_CLOCK_MS_AHEAD: String(ahead),
+      WORKER_WAIT_FOR_GO: '1',
+    },
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      if (line === 'worker ready') resolve();
+    });
+    child.once('exit', (code, signal) =>
+      reject(new Error(`The worker exited (${code ?? signal}) before it was ready:\n${output}`)),
+    );
+  });
+  ready.catch(() => undefined);
+  return { child, ahead, ready, go: () => child.stdin!.write('go\n') };
+}
+
+async function kill(worker: Worker) {
+  if (worker.child.exitCode !== null || worker.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => worker.child.once('exit', resolve));
+  worker.child.kill('SIGKILL');
+  await exited;
+}
+
+/** Messages waiting, in flight (being handled or held by a dead worker) or delayed. */
+async function queueDepth(): Promise<number> {
+  const { Attributes = {} } = await sqs().send(
+    new GetQueueAttributesCommand({
+      QueueUrl: queueUrl,
+      AttributeNames: [
+        'ApproximateNumberOfMessages',
+        'ApproximateNumberOfMessagesNotVisible',
+        'ApproximateNumberOfMessagesDelayed',
+      ],
+    }),
+  );
+  return Object.values(Attributes).reduce((sum, value) => sum + Number(value), 0);
+}
+
+/** Steps of the send done so far: e-mails queued or settled, and copies the sink accepted. */
+async function progress(issueId: string): Promise<number> {
+  const issue = await Newsletter.issueById(issueId);
+  return (issue?.queued ?? 0) + 2 * (issue?.sent ?? 0) + copies.length;
+}
+
+beforeAll(async () => {
+  mailDir = await mkdtemp(join(tmpdir(), 'cluefeed-kill-points-'));
+  sink = await startSmtpSink({
+    dir: mailDir,
+    onMessage: (message) =>
+      copies.push(
+        ...message.to.map((to) => ({ to, messageId: message.headers['message-id'] ?? '' })),
+      ),
+  });
+  const { QueueUrl } = await sqs().send(
+    new CreateQueueCommand({
+      QueueName: `kill-points-${ulid().toLowerCase()}`,
+      Attributes: { VisibilityTimeout: '2' },
+    }),
+  );
+  queueUrl = QueueUrl!;
+  // Enqueue and recovery send to this file's queue.
+  sharedQueueUrl = settings.JOBS_QUEUE_URL;
+  settings.JOBS_QUEUE_URL = queueUrl;
+
+  readers.push(...(await dailyWorld(SUBSCRIBERS)).readers);
+});
+
+afterAll(async () => {
+  settings.JOBS_QUEUE_URL = sharedQueueUrl;
+  await sqs()
+    .send(new DeleteQueueCommand({ QueueUrl: queueUrl }))
+    .catch(() => undefined);
+  await sink?.stop();
+  await rm(mailDir, { recursive: true, force: true });
+});
+
+describe('Sending an issue while the worker is killed', () => {
+  it('leaves every one of 500 subscribers exactly one message, however often the worker dies', async () => {
+    const mailer = smtpMailer({ url: sink.url, from: settings.MAIL_FROM });
+    const press = () => Jobs.enqueue(Newsletter.sendNewsletters, { frequency: 'daily' }, 'a-1');
+    const presses = [await press()];
+    const issueId = Newsletter.periodIssueId('daily', decodeTime(presses[0]!.id));
+
+    const startedAt = Date.now();
+    let kills = 0;
+    let worker = loadWorker(0);
+    const workers = [worker];
+    try {
+      let next = loadWorker(LEASES_ENDED_MS);
+      workers.push(next);
+      worker.go();
+      await worker.ready;
+      const killAt = Array.from({ length: KILLS }, () =>
+        Math.floor(Math.random() * STEPS * 0.95),
+      ).sort((a, b) => a - b);
+      while (kills < KILLS) {
+        while ((await progress(issueId)) < killAt[kills]!) await sleep(25);
+        await sleep(Math.random() * JITTER_MS);
+        await kill(worker);
+        kills += 1;
+        // The recovery schedule, once the dead worker's leases have ended: re-sends its chunks.
+        await Jobs.recover(Date.now() + next.ahead);
+        worker = next;
+        worker.go();
+        await worker.ready;
+        if (kills < KILLS) {
+          next = loadWorker(worker.ahead + LEASES_ENDED_MS);
+          workers.push(next);
+        }
+      }
+
+      // The last worker runs to the end. What no message is coming for any more (a chunk or an
+      // e-mail a kill left between its write and its message) is the recovery schedule's: it
+      // runs whenever the queue is quiet, at the worker's time plus an ended lease. A run whose
+      // chunk died on each of its attempts ends Failed: the operator presses again, as told.
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const run = (await Jobs.byId(presses.at(-1)!.id))!;
+        const ended = run.status === 'Success' || run.status === 'Failed';
+        if (run.status === 'Success' && !(await Outbox.onTheirWay())) break;
+        expect(Date.now(), 'the send did not end within two minutes').toBeLessThan(deadline);
+        if (ended && run.status === 'Failed') {
+          expect(presses.length, `pressed ${MAX_PRESSES} times: ${run.error}`).toBeLessThan(
+            MAX_PRESSES,
+          );
+          presses.push(await press());
+        } else if ((await queueDepth()) === 0) {
+          const at = Date.now() + worker.ahead + Outbox.LEASE_MS + 1;
+          await Jobs.recover(at);
+          await Outbox.deliverDue({ at, mailer });
+        }
+        await sleep(250);
+      }
+    } finally {
+      await Promise.all(workers.map(kill));
+    }
+
+    const issue = (await Newsletter.issueById(issueId))!;
+    expect(issue).toMatchObject({
+      recipients: SUBSCRIBERS,
+      queued: 0,
+      sent: SUBSCRIBERS,
+      skipped: 0,
+      failed: 0,
+      status: 'done',
+    });
+
+    const { data: deliveries } = await Newsletter.DeliveryEntity.get(
+      readers.map(({ id }) => ({ issueId, subscriberId: id })),
+    ).go({ consistent: true });
+    const deliveryOf = new Map(deliveries.map((delivery) => [delivery.subscriberId, delivery]));
+
+    const received = new Map<string, Set<string>>();
+    for (const { to, messageId } of copies)
+      received.set(to, (received.get(to) ?? new Set()).add(messageId));
+    const addresses = new Set(readers.map(({ email }) => email));
+    expect([...received.keys()].filter((to) => !addresses.has(to))).toEqual([]);
+
+    const wrong: string[] = [];
+    for (const reader of readers) {
+      const delivery = deliveryOf.get(reader.id);
+      const messageIds = [...(received.get(reader.email) ?? [])];
+      if (
+        delivery?.status !== 'sent' ||
+        !delivery.smtpMessageId ||
+        messageIds.length !== 1 ||
+        messageIds[0] !== delivery.smtpMessageId
+      )
+        wrong.push(`${reader.email}: ${delivery?.status} ${messageIds.join(' ')}`);
+    }
+    expect(wrong).toEqual([]);
+
+    // SMTP has no idempotency: a kill between the server's 250 and the `sent` write sends the
+    // same message (same Message-ID) again once its lease ends, at most once per kill.
+    console.log(
+      `Kill points: ${kills} kills, ${copies.length} raw copies, ${received.size} distinct messages, ${presses.length} press(es), ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
+    );
+    expect(copies.length).toBeLessThanOrEqual(SUBSCRIBERS + kills);
+  }, 300_000);
+});
