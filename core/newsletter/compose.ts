@@ -2,13 +2,12 @@
 // chose, once active) in a time window, one story per article with every reason it is there,
 // cut to the issue's word budget.
 import * as v from 'valibot';
-import * as Articles from '#core/articles';
-import * as Audiences from '#core/audiences';
+import type * as Audiences from '#core/audiences';
 import { parse, VisibleError } from '#core/common';
 import { config } from '#core/config';
-import * as Curation from '#core/curation';
-import * as Posts from '#core/posts';
+import type * as Curation from '#core/curation';
 import type { Subscriber } from '#core/subscribers';
+import { directReads, type DigestReads } from './reads';
 import { countWords, fitToBudget, WORD_BUDGET, WORDS_PER_MINUTE } from './budget';
 import type { Digest, DigestSection, DigestStory, EmptyDigest, Frequency } from './digest';
 
@@ -56,9 +55,14 @@ export function reasonFor(pick: Pick<Curation.Pick, 'relevantClues'>, audience: 
  * own audiences (a campaign may send a weekly audience's picks as a daily issue) or, without a
  * list, those of the digest's frequency.
  */
-async function audiencesOf(reader: Reader, frequency: Frequency, only?: string[]) {
+async function audiencesOf(
+  reads: DigestReads,
+  reader: Reader,
+  frequency: Frequency,
+  only?: string[],
+) {
   const ids = [...new Set([...(reader.audienceIds ?? []), ...(reader.shadowAudienceIds ?? [])])];
-  const audiences = await Audiences.byIds(only ? ids.filter((id) => only.includes(id)) : ids);
+  const audiences = await reads.audiences(only ? ids.filter((id) => only.includes(id)) : ids);
   return audiences
     .filter((audience) => audience.state === 'active' && (only || audience.frequency === frequency))
     .sort((a, b) => a.title.localeCompare(b.title));
@@ -83,18 +87,21 @@ const byScore = (a: Story, b: Story) =>
  * gives its reason (once, best pick's first). A story whose post and article are both gone is
  * left out.
  */
-async function storiesOf(picks: { pick: Curation.Pick; audience: Audience }[]): Promise<Story[]> {
+async function storiesOf(
+  reads: DigestReads,
+  picks: { pick: Curation.Pick; audience: Audience }[],
+): Promise<Story[]> {
   const byArticle = new Map<string, typeof picks>();
   for (const entry of [...picks].sort((a, b) => b.pick.score - a.pick.score)) {
     byArticle.set(entry.pick.articleId, [...(byArticle.get(entry.pick.articleId) ?? []), entry]);
   }
   const best = [...byArticle.values()].map((entries) => entries[0]!);
   const posts = new Map(
-    (await Posts.byIds(best.map(({ pick }) => pick.postId))).map((post) => [post.id, post]),
+    (await reads.posts(best.map(({ pick }) => pick.postId))).map((post) => [post.id, post]),
   );
   const missing = best.filter(({ pick }) => !posts.has(pick.postId));
   const articles = new Map(
-    (await Articles.byIds(missing.map(({ pick }) => pick.articleId))).map((a) => [a.id, a]),
+    (await reads.articles(missing.map(({ pick }) => pick.articleId))).map((a) => [a.id, a]),
   );
   return best.flatMap(({ pick, audience }) => {
     const post = posts.get(pick.postId);
@@ -196,6 +203,7 @@ const cutTitle = (title: string, max: number) =>
 export async function composeDigest(
   subscriber: Reader,
   options: v.InferInput<typeof ComposeOptions>,
+  reads: DigestReads = directReads,
 ): Promise<Digest | EmptyDigest> {
   const { frequency, ...window } = parse(ComposeOptions, options);
   if (Date.parse(window.from) >= Date.parse(window.to)) {
@@ -217,12 +225,12 @@ export async function composeDigest(
     why,
   });
 
-  const audiences = await audiencesOf(subscriber, frequency, window.audienceIds);
+  const audiences = await audiencesOf(reads, subscriber, frequency, window.audienceIds);
   if (audiences.length === 0) return empty('no audiences');
   const picks = await Promise.all(
     audiences.map(async (audience) =>
       (
-        await Curation.picksForAudience(audience.id, {
+        await reads.picks(audience.id, {
           from,
           to,
           limit: PICKS_PER_AUDIENCE[frequency],
@@ -230,7 +238,7 @@ export async function composeDigest(
       ).map((pick) => ({ pick, audience })),
     ),
   );
-  const stories = await storiesOf(picks.flat());
+  const stories = await storiesOf(reads, picks.flat());
   if (stories.length === 0) return empty('no picks');
 
   const sections = sectionsOf(frequency, stories, audiences);

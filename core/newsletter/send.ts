@@ -9,12 +9,15 @@ import { createWriteTransaction, type EntityItem } from 'electrodb';
 import { decodeTime } from 'ulid';
 import * as v from 'valibot';
 import * as Audiences from '#core/audiences';
+import { mapPool } from '#core/common';
 import { isConditionFailure } from '#core/db';
+import { logger } from '#core/logs';
 import * as Jobs from '#core/jobs';
 import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
 import { composeDigest } from './compose';
 import { digestEmail } from './email';
+import { sharedReads, type DigestReads } from './reads';
 import type { Frequency } from './digest';
 import { DeliveryEntity } from './delivery-entity';
 import { NewsletterIssueEntity } from './issue-entity';
@@ -29,6 +32,8 @@ export const WINDOW_MS: Record<Frequency, number> = {
 };
 /** Subscribers per chunk message. */
 export const SUBSCRIBERS_PER_CHUNK = 25;
+/** Subscribers of one chunk composed and sent at once (the SMTP pool keeps 5 connections). */
+const SEND_CONCURRENCY = 5;
 /** Audience members read per Query while planning. */
 const MEMBERS_PAGE = 500;
 
@@ -200,18 +205,23 @@ async function deliverTo(
   issue: NewsletterIssue,
   subscriberId: string,
   subscriber: Subscribers.Subscriber | undefined,
+  reads: DigestReads,
 ): Promise<Outcome> {
   const reason = notConfirmed(subscriber);
   if (reason || !subscriber) {
     const written = await writeWithout(issue, subscriberId, 'skipped', reason ?? 'no subscriber');
     return written ? 'skipped' : 'alreadyDone';
   }
-  const digest = await composeDigest(subscriber, {
-    frequency: issue.frequency,
-    from: issue.from,
-    to: issue.to,
-    audienceIds: issue.audienceIds,
-  });
+  const digest = await composeDigest(
+    subscriber,
+    {
+      frequency: issue.frequency,
+      from: issue.from,
+      to: issue.to,
+      audienceIds: issue.audienceIds,
+    },
+    reads,
+  );
   if (digest.empty) {
     return (await writeWithout(issue, subscriberId, 'skipped', digest.why))
       ? 'skipped'
@@ -250,8 +260,25 @@ async function deliverTo(
     ),
   );
   if (!written) return 'alreadyDone';
-  await Outbox.dispatch([email]);
+  await sendNow(email);
   return 'queued';
+}
+
+/**
+ * The chunk sends the e-mails it queued itself, through the outbox's claim, rate slot and settle,
+ * sparing a queue message per e-mail. One it could not send (an error here, a worker killed now)
+ * waits in the outbox: a queue message is sent for it, and `deliverDue` finds it in any case.
+ */
+async function sendNow(email: Outbox.OutboundEmail): Promise<void> {
+  try {
+    await Outbox.deliver(email.id);
+  } catch (error) {
+    logger.info('A newsletter e-mail could not be sent at once; the outbox will send it', {
+      outboundEmailId: email.id,
+      error,
+    });
+    await Outbox.dispatch([email]);
+  }
 }
 
 /** Marks the issue done once every planned subscriber has a Delivery. */
@@ -305,16 +332,31 @@ export const sendNewsletters = Jobs.defineChunkedJob({
   async runChunk(chunk, _input, context) {
     const issue = await issueById(chunk.issueId);
     if (!issue) throw new Error(`No newsletter issue ${chunk.issueId}`);
-    const { data: found } = await Subscribers.SubscriberEntity.get(
-      chunk.subscriberIds.map((id) => ({ id })),
-    ).go({ consistent: true });
+    const keys = chunk.subscriberIds.map((id) => ({ id }));
+    const [{ data: found }, { data: written }] = await Promise.all([
+      Subscribers.SubscriberEntity.get(keys).go({ consistent: true }),
+      DeliveryEntity.get(
+        chunk.subscriberIds.map((subscriberId) => ({ issueId: issue.id, subscriberId })),
+      ).go({ consistent: true, attributes: ['subscriberId'] }),
+    ]);
     const subscribers = new Map(found.map((subscriber) => [subscriber.id, subscriber]));
-    const totals: Record<Outcome, number> = { queued: 0, skipped: 0, failed: 0, alreadyDone: 0 };
-    for (const [index, subscriberId] of chunk.subscriberIds.entries()) {
-      if (await deliveryOf(issue.id, subscriberId)) totals.alreadyDone += 1;
-      else totals[await deliverTo(issue, subscriberId, subscribers.get(subscriberId))] += 1;
-      if (index % 10 === 9) await context.progress(0);
-    }
+    const done = new Set(written.map((delivery) => delivery.subscriberId));
+    const totals: Record<Outcome, number> = {
+      queued: 0,
+      skipped: 0,
+      failed: 0,
+      alreadyDone: done.size,
+    };
+    const reads = sharedReads();
+    let handled = 0;
+    await mapPool(
+      chunk.subscriberIds.filter((id) => !done.has(id)),
+      SEND_CONCURRENCY,
+      async (subscriberId) => {
+        totals[await deliverTo(issue, subscriberId, subscribers.get(subscriberId), reads)] += 1;
+        if (++handled % 10 === 0) await context.progress(0);
+      },
+    );
     await closeIfComplete(issue.id);
     return totals;
   },

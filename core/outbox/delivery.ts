@@ -179,12 +179,15 @@ export async function deliverOne(id: string, mailer: Mailer, at = Date.now()): P
     await settle(email, at, { status: 'failed', lastError });
     return { result: 'failed' };
   }
-  const unwanted = await noLongerWanted(email);
+  // Rendering needs nothing from the table: it overlaps the subscriber's read.
+  const [unwanted, mail] = await Promise.all([
+    noLongerWanted(email),
+    render(email.kind, email.props),
+  ]);
   if (unwanted) {
     await settle(email, at, { status: 'cancelled', lastError: unwanted });
     return { result: 'cancelled' };
   }
-  const mail = await render(email.kind, email.props);
   await takeSendSlot();
   try {
     const info = await mailer.send({
