@@ -16,6 +16,8 @@ export {
   invite,
   fromInvitation,
   invitationLink,
+  previewInvitation,
+  INVITATION_MESSAGES,
   sanitiseInvitationBody,
   InviteInput,
   INVITATION_LINK_INVALID,

@@ -22,7 +22,7 @@ export const INVITATIONS_PER_ADMIN: RateLimit.Limit = {
 };
 export const INVITATION_MESSAGES = {
   bodyRequired: 'Please add the invitation text',
-  bodyTooLong: 'The invitation text has at most 50,000 characters',
+  bodyTooLong: 'The invitation text has at most 5,000 characters',
   landingRequired: 'Please add a landing page URL',
   inactive: 'This user is not active. Make them active before inviting them.',
   tooMany: 'Too many invitations sent. Please wait an hour and try again.',
@@ -47,7 +47,7 @@ export const InviteInput = v.object({
   userId: IdSchema,
   body: v.pipe(
     v.string(INVITATION_MESSAGES.bodyRequired),
-    v.maxLength(50_000, INVITATION_MESSAGES.bodyTooLong),
+    v.maxLength(5_000, INVITATION_MESSAGES.bodyTooLong),
     v.check(
       (body) => plainText(sanitiseInvitationBody(body)) !== '',
       INVITATION_MESSAGES.bodyRequired,
@@ -129,6 +129,25 @@ export const invite = fn(
     return { user: { ...user, invitationVersion, invitedAt: at, status, updatedAt: at }, email };
   },
 );
+
+/** Where a preview's link points: the landing page, with a stand-in where the token will be. */
+const PREVIEW_TOKEN = 'preview';
+
+/**
+ * The invitation e-mail exactly as it would be sent to the user (subject and HTML), with a
+ * stand-in token in its link; nothing is stored, signed or counted.
+ */
+export const previewInvitation = fn(InviteInput, async ({ userId, body, landingUrl }) => {
+  const user = await mustGet(userId);
+  const link = new URL(landingUrl);
+  link.searchParams.set('user', PREVIEW_TOKEN);
+  return Outbox.preview('invitation', {
+    name: user.name,
+    bodyHtml: sanitiseInvitationBody(body),
+    link: link.toString(),
+    expiresInDays: INVITATION_TTL_SECONDS / 86_400,
+  });
+});
 
 const invalidLink = (status: 400 | 410) =>
   new VisibleError('user.invalid_invitation', INVITATION_LINK_INVALID, status);

@@ -289,6 +289,18 @@ describe('invitations', () => {
     ).toEqual([]);
   });
 
+  it('previews the e-mail as sent, storing and sending nothing', async () => {
+    const user = await Users.create({ name: 'Ivy', email: email() });
+    const preview = await Users.previewInvitation({ userId: user.id, body, landingUrl: landing() });
+    expect(preview.subject).toBe('You are invited to Cluefeed');
+    expect(preview.html).toContain('Hello <strong>there</strong>');
+    expect(preview.html).not.toContain('<script');
+    expect(await Users.byId(user.id)).toMatchObject({ invitationVersion: 0, status: 'Initial' });
+    expect(
+      (await Outbox.recent({ limit: 50 })).filter((queued) => queued.to === user.email),
+    ).toEqual([]);
+  });
+
   it('strips scripts, handlers and styles from the body, keeping formatting and links', () => {
     const clean = Users.sanitiseInvitationBody(
       '<h1 style="color:red" onclick="x()">Hi</h1><p><a href="https://cluefeed.xyz" onmouseover="x()">read</a><em>now</em></p><iframe src="https://evil.example"></iframe><script>steal()</script>',
