@@ -6,7 +6,11 @@ import { escapeHtml } from '#core/html';
 import * as Users from '#core/users';
 import { requireAdmin } from '#web/lib/admin.server';
 import { readForm } from '#web/lib/api.server';
+import { privatePageHeaders } from '#web/lib/cache';
+import { storingLogs } from '#web/lib/resource-route.server';
 import { landingUrlOf } from './user-management.server';
+
+export const headers = privatePageHeaders;
 
 const PREVIEW_POLICY = [
   "default-src 'none'",
@@ -28,7 +32,7 @@ const page = (html: string, status = 200) =>
     },
   });
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = storingLogs(async function action({ request }: ActionFunctionArgs) {
   await requireAdmin(request);
   try {
     const form = await readForm(request);
@@ -42,4 +46,4 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!isVisibleError(error)) throw error;
     return page(`<p role="alert">${escapeHtml(error.message)}</p>`, error.status);
   }
-}
+});
