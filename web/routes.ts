@@ -35,6 +35,7 @@ export default [
     route('outbox/:id', 'routes/admin/outbox.message.ts'),
     route('setup-campaign/preview', 'routes/admin/setup-campaign.preview.ts'),
     route('audience-name-assessment', 'routes/admin/audience-name-assessment.ts'),
+    route('user-management/preview', 'routes/admin/user-management.preview.ts'),
   ]),
   route('admin-panel', 'routes/admin/layout.tsx', [
     index('routes/admin/index.tsx'),
@@ -43,6 +44,7 @@ export default [
     route('outbox', 'routes/admin/outbox.tsx'),
     route('setup-campaign', 'routes/admin/setup-campaign.tsx'),
     route('setup-campaign/:id', 'routes/admin/setup-campaign.issue.tsx'),
+    route('user-management', 'routes/admin/user-management.tsx'),
     route('articles/:id', 'routes/admin/article.tsx'),
   ]),
   route('*', 'routes/not-found.tsx', { id: 'routes/catch-all' }),

@@ -36,6 +36,11 @@ export default function AdminLayout() {
             <NavLink to="/admin-panel/content-automations">Content Automations</NavLink>
           </li>
           <li>
+            <NavLink to="/admin-panel/user-management">
+              User Management <span className="badge badge--new">NEW</span>
+            </NavLink>
+          </li>
+          <li>
             <NavLink to="/admin-panel/setup-campaign">Setup campaign</NavLink>
           </li>
           <li>

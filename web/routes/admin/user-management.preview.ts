@@ -1,0 +1,49 @@
+// POST /admin-panel/user-management/preview: the invitation e-mail as it would be sent, for the
+// invitation form's sandboxed frame (the form targets the frame). Inline styles apply; nothing runs.
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { isVisibleError } from '#core/common';
+import { escapeHtml } from '#core/html';
+import * as Users from '#core/users';
+import { requireAdmin } from '#web/lib/admin.server';
+import { readForm } from '#web/lib/api.server';
+import { privatePageHeaders } from '#web/lib/cache';
+import { storingLogs } from '#web/lib/resource-route.server';
+import { landingUrlOf } from './user-management.server';
+
+export const headers = privatePageHeaders;
+
+const PREVIEW_POLICY = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  'img-src data: https:',
+  "frame-ancestors 'self'",
+  "form-action 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+const page = (html: string, status = 200) =>
+  new Response(html, {
+    status,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': PREVIEW_POLICY,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'private, no-store',
+    },
+  });
+
+export const action = storingLogs(async function action({ request }: ActionFunctionArgs) {
+  await requireAdmin(request);
+  try {
+    const form = await readForm(request);
+    const { html } = await Users.previewInvitation({
+      userId: String(form.get('id') ?? ''),
+      body: String(form.get('body') ?? ''),
+      landingUrl: landingUrlOf(form),
+    });
+    return page(html);
+  } catch (error) {
+    if (!isVisibleError(error)) throw error;
+    return page(`<p role="alert">${escapeHtml(error.message)}</p>`, error.status);
+  }
+});
