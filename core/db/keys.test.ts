@@ -477,6 +477,17 @@ const samples: Record<string, () => Sample> = {
       item: { term, userId, entry: `${term}#${userId}`, terms: [term, 'ada'] },
     };
   },
+  userSession: () => ({
+    doc: 'UserSession',
+    item: {
+      tokenHash: 'cd'.repeat(32),
+      userId: id(),
+      signedInAt: at,
+      createdAt: at,
+      expiresAt: 2e9,
+    },
+    vars: { 'sha256(token)': 'cd'.repeat(32) },
+  }),
   audienceSuggestion: () => ({
     doc: 'AudienceSuggestion',
     item: { id: id(), text: 'zk rollup builders', source: 'pre-success', createdAt: at },

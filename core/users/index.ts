@@ -300,3 +300,18 @@ export async function setDescriptors(id: string, clues: string[]): Promise<User>
   await UserEntity.patch({ id }).set({ descriptors, updatedAt }).go();
   return { ...user, descriptors, updatedAt };
 }
+export { UserSessionEntity } from './user-session-entity';
+export {
+  signIn,
+  sessionUser,
+  signOut,
+  SignInInput,
+  type SessionUser,
+  USER_LOGIN_INVALID,
+  USER_LOGIN_THROTTLED,
+  USER_LOGIN_LIMIT_PER_IP,
+  USER_LOGIN_LIMIT_PER_LOGIN,
+  USER_SESSION_TTL_SECONDS,
+  USER_SESSION_MAX_SECONDS,
+  USER_SESSION_RENEW_AFTER_SECONDS,
+} from './sessions';

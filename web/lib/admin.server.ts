@@ -50,7 +50,7 @@ export function safeAdminPath(path: string | null | undefined): string | undefin
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** An Origin of our own: PUBLIC_URL's origin, or the host the request itself was sent to. */
-function isOwnOrigin(origin: string, request: Request): boolean {
+export function isOwnOrigin(origin: string, request: Request): boolean {
   if (!URL.canParse(origin)) return false;
   const from = new URL(origin);
   if (from.protocol !== 'https:' && from.protocol !== 'http:') return false;

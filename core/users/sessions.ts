@@ -1,0 +1,159 @@
+// Readers' sign-in at /login: e-mail (the spec's "username or email": readers have no other name)
+// and password, checked against the argon2id hash set at the end of the funnel. Sessions live on
+// the server like the admin's (the cookie holds a random token; the table only its SHA-256) and
+// are renewed with a new token once they are 3 hours old, so an old cookie stops working.
+import { createHash, randomBytes } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import { createWriteTransaction } from 'electrodb';
+import * as v from 'valibot';
+import * as Auth from '#core/auth';
+import { parse, VisibleError } from '#core/common';
+import * as RateLimit from '#core/rate-limit';
+import { committed, byId, type User } from './read';
+import { UserEmailEntity } from './user-email-entity';
+import { UserSessionEntity } from './user-session-entity';
+
+/** A session unused for this long ends (each renewal starts it again). */
+export const USER_SESSION_TTL_SECONDS = 7 * 24 * 3600;
+/** However often it is renewed, a session ends this long after the password was typed. */
+export const USER_SESSION_MAX_SECONDS = 30 * 24 * 3600;
+/** The spec's session rule: after 3 hours the session is renewed (here: a new token). */
+export const USER_SESSION_RENEW_AFTER_SECONDS = 3 * 3600;
+export const USER_LOGIN_INVALID = Auth.INVALID_CREDENTIALS;
+export const USER_LOGIN_THROTTLED =
+  'Too many sign-in attempts. Please wait 15 minutes and try again.';
+/** Failed sign-ins allowed from one address (whatever the login) in 15 minutes. */
+export const USER_LOGIN_LIMIT_PER_IP: RateLimit.Limit = {
+  bucket: 'user-login-ip',
+  max: 5,
+  windowSeconds: 15 * 60,
+};
+/** Failed sign-ins allowed for one login (from any address) in 15 minutes. */
+export const USER_LOGIN_LIMIT_PER_LOGIN: RateLimit.Limit = {
+  bucket: 'user-login-login',
+  max: 10,
+  windowSeconds: 15 * 60,
+};
+
+/** A signed-in reader as pages see them: never the password hash. */
+export type SessionUser = Omit<User, 'passwordHash'>;
+
+const invalid = () => new VisibleError('user.login_invalid', USER_LOGIN_INVALID, 401);
+const throttled = () => new VisibleError('user.login_throttled', USER_LOGIN_THROTTLED, 429);
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+const newToken = () => randomBytes(32).toString('base64url');
+const loginKey = (login: string) => login.trim().toLowerCase();
+
+let dummyHash: Promise<string> | undefined;
+/** Verified when the login names nobody, so a miss costs as much time as a wrong password. */
+const dummy = () => (dummyHash ??= hash('not-a-real-password-0', Auth.PASSWORD_HASHING));
+
+/** Only an active reader who has chosen a password may sign in (or stay signed in). */
+function maySignIn(user: User | undefined): user is User & { passwordHash: string } {
+  return Boolean(user && user.isActive && user.passwordHash && user.role === Auth.ROLES.USER);
+}
+
+function withoutHash({ passwordHash: _, ...user }: User): SessionUser {
+  return user;
+}
+
+async function byLogin(login: string): Promise<User | undefined> {
+  const email = loginKey(login);
+  if (!email || email.length > 254) return undefined;
+  const { data } = await UserEmailEntity.get({ email }).go({ consistent: true });
+  return data ? byId(data.userId) : undefined;
+}
+
+async function startSession(userId: string, signedInAt: number, now: number) {
+  const token = newToken();
+  const expiresAt = Math.min(
+    Math.floor(now / 1000) + USER_SESSION_TTL_SECONDS,
+    Math.floor(signedInAt / 1000) + USER_SESSION_MAX_SECONDS,
+  );
+  const item = {
+    tokenHash: tokenHash(token),
+    userId,
+    signedInAt: new Date(signedInAt).toISOString(),
+    createdAt: new Date(now).toISOString(),
+    expiresAt,
+  };
+  return { token, item };
+}
+
+export const SignInInput = v.object({
+  login: v.string('Please enter your e-mail or username'),
+  password: v.string('Please enter your password'),
+});
+
+/**
+ * Signs a reader in by e-mail (any case) and password; every failure says only 'Access denied:
+ * Invalid credentials' (401). Attempts are counted per address, then per login, before the
+ * password is verified, so parallel guesses get at most the limit verified; success gives its
+ * places back.
+ */
+export async function signIn(
+  input: v.InferInput<typeof SignInInput>,
+  clientIp: string,
+  now = Date.now(),
+): Promise<{ token: string; user: SessionUser }> {
+  const { login, password } = parse(SignInInput, input);
+  if (login.length > 254 || password.length > 1024) throw invalid();
+  const perIp = await RateLimit.attempt(USER_LOGIN_LIMIT_PER_IP, clientIp, now);
+  if (!perIp.allowed) throw throttled();
+  // Counted only once the address is within its limit, so a throttled address cannot use up the
+  // login's allowance and lock its owner out. A blank login belongs to nobody.
+  const perLogin = loginKey(login)
+    ? await RateLimit.attempt(USER_LOGIN_LIMIT_PER_LOGIN, loginKey(login), now)
+    : undefined;
+  if (perLogin && !perLogin.allowed) throw throttled();
+  const user = loginKey(login) && password ? await byLogin(login) : undefined;
+  const known = maySignIn(user) ? user : undefined;
+  const valid = await verify(known?.passwordHash ?? (await dummy()), password || ' ');
+  if (!known || !valid) throw invalid();
+  await Promise.all([perIp.release(), perLogin?.release()]);
+  const { token, item } = await startSession(known.id, now, now);
+  await UserSessionEntity.create(item).go();
+  return { token, user: withoutHash(known) };
+}
+
+/**
+ * The reader a session token belongs to, while the session lasts and the reader may still sign
+ * in. A session older than 3 hours is replaced: a new token (`renewedToken`, for a new cookie) in
+ * the same write that deletes the old one. When two requests renew at once, one wins; the other
+ * is still answered (its token was valid when read) and sets no cookie.
+ */
+export async function sessionUser(
+  token: string | undefined,
+  now = Date.now(),
+): Promise<{ user: SessionUser; renewedToken?: string } | undefined> {
+  if (!token || token.length > 100) return undefined;
+  const { data: session } = await UserSessionEntity.get({ tokenHash: tokenHash(token) }).go({
+    consistent: true,
+  });
+  if (!session || session.expiresAt * 1000 <= now) return undefined;
+  const user = await byId(session.userId);
+  if (!maySignIn(user)) return undefined;
+  if (now - Date.parse(session.createdAt) <= USER_SESSION_RENEW_AFTER_SECONDS * 1000) {
+    return { user: withoutHash(user) };
+  }
+  const renewed = await startSession(user.id, Date.parse(session.signedInAt), now);
+  const replaced = await committed(
+    createWriteTransaction({ sessions: UserSessionEntity }, ({ sessions }) => [
+      sessions.create(renewed.item).commit(),
+      sessions
+        .delete({ tokenHash: session.tokenHash })
+        .where((attr, op) => op.exists(attr.tokenHash))
+        .commit(),
+    ]),
+  );
+  return replaced
+    ? { user: withoutHash(user), renewedToken: renewed.token }
+    : { user: withoutHash(user) };
+}
+
+/** Ends the session of a token (nothing to do for an unknown one). */
+export async function signOut(token: string | undefined): Promise<void> {
+  if (token && token.length <= 100) {
+    await UserSessionEntity.delete({ tokenHash: tokenHash(token) }).go();
+  }
+}

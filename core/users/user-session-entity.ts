@@ -1,0 +1,28 @@
+// A reader's sign-in session, stored by the SHA-256 of its cookie token (never the token itself).
+import { defineEntity } from '#core/db';
+
+export const UserSessionEntity = defineEntity({
+  model: { entity: 'userSession', version: '1', service: 'cluefeed' },
+  attributes: {
+    tokenHash: { type: 'string', required: true },
+    userId: { type: 'string', required: true },
+    /** When the reader typed their password; carried over by every renewal (absolute lifetime). */
+    signedInAt: { type: 'string', required: true },
+    /** When this token was issued: at sign-in or at the last renewal. */
+    createdAt: { type: 'string', required: true },
+    /** Epoch seconds; the table's TTL removes the item some time after. */
+    expiresAt: { type: 'number', required: true },
+  },
+  indexes: {
+    // A reader's session by the SHA-256 of its cookie token: pk userSession#{tokenHash}
+    byToken: {
+      pk: {
+        field: 'pk',
+        composite: ['tokenHash'],
+        template: 'userSession#${tokenHash}',
+        casing: 'none',
+      },
+      sk: { field: 'sk', composite: [], template: 'userSession', casing: 'none' },
+    },
+  },
+});
