@@ -11,7 +11,6 @@ import * as v from 'valibot';
 import * as Audiences from '#core/audiences';
 import { mapPool } from '#core/common';
 import { isConditionFailure } from '#core/db';
-import { logger } from '#core/logs';
 import * as Jobs from '#core/jobs';
 import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
@@ -32,7 +31,7 @@ export const WINDOW_MS: Record<Frequency, number> = {
 };
 /** Subscribers per chunk message. */
 export const SUBSCRIBERS_PER_CHUNK = 25;
-/** Subscribers of one chunk composed and sent at once (the SMTP pool keeps 5 connections). */
+/** Subscribers of one chunk composed and queued at once. */
 const SEND_CONCURRENCY = 5;
 /** Audience members read per Query while planning. */
 const MEMBERS_PAGE = 500;
@@ -260,25 +259,10 @@ async function deliverTo(
     ),
   );
   if (!written) return 'alreadyDone';
-  await sendNow(email);
+  // The outbox's worker sends it from its own message: a chunk stays a few quick writes, so a
+  // worker that dies mid-chunk costs the chunk little, and e-mails go out in parallel.
+  await Outbox.dispatch([email]);
   return 'queued';
-}
-
-/**
- * The chunk sends the e-mails it queued itself, through the outbox's claim, rate slot and settle,
- * sparing a queue message per e-mail. One it could not send (an error here, a worker killed now)
- * waits in the outbox: a queue message is sent for it, and `deliverDue` finds it in any case.
- */
-async function sendNow(email: Outbox.OutboundEmail): Promise<void> {
-  try {
-    await Outbox.deliver(email.id);
-  } catch (error) {
-    logger.info('A newsletter e-mail could not be sent at once; the outbox will send it', {
-      outboundEmailId: email.id,
-      error,
-    });
-    await Outbox.dispatch([email]);
-  }
 }
 
 /** Marks the issue done once every planned subscriber has a Delivery. */
