@@ -438,6 +438,35 @@ const samples: Record<string, () => Sample> = {
     doc: 'SubscriberEmail',
     item: { email: `reader-${id().toLowerCase()}@example.org`, subscriberId: id() },
   }),
+  user: () => ({
+    doc: 'User',
+    item: {
+      id: id(),
+      name: 'Ada Lovelace',
+      email: `reader-${id().toLowerCase()}@example.org`,
+      status: 'Invited',
+      isActive: true,
+      role: 2,
+      descriptors: [{ id: id(), clue: 'I build zk rollups' }],
+      passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA',
+      invitationVersion: 2,
+      invitedAt: at,
+      createdAt: at,
+      updatedAt: at,
+    },
+  }),
+  userEmail: () => ({
+    doc: 'UserEmail',
+    item: { email: `reader-${id().toLowerCase()}@example.org`, userId: id() },
+  }),
+  userSearchTerm: () => {
+    const userId = id();
+    const term = `ada lovelace ${id().toLowerCase()}`;
+    return {
+      doc: 'UserSearchTerm',
+      item: { term, userId, entry: `${term}#${userId}`, terms: [term, 'ada'] },
+    };
+  },
   audienceSuggestion: () => ({
     doc: 'AudienceSuggestion',
     item: { id: id(), text: 'zk rollup builders', source: 'pre-success', createdAt: at },

@@ -11,6 +11,12 @@ export {
   type ConfirmSubscriptionProps,
 } from './templates/confirm-subscription';
 export { DigestEmail, renderDigestEmail, type DigestEmailProps } from './templates/digest';
+export {
+  INVITATION_SUBJECT,
+  InvitationEmail,
+  renderInvitation,
+  type InvitationProps,
+} from './templates/invitation';
 
 export type OutgoingMail = {
   to: string;

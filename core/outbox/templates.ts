@@ -4,7 +4,9 @@ import * as v from 'valibot';
 import {
   CONFIRM_SUBSCRIPTION_SUBJECT,
   renderConfirmSubscription,
+  INVITATION_SUBJECT,
   renderDigestEmail,
+  renderInvitation,
   type OutgoingMail,
 } from '#core/mail';
 
@@ -60,6 +62,17 @@ export const TEMPLATES = {
     }),
     subject: (props) => props.subject,
     render: renderDigestEmail,
+  }),
+  // A user's invitation (core/users): the admin's sanitised HTML and the signed funnel link.
+  invitation: template({
+    props: v.object({
+      name: v.string(),
+      bodyHtml: v.string(),
+      link: v.string(),
+      expiresInDays: v.number(),
+    }),
+    subject: () => INVITATION_SUBJECT,
+    render: renderInvitation,
   }),
 };
 

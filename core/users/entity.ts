@@ -1,0 +1,52 @@
+// User: an invited reader with an account (role USER), managed from the admin panel.
+import { defineEntity } from '#core/db';
+
+export const USER_STATUSES = ['Invited', 'Initial', 'Verified', 'Onboarded'] as const;
+
+export const UserEntity = defineEntity({
+  model: { entity: 'user', version: '1', service: 'cluefeed' },
+  attributes: {
+    id: { type: 'string', required: true },
+    name: { type: 'string', required: true },
+    /** Trimmed and lower-cased; unique through its UserEmail claim; never changed. */
+    email: { type: 'string', required: true },
+    status: { type: USER_STATUSES, required: true },
+    isActive: { type: 'boolean', required: true },
+    role: { type: 'number', required: true },
+    descriptors: {
+      type: 'list',
+      items: {
+        type: 'map',
+        properties: {
+          id: { type: 'string', required: true },
+          clue: { type: 'string', required: true },
+        },
+      },
+    },
+    /** argon2id, set when the user chooses a password at the end of the funnel. */
+    passwordHash: { type: 'string' },
+    /** Bumped with every invitation sent: the link carries it, so older invitations stop working. */
+    invitationVersion: { type: 'number', default: 0 },
+    invitedAt: { type: 'string' },
+    createdAt: { type: 'string', required: true },
+    updatedAt: { type: 'string', required: true },
+  },
+  indexes: {
+    // One user: pk user#{id}
+    byId: {
+      pk: { field: 'pk', composite: ['id'], template: 'user#${id}', casing: 'none' },
+      sk: { field: 'sk', composite: [], template: 'user', casing: 'none' },
+    },
+    // Every user, newest first (User Management): gsi1pk users, gsi1sk {createdAt}#{id}
+    newest: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: [], template: 'users', casing: 'none' },
+      sk: {
+        field: 'gsi1sk',
+        composite: ['createdAt', 'id'],
+        template: '${createdAt}#${id}',
+        casing: 'none',
+      },
+    },
+  },
+});

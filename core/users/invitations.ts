@@ -1,0 +1,150 @@
+// Invitations: an admin's HTML message with a link into the get-started funnel. The link carries
+// a signed token for `{userId}.{invitationVersion}` (never the bare id) that expires in 14 days;
+// sending another invitation bumps the version, which retires every earlier link.
+import { createWriteTransaction } from 'electrodb';
+import * as v from 'valibot';
+import { fn, VisibleError } from '#core/common';
+import { config } from '#core/config';
+import { plainText, sanitizeContent } from '#core/html';
+import * as Outbox from '#core/outbox';
+import * as RateLimit from '#core/rate-limit';
+import * as Tokens from '#core/tokens';
+import { UserEntity } from './entity';
+import { byId, committed, IdSchema, mustGet, type User } from './read';
+
+export const INVITATION_TTL_SECONDS = 14 * 24 * 3600;
+export const INVITATION_LINK_INVALID = 'This invitation link is not valid or has expired';
+/** Invitations one admin may send in an hour: a slip (or a stolen session) cannot spam. */
+export const INVITATIONS_PER_ADMIN: RateLimit.Limit = {
+  bucket: 'invitations-admin',
+  max: 50,
+  windowSeconds: 3600,
+};
+export const INVITATION_MESSAGES = {
+  bodyRequired: 'Please add the invitation text',
+  bodyTooLong: 'The invitation text has at most 50,000 characters',
+  landingRequired: 'Please add a landing page URL',
+  inactive: 'This user is not active. Make them active before inviting them.',
+  tooMany: 'Too many invitations sent. Please wait an hour and try again.',
+} as const;
+
+const landingOrigin = () => new URL(config().PUBLIC_URL).origin;
+const wrongLanding = () => `The landing page URL must be a page of ${landingOrigin()}`;
+
+/** Basic formatting and links; scripts, styles, event handlers and frames are dropped. */
+export function sanitiseInvitationBody(html: string): string {
+  return sanitizeContent(html, config().PUBLIC_URL);
+}
+
+/** A landing page of ours: same origin as PUBLIC_URL, http(s), no credentials. */
+function isOwnPage(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.origin === landingOrigin() && !url.username && !url.password;
+}
+
+export const InviteInput = v.object({
+  userId: IdSchema,
+  body: v.pipe(
+    v.string(INVITATION_MESSAGES.bodyRequired),
+    v.maxLength(50_000, INVITATION_MESSAGES.bodyTooLong),
+    v.check(
+      (body) => plainText(sanitiseInvitationBody(body)) !== '',
+      INVITATION_MESSAGES.bodyRequired,
+    ),
+  ),
+  landingUrl: v.pipe(
+    v.string(INVITATION_MESSAGES.landingRequired),
+    v.trim(),
+    v.nonEmpty(INVITATION_MESSAGES.landingRequired),
+    v.maxLength(2000, () => wrongLanding()),
+    v.check(isOwnPage, () => wrongLanding()),
+  ),
+});
+
+/** The landing page with `user={token}` added (any `user` it already had is replaced). */
+export function invitationLink(
+  landingUrl: string,
+  user: Pick<User, 'id'> & { invitationVersion: number },
+): string {
+  const link = new URL(landingUrl);
+  const token = Tokens.sign(
+    'invite',
+    INVITATION_TTL_SECONDS,
+    `${user.id}.${user.invitationVersion}`,
+  );
+  link.searchParams.set('user', token);
+  return link.toString();
+}
+
+/**
+ * Queues the invitation e-mail in the same write that bumps the user's invitation version (so
+ * the previous link stops working exactly when the new one exists) and marks an Initial user
+ * Invited. Counted against the sending admin's hourly limit.
+ */
+export const invite = fn(
+  v.object({ ...InviteInput.entries, actorId: v.pipe(v.string(), v.nonEmpty()) }),
+  async ({ userId, body, landingUrl, actorId }) => {
+    const user = await mustGet(userId);
+    if (!user.isActive) throw new VisibleError('user.inactive', INVITATION_MESSAGES.inactive, 409);
+    const attempt = await RateLimit.attempt(INVITATIONS_PER_ADMIN, actorId);
+    if (!attempt.allowed) {
+      throw new VisibleError('user.invitations_rate_limited', INVITATION_MESSAGES.tooMany, 429);
+    }
+    const current = user.invitationVersion ?? 0;
+    const invitationVersion = current + 1;
+    const at = new Date().toISOString();
+    const status = user.status === 'Initial' ? 'Invited' : user.status;
+    const email = Outbox.draft('invitation', {
+      to: user.email,
+      props: {
+        name: user.name,
+        bodyHtml: sanitiseInvitationBody(body),
+        link: invitationLink(landingUrl, { id: user.id, invitationVersion }),
+        expiresInDays: INVITATION_TTL_SECONDS / 86_400,
+      },
+    });
+    const sent = await committed(
+      createWriteTransaction(
+        { users: UserEntity, outbox: Outbox.OutboundEmailEntity },
+        ({ users, outbox }) => [
+          users
+            .patch({ id: user.id })
+            .set({ invitationVersion, invitedAt: at, status, updatedAt: at })
+            .where((attr, op) => op.eq(attr.invitationVersion, current))
+            .commit(),
+          outbox.create(email).commit(),
+        ],
+      ),
+    );
+    if (!sent) {
+      await attempt.release();
+      throw new VisibleError(
+        'user.changed',
+        'Another invitation was just sent to this user. Please try again.',
+        409,
+      );
+    }
+    await Outbox.dispatch([email]);
+    return { user: { ...user, invitationVersion, invitedAt: at, status, updatedAt: at }, email };
+  },
+);
+
+const invalidLink = (status: 400 | 410) =>
+  new VisibleError('user.invalid_invitation', INVITATION_LINK_INVALID, status);
+
+/**
+ * The user an invitation link names: refused (400) when the token is malformed, forged or for
+ * another purpose, and (410) when it expired, a newer invitation replaced it, or the user was
+ * deactivated.
+ */
+export async function fromInvitation(token: string | null | undefined, now = Date.now()) {
+  const verified = Tokens.verify('invite', token, now);
+  if (!verified.ok) throw invalidLink(verified.reason === 'expired' ? 410 : 400);
+  const match = /^([0-9A-Z]{26})\.(\d{1,9})$/.exec(verified.subject ?? '');
+  if (!match) throw invalidLink(400);
+  const user = await byId(match[1]!);
+  if (!user) throw invalidLink(400);
+  if ((user.invitationVersion ?? 0) !== Number(match[2]) || !user.isActive) throw invalidLink(410);
+  return user;
+}

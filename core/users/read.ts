@@ -1,0 +1,36 @@
+// Reads and writes every users operation shares: a user by id, and a transaction's outcome.
+import type { EntityItem } from 'electrodb';
+import * as v from 'valibot';
+import { VisibleError } from '#core/common';
+import { isConditionFailure } from '#core/db';
+import { UserEntity } from './entity';
+
+export type User = EntityItem<typeof UserEntity>;
+
+export const NOT_FOUND_MESSAGE = 'This user does not exist';
+export const IdSchema = v.pipe(v.string(), v.regex(/^[0-9A-Z]{26}$/, NOT_FOUND_MESSAGE));
+
+export async function byId(id: string): Promise<User | undefined> {
+  if (!v.is(IdSchema, id)) return undefined;
+  const { data } = await UserEntity.get({ id }).go({ consistent: true });
+  return data ?? undefined;
+}
+
+/** The user or a 404 VisibleError. */
+export async function mustGet(id: string): Promise<User> {
+  const user = await byId(id);
+  if (!user) throw new VisibleError('user.not_found', NOT_FOUND_MESSAGE, 404);
+  return user;
+}
+
+/** Runs a write transaction; false when one of its conditions failed (nothing was written). */
+export async function committed(transaction: {
+  go(): Promise<{ canceled: boolean }>;
+}): Promise<boolean> {
+  try {
+    return !(await transaction.go()).canceled;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
