@@ -314,4 +314,4 @@ export {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MESSAGES,
   PASSWORD_MIN_LENGTH,
-} from './password';
+} from '#core/common';

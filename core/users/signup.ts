@@ -6,11 +6,11 @@ import { hash } from '@node-rs/argon2';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
 import { PASSWORD_HASHING } from '#core/auth';
-import { fn, VisibleError } from '#core/common';
+import { fn, PASSWORD_MESSAGES, passwordProblem, VisibleError } from '#core/common';
 import { logger } from '#core/logs';
 import { UserEntity } from './entity';
 import { fromInvitation, INVITATION_LINK_INVALID } from './invitations';
-import { PASSWORD_MESSAGES, passwordProblem } from './password';
+
 import { ClueSchema, committed, type User } from './read';
 
 export const MIN_CLUES = 2;
@@ -64,7 +64,7 @@ async function invitedBy(token: string): Promise<User> {
 }
 
 export const CheckSignupStatusInput = v.object({
-  token: v.optional(TokenSchema, ''),
+  token: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(500, INVITATION_LINK_INVALID)), ''),
   email: EmailSchema,
 });
 

@@ -1,5 +1,6 @@
 // The spec's password rules and messages (§5), pure so the review step checks the same rules in
-// the browser (on blur) as the server does on signup.
+// the browser (on blur) as the server does on signup; core/common, like the e-mail rule, is the
+// part of core the browser may import.
 export const PASSWORD_MIN_LENGTH = 8;
 /** argon2 hashes whatever it is given: a bound keeps one request's cost bounded. */
 export const PASSWORD_MAX_LENGTH = 128;
