@@ -144,6 +144,10 @@ describe('completeSignup', () => {
       message: 'Please add at least 2 clues',
       status: 400,
     });
+    expect(await attempt({ clues: [], threadId: ulid() })).toEqual({
+      message: 'Please add at least 1 clue',
+      status: 400,
+    });
     expect((await attempt({ clues: ['x'.repeat(501), 'fine'] })).status).toBe(400);
     expect(
       (await attempt({ clues: Array.from({ length: 51 }, (_, i) => `clue ${i}`) })).status,
@@ -166,6 +170,18 @@ describe('completeSignup', () => {
       ).toBe(Users.SIGNUP_MESSAGES.needInvitation);
     }
     expect((await Users.byId(user.id))?.status).toBe('Invited');
+  });
+
+  it("accepts one clue from the ip variant's interview (its thread named)", async () => {
+    const { user, token } = await invited();
+    await Users.completeSignup({
+      token,
+      password: 'good pass 1',
+      clues: [CLUES[0]!],
+      threadId: ulid(),
+    });
+    expect((await Users.byId(user.id))?.descriptors).toHaveLength(1);
+    await receive((await Jobs.lastRun('score-user-articles'))!.id);
   });
 
   it('lets only one of two simultaneous submits succeed', async () => {

@@ -28,6 +28,7 @@ export const SIGNUP_MESSAGES = {
   wrongEmail:
     'This email does not match your invitation. Please use the address the invitation was sent to.',
   tooFewClues: `Please add at least ${MIN_CLUES} clues`,
+  noClues: 'Please add at least 1 clue',
   tooManyClues: `At most ${MAX_CLUES} clues`,
   alreadyDone: 'You have already completed your profile. Please sign in.',
   timeSpentInvalid: 'The time spent is not valid',
@@ -110,7 +111,7 @@ export const CompleteSignupInput = v.object({
   clues: v.pipe(
     v.array(ClueSchema, SIGNUP_MESSAGES.tooFewClues),
     v.transform((clues) => [...new Set(clues)]),
-    v.minLength(MIN_CLUES, SIGNUP_MESSAGES.tooFewClues),
+    v.minLength(1, SIGNUP_MESSAGES.noClues),
     v.maxLength(MAX_CLUES, SIGNUP_MESSAGES.tooManyClues),
   ),
   /** The ip variant's interview. */
@@ -138,6 +139,11 @@ export type CompleteSignupInput = v.InferInput<typeof CompleteSignupInput>;
 export const completeSignup = fn(CompleteSignupInput, async (input): Promise<User> => {
   if (input.confirmPassword !== undefined && input.confirmPassword !== input.password) {
     throw new VisibleError('user.passwords_differ', SIGNUP_MESSAGES.passwordsDiffer, 400);
+  }
+  // Spec §5: two finalized entries before 'Complete your profile'; the interview's confirmation
+  // only needs a clue (its 'Complete Profile' is disabled without one), and names its thread.
+  if (!input.threadId && input.clues.length < MIN_CLUES) {
+    throw new VisibleError('user.too_few_clues', SIGNUP_MESSAGES.tooFewClues, 400);
   }
   const user = await invitedBy(input.token);
   if (user.status === 'Onboarded') {
