@@ -7,11 +7,12 @@ import * as v from 'valibot';
 import { ulid } from 'ulid';
 import { PASSWORD_HASHING } from '#core/auth';
 import { fn, PASSWORD_MESSAGES, passwordProblem, VisibleError } from '#core/common';
+import { isConditionFailure } from '#core/db';
 import { logger } from '#core/logs';
 import { UserEntity } from './entity';
 import { fromInvitation, INVITATION_LINK_INVALID } from './invitations';
 
-import { ClueSchema, committed, type User } from './read';
+import { ClueSchema, type User } from './read';
 
 export const MIN_CLUES = 2;
 export const MAX_CLUES = 50;
@@ -91,7 +92,10 @@ export const checkSignupStatus = fn(
         .set({ status: 'Verified', updatedAt: new Date().toISOString() })
         .where((attr, op) => op.eq(attr.status, user.status))
         .go()
-        .catch((error: unknown) => logger.info('Verification raced a status change', { error }));
+        .catch((error: unknown) => {
+          // Another step moved the status on meanwhile: nothing to do here.
+          if (!isConditionFailure(error)) throw error;
+        });
     }
     return { name: user.name, email: user.email, status: 'Verified' };
   },
@@ -163,18 +167,20 @@ export const completeSignup = fn(CompleteSignupInput, async (input): Promise<Use
     ...(input.threadId && { onboardingThreadId: input.threadId }),
     ...(input.timeSpentMs !== undefined && { onboardingTimeSpentMs: input.timeSpentMs }),
   };
-  const written = await committed({
-    go: async () => {
-      await UserEntity.patch({ id: user.id })
-        .set(changes)
-        .where(
-          (attr, op) =>
-            `${op.eq(attr.invitationVersion, user.invitationVersion ?? 0)} AND ${op.eq(attr.isActive, true)}`,
-        )
-        .go();
-      return { canceled: false };
-    },
-  });
+  const written = await UserEntity.patch({ id: user.id })
+    .set(changes)
+    .where(
+      (attr, op) =>
+        `${op.eq(attr.invitationVersion, user.invitationVersion ?? 0)} AND ${op.eq(attr.isActive, true)}`,
+    )
+    .go()
+    .then(
+      () => true,
+      (error: unknown) => {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      },
+    );
   if (!written) {
     throw new VisibleError('user.invalid_invitation', INVITATION_LINK_INVALID, 410);
   }
