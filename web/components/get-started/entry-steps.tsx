@@ -1,9 +1,11 @@
 // The funnel's first and last screens: verification, welcome, review (the password) and completed.
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { isEmail, PASSWORD_MESSAGES, passwordProblem } from '#core/common';
 import { StepHeading } from './step-heading';
 
 const EMAIL_ERROR = 'Please enter a valid email';
+/** Spec §9: the funnel's field validation is deferred by 100 ms after typing. */
+const VALIDATION_DELAY_MS = 100;
 
 export function VerificationStep(props: {
   focus: boolean;
@@ -13,7 +15,13 @@ export function VerificationStep(props: {
   const id = useId();
   const [email, setEmail] = useState('');
   const [touched, setTouched] = useState(false);
+  const [checked, setChecked] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setChecked(email), VALIDATION_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [email]);
   const valid = isEmail(email.trim());
+  const shownInvalid = touched && !isEmail(checked.trim());
   return (
     <section>
       <StepHeading focus={props.focus}>You are one of the chosen ones</StepHeading>
@@ -22,11 +30,12 @@ export function VerificationStep(props: {
         onSubmit={(event) => {
           event.preventDefault();
           setTouched(true);
+          setChecked(email);
           if (valid && !props.busy) props.onSubmit(email.trim());
         }}
       >
         <label htmlFor={id}>Enter your email to get started...</label>
-        <div className={`field${touched && !valid ? ' field--invalid' : ''}`}>
+        <div className={`field${shownInvalid ? ' field--invalid' : ''}`}>
           <input
             id={id}
             type="email"
@@ -35,15 +44,15 @@ export function VerificationStep(props: {
             required
             maxLength={254}
             value={email}
-            aria-invalid={touched && !valid}
-            aria-describedby={touched && !valid ? `${id}-error` : undefined}
+            aria-invalid={shownInvalid}
+            aria-describedby={shownInvalid ? `${id}-error` : undefined}
             onChange={(event) => {
               setEmail(event.target.value);
               setTouched(true);
             }}
           />
         </div>
-        {touched && !valid && (
+        {shownInvalid && (
           <p id={`${id}-error`} className="field__error">
             {EMAIL_ERROR}
           </p>
