@@ -19,6 +19,8 @@ export default [
   route('subscribed-to-newsletter/:slug?', 'routes/subscribed-to-newsletter.tsx'),
   route('subscribed-to-newsletter-completed', 'routes/subscribed-to-newsletter-completed.tsx'),
   route('subscribed-to-newsletter-suggestions', 'routes/subscribed-to-newsletter-suggestions.tsx'),
+  route('get-started', 'routes/get-started.tsx'),
+  route('get-started/:call', 'routes/get-started.call.ts'),
   route('not-found', 'routes/not-found.tsx'),
   route('r/:token', 'routes/r.$token.ts'),
   route('login', 'routes/login.tsx'),

@@ -14,6 +14,7 @@ import * as Streams from '#core/streams';
 
 import { SCHEDULES } from './schedules';
 import { scoreAfterImport, scoreArticles, scoreArticlesExperiment } from './scoring';
+import { scoreUserArticles } from './user-scoring';
 
 export { SCHEDULES, toEventBridgeCron, type Schedule } from './schedules';
 export {
@@ -23,6 +24,7 @@ export {
   scoreArticles,
   scoreArticlesExperiment,
 } from './scoring';
+export { scoreUserArticles, USER_SCORING_ARTICLES } from './user-scoring';
 
 /** Imports and Clear Table write the same articles and streams: they never run at once. */
 const ARTICLES_SLOT = 'articles';
@@ -124,6 +126,7 @@ export const jobs = Jobs.registry([
   promptTesting,
   pickBestContent,
   sendNewsletters,
+  scoreUserArticles,
 ] as Jobs.JobDefinition[]);
 
 /** Runs one schedule: enqueue its job as the scheduler, start due campaigns, or recover. */

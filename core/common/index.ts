@@ -14,3 +14,9 @@ export {
 } from './tracking';
 export { SUGGESTION_FORM_ERROR, SUGGESTION_LIMITS, parseSuggestions } from './suggestions';
 export { mapPool } from './pool';
+export {
+  passwordProblem,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MESSAGES,
+  PASSWORD_MIN_LENGTH,
+} from './password';

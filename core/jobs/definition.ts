@@ -15,6 +15,8 @@ export type JobDefinition<S extends v.GenericSchema = v.GenericSchema> = {
   name: string;
   /** Jobs that share a slot never run at once (an import and Clear Table); default: the name. */
   slot?: string;
+  /** A slot per input instead (one user's scoring), so runs for different inputs never wait. */
+  slotFor?(input: v.InferOutput<S>): string;
   priority?: number;
   input: S;
   run(input: v.InferOutput<S>, context: JobContext): Promise<unknown>;

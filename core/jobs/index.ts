@@ -79,7 +79,9 @@ export async function enqueue<S extends v.GenericSchema, C>(
   const process: Process = {
     id: ulid(),
     name: definition.name,
-    slot: definition.slot ?? definition.name,
+    slot:
+      ('slotFor' in definition && definition.slotFor?.(parsed.output)) ||
+      (definition.slot ?? definition.name),
     priority: definition.priority ?? 0,
     status: 'Queued',
     input: JSON.stringify(parsed.output ?? null),

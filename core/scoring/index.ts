@@ -68,6 +68,13 @@ export function audienceTarget(audience: Pick<Audience, 'id' | 'title'>): Matchi
   return { type: 'audience', id: audience.id, title: audience.title, clues: [audience.title] };
 }
 
+/** A reader as a scoring target: their own descriptors are the clues (matchingType 'user'). */
+export function userTarget(user: { id: string; descriptors?: { clue: string }[] }): MatchingTarget {
+  const clues = (user.descriptors ?? []).map((descriptor) => descriptor.clue);
+  // The clues stand for the reader; their name is never sent to a model.
+  return { type: 'user', id: user.id, title: clues.join('; ').slice(0, 500), clues };
+}
+
 /** The prompt and model a scoring run uses when none is chosen: the newest prompt, the configured model. */
 export async function defaultSetup(processId: string, log?: Logger): Promise<ScoringSetup> {
   const [prompt, model] = await Promise.all([Prompts.current('scoring'), Ai.configured('gpt')]);

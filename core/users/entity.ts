@@ -28,6 +28,10 @@ export const UserEntity = defineEntity({
     /** Bumped with every invitation sent: the link carries it, so older invitations stop working. */
     invitationVersion: { type: 'number', default: 0 },
     invitedAt: { type: 'string' },
+    /** When the funnel's signup completed, and how (spec: the ip variant's thread and time spent). */
+    onboardedAt: { type: 'string' },
+    onboardingThreadId: { type: 'string' },
+    onboardingTimeSpentMs: { type: 'number' },
     createdAt: { type: 'string', required: true },
     updatedAt: { type: 'string', required: true },
   },

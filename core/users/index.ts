@@ -9,7 +9,15 @@ import { UserEntity, USER_STATUSES } from './entity';
 import { UserEmailEntity } from './user-email-entity';
 import { searchEntry, UserSearchTermEntity } from './user-search-term-entity';
 import { isFirstMatch, normaliseTerm, searchTerms } from './terms';
-import { byId, committed, IdSchema, mustGet, NOT_FOUND_MESSAGE, type User } from './read';
+import {
+  byId,
+  ClueSchema,
+  committed,
+  IdSchema,
+  mustGet,
+  NOT_FOUND_MESSAGE,
+  type User,
+} from './read';
 
 export { UserEntity, UserEmailEntity, UserSearchTermEntity, USER_STATUSES };
 export {
@@ -24,7 +32,7 @@ export {
   INVITATION_TTL_SECONDS,
   INVITATIONS_PER_ADMIN,
 } from './invitations';
-export { byId, mustGet, type User };
+export { byId, ClueSchema, mustGet, type User };
 export type UserStatus = (typeof USER_STATUSES)[number];
 export type Descriptor = { id: string; clue: string };
 
@@ -283,12 +291,6 @@ async function byIds(ids: string[]): Promise<User[]> {
   return ids.flatMap((id) => found.get(id) ?? []);
 }
 
-export const ClueSchema = v.pipe(
-  v.string(),
-  v.trim(),
-  v.nonEmpty('A clue cannot be empty'),
-  v.maxLength(500, 'A clue has at most 500 characters'),
-);
 const CluesSchema = v.pipe(v.array(ClueSchema), v.maxLength(50, 'At most 50 clues'));
 
 /** Replaces the user's descriptors with these clues, each with a new id. */
@@ -315,3 +317,18 @@ export {
   USER_SESSION_MAX_SECONDS,
   USER_SESSION_RENEW_AFTER_SECONDS,
 } from './sessions';
+export {
+  checkSignupStatus,
+  completeSignup,
+  CheckSignupStatusInput,
+  CompleteSignupInput,
+  MAX_CLUES,
+  MIN_CLUES,
+  SIGNUP_MESSAGES,
+} from './signup';
+export {
+  passwordProblem,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MESSAGES,
+  PASSWORD_MIN_LENGTH,
+} from '#core/common';

@@ -10,6 +10,14 @@ export type User = EntityItem<typeof UserEntity>;
 export const NOT_FOUND_MESSAGE = 'This user does not exist';
 export const IdSchema = v.pipe(v.string(), v.regex(/^[0-9A-Z]{26}$/, NOT_FOUND_MESSAGE));
 
+/** One descriptor's text, as the funnel and the assistant hand it over. */
+export const ClueSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.nonEmpty('A clue cannot be empty'),
+  v.maxLength(500, 'A clue has at most 500 characters'),
+);
+
 export async function byId(id: string): Promise<User | undefined> {
   if (!v.is(IdSchema, id)) return undefined;
   const { data } = await UserEntity.get({ id }).go({ consistent: true });

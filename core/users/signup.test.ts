@@ -1,0 +1,231 @@
+import { createHash } from 'node:crypto';
+import { verify } from '@node-rs/argon2';
+import { ulid } from 'ulid';
+import { describe, expect, it } from 'vitest';
+import * as Articles from '#core/articles';
+import * as Automations from '#core/automations';
+import { config } from '#core/config';
+import * as Jobs from '#core/jobs';
+import * as Scoring from '#core/scoring';
+import * as Tokens from '#core/tokens';
+import * as Users from '#core/users';
+import { receive } from '#tests/integration/job-queue';
+import { useOwnTable } from '#tests/integration/own-table';
+
+const unique = () => ulid().toLowerCase();
+const landing = `${config().PUBLIC_URL}/get-started`;
+// Signups queue scoring runs: a table of its own keeps them out of other files' active lists.
+useOwnTable('signup');
+
+const CLUES = ['I build lending protocols on Arbitrum', 'I audit Solidity smart contracts'];
+
+/** An invited user and the token of their invitation link. */
+async function invited(name = 'Ivy Invited') {
+  const user = await Users.create({ name, email: `ivy-${unique()}@example.org` });
+  const { user: after } = await Users.invite({
+    userId: user.id,
+    body: '<p>Join us</p>',
+    landingUrl: landing,
+    actorId: `admin-${unique()}`,
+  });
+  const link = new URL(Users.invitationLink(landing, after));
+  return { user: after, token: link.searchParams.get('user')! };
+}
+
+async function refusal(promise: Promise<unknown>) {
+  const error = (await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  )) as { name?: string; message: string; status: number } | undefined;
+  expect(error?.name, 'a VisibleError').toBe('VisibleError');
+  return { message: error!.message, status: error!.status };
+}
+
+describe('the password rules', () => {
+  it("answer with the spec's messages: length first, then the digit", () => {
+    expect(Users.passwordProblem('')).toBe('Password must be at least 8 characters');
+    expect(Users.passwordProblem('abc1')).toBe('Password must be at least 8 characters');
+    expect(Users.passwordProblem('abcdefgh')).toBe('Password must contain at least 1 number');
+    expect(Users.passwordProblem('abcdefg1')).toBeUndefined();
+    expect(Users.passwordProblem(`a1${'x'.repeat(200)}`)).toBe(
+      'A password has at most 128 characters',
+    );
+  });
+});
+
+describe('checkSignupStatus (the verification step)', () => {
+  it('passes the invited e-mail in any case and moves Invited to Verified', async () => {
+    const { user, token } = await invited();
+    const status = await Users.checkSignupStatus({ token, email: ` ${user.email.toUpperCase()} ` });
+    expect(status).toEqual({ name: user.name, email: user.email, status: 'Verified' });
+    expect((await Users.byId(user.id))?.status).toBe('Verified');
+  });
+
+  it('refuses another e-mail with the invitation and changes nothing', async () => {
+    const { user, token } = await invited();
+    expect(await refusal(Users.checkSignupStatus({ token, email: 'someone@example.org' }))).toEqual(
+      { message: Users.SIGNUP_MESSAGES.wrongEmail, status: 403 },
+    );
+    expect((await Users.byId(user.id))?.status).toBe('Invited');
+  });
+
+  it('asks for the invitation link without a token or with a forged one, whoever the e-mail is', async () => {
+    const { user, token } = await invited();
+    const forged = `${token.slice(0, -3)}abc`;
+    for (const attempt of [
+      Users.checkSignupStatus({ email: user.email }),
+      Users.checkSignupStatus({ token: forged, email: user.email }),
+      Users.checkSignupStatus({ token: 'nonsense', email: 'nobody@example.org' }),
+    ]) {
+      expect((await refusal(attempt)).message).toBe(Users.SIGNUP_MESSAGES.needInvitation);
+    }
+    expect(await refusal(Users.checkSignupStatus({ token, email: 'not an email' }))).toEqual({
+      message: 'Please enter a valid email',
+      status: 400,
+    });
+  });
+});
+
+describe('completeSignup', () => {
+  it('stores the clues, the argon2id hash and Onboarded, retires the link and queues scoring', async () => {
+    const { user, token } = await invited();
+    const threadId = ulid();
+    const done = await Users.completeSignup({
+      token,
+      password: 'correct horse 1',
+      confirmPassword: 'correct horse 1',
+      clues: CLUES,
+      threadId,
+      timeSpentMs: 95_000,
+    });
+    const stored = (await Users.byId(user.id))!;
+    expect(stored).toMatchObject({
+      status: 'Onboarded',
+      invitationVersion: user.invitationVersion + 1,
+      onboardingThreadId: threadId,
+      onboardingTimeSpentMs: 95_000,
+    });
+    expect(stored.descriptors?.map((descriptor) => descriptor.clue)).toEqual(CLUES);
+    expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(await verify(stored.passwordHash!, 'correct horse 1')).toBe(true);
+    expect(done.id).toBe(user.id);
+
+    // The link is spent: a replay is refused with the invitation message.
+    expect(
+      await refusal(Users.completeSignup({ token, password: 'another pass 2', clues: CLUES })),
+    ).toEqual({ message: Users.SIGNUP_MESSAGES.needInvitation, status: 410 });
+
+    const run = await Jobs.lastRun('score-user-articles');
+    expect(run).toMatchObject({ status: 'Queued', input: JSON.stringify({ userId: user.id }) });
+    await receive(run!.id);
+  });
+
+  it('refuses weak passwords, a wrong confirmation and fewer than 2 clues, storing nothing', async () => {
+    const { user, token } = await invited();
+    const attempt = (changes: Partial<Users.CompleteSignupInput>) =>
+      refusal(Users.completeSignup({ token, password: 'good pass 1', clues: CLUES, ...changes }));
+    expect(await attempt({ password: 'short1' })).toEqual({
+      message: 'Password must be at least 8 characters',
+      status: 400,
+    });
+    expect(await attempt({ password: 'no digits here' })).toEqual({
+      message: 'Password must contain at least 1 number',
+      status: 400,
+    });
+    expect(await attempt({ confirmPassword: 'good pass 2' })).toEqual({
+      message: 'Passwords do not match',
+      status: 400,
+    });
+    expect(await attempt({ clues: ['only one clue'] })).toEqual({
+      message: 'Please add at least 2 clues',
+      status: 400,
+    });
+    expect(await attempt({ clues: ['same clue', 'same clue'] })).toEqual({
+      message: 'Please add at least 2 clues',
+      status: 400,
+    });
+    expect(await attempt({ clues: [], threadId: ulid() })).toEqual({
+      message: 'Please add at least 1 clue',
+      status: 400,
+    });
+    expect((await attempt({ clues: ['x'.repeat(501), 'fine'] })).status).toBe(400);
+    expect(
+      (await attempt({ clues: Array.from({ length: 51 }, (_, i) => `clue ${i}`) })).status,
+    ).toBe(400);
+    const stored = (await Users.byId(user.id))!;
+    expect(stored).toMatchObject({ status: 'Invited', descriptors: [] });
+    expect(stored.passwordHash).toBeUndefined();
+  });
+
+  it('refuses a forged token, a token for another purpose and an older invitation', async () => {
+    const { user, token } = await invited();
+    const forged = Tokens.sign('confirm', 3600, `${user.id}.${user.invitationVersion}`);
+    const older = new URL(
+      Users.invitationLink(landing, { id: user.id, invitationVersion: user.invitationVersion - 1 }),
+    ).searchParams.get('user')!;
+    for (const bad of [forged, older, `${token}x`]) {
+      expect(
+        (await refusal(Users.completeSignup({ token: bad, password: 'good pass 1', clues: CLUES })))
+          .message,
+      ).toBe(Users.SIGNUP_MESSAGES.needInvitation);
+    }
+    expect((await Users.byId(user.id))?.status).toBe('Invited');
+  });
+
+  it("accepts one clue from the ip variant's interview (its thread named)", async () => {
+    const { user, token } = await invited();
+    await Users.completeSignup({
+      token,
+      password: 'good pass 1',
+      clues: [CLUES[0]!],
+      threadId: ulid(),
+    });
+    expect((await Users.byId(user.id))?.descriptors).toHaveLength(1);
+    await receive((await Jobs.lastRun('score-user-articles'))!.id);
+  });
+
+  it('lets only one of two simultaneous submits succeed', async () => {
+    const { user, token } = await invited();
+    const submit = (password: string) =>
+      Users.completeSignup({ token, password, clues: CLUES }).then(
+        () => 'ok',
+        (error: { status: number }) => error.status,
+      );
+    const outcomes = await Promise.all([submit('first pass 1'), submit('second pass 2')]);
+    expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(1);
+    expect(outcomes).toContain(410);
+    const stored = (await Users.byId(user.id))!;
+    const matches = await Promise.all(
+      ['first pass 1', 'second pass 2'].map((password) => verify(stored.passwordHash!, password)),
+    );
+    expect(matches.filter(Boolean)).toHaveLength(1);
+    const run = await Jobs.lastRun('score-user-articles');
+    if (run) await receive(run.id);
+  });
+});
+
+describe('score-user-articles', () => {
+  it("scores the newest articles against the new reader's descriptors as a user target", async () => {
+    const { token, user } = await invited();
+    const canonicalUrl = `https://news.example/lending-${unique()}`;
+    await Articles.storeIfNew({
+      canonicalUrl,
+      title: 'Lending protocols on Arbitrum add isolated markets',
+      summary: 'Lending protocols on Arbitrum',
+      publishedAt: new Date().toISOString(),
+      source: 'Test Wire',
+      streamId: 'stream-1',
+      fingerprint: createHash('sha256').update(canonicalUrl).digest('hex'),
+    });
+    const article = (await Articles.byUrl(canonicalUrl))!;
+    await Users.completeSignup({ token, password: 'good pass 1', clues: CLUES });
+    const run = (await Jobs.lastRun('score-user-articles'))!;
+    expect(run.slot).toBe(`score-user-articles#${user.id}`);
+    await Jobs.handleBatch(await receive(run.id), Automations.jobs);
+    expect((await Jobs.byId(run.id))?.status).toBe('Success');
+    const { scores } = await Scoring.forArticle(article.id);
+    expect(scores.find((score) => score.matchingId === user.id)).toMatchObject({
+      matchingType: 'user',
+    });
+  });
+});

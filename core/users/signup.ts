@@ -1,0 +1,201 @@
+// Signup at the end of the get-started funnel: the invitation link's token names the user; the
+// verification step checks the e-mail they type against it, and completing the signup stores the
+// clues as descriptors and the password, marks them Onboarded and retires the link, in one
+// conditional write (ADR 0024).
+import { hash } from '@node-rs/argon2';
+import * as v from 'valibot';
+import { ulid } from 'ulid';
+import { PASSWORD_HASHING } from '#core/auth';
+import { fn, PASSWORD_MESSAGES, passwordProblem, VisibleError } from '#core/common';
+import { isConditionFailure } from '#core/db';
+import { logger } from '#core/logs';
+import { UserEntity } from './entity';
+import { fromInvitation, INVITATION_LINK_INVALID } from './invitations';
+
+import { ClueSchema, type User } from './read';
+
+export const MIN_CLUES = 2;
+export const MAX_CLUES = 50;
+
+export const SIGNUP_MESSAGES = {
+  passwordTooShort: PASSWORD_MESSAGES.tooShort,
+  passwordNoNumber: PASSWORD_MESSAGES.noNumber,
+  passwordTooLong: PASSWORD_MESSAGES.tooLong,
+  passwordsDiffer: PASSWORD_MESSAGES.differ,
+  emailRequired: 'Please enter your email',
+  emailInvalid: 'Please enter a valid email',
+  needInvitation:
+    'You need your invitation link to get started. Please open the link in the invitation email we sent you.',
+  wrongEmail:
+    'This email does not match your invitation. Please use the address the invitation was sent to.',
+  tooFewClues: `Please add at least ${MIN_CLUES} clues`,
+  noClues: 'Please add at least 1 clue',
+  tooManyClues: `At most ${MAX_CLUES} clues`,
+  alreadyDone: 'You have already completed your profile. Please sign in.',
+  timeSpentInvalid: 'The time spent is not valid',
+} as const;
+
+const TokenSchema = v.pipe(
+  v.string(SIGNUP_MESSAGES.needInvitation),
+  v.trim(),
+  v.nonEmpty(SIGNUP_MESSAGES.needInvitation),
+  v.maxLength(500, INVITATION_LINK_INVALID),
+);
+
+const EmailSchema = v.pipe(
+  v.string(SIGNUP_MESSAGES.emailRequired),
+  v.trim(),
+  v.nonEmpty(SIGNUP_MESSAGES.emailRequired),
+  v.maxLength(254, SIGNUP_MESSAGES.emailInvalid),
+  v.email(SIGNUP_MESSAGES.emailInvalid),
+  v.toLowerCase(),
+);
+
+/** The invited user, or the message that they need their invitation link (never who is invited). */
+async function invitedBy(token: string): Promise<User> {
+  try {
+    return await fromInvitation(token);
+  } catch (error) {
+    if (error instanceof VisibleError) {
+      throw new VisibleError('user.need_invitation', SIGNUP_MESSAGES.needInvitation, error.status, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+export const CheckSignupStatusInput = v.object({
+  token: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(500, INVITATION_LINK_INVALID)), ''),
+  email: EmailSchema,
+});
+
+/**
+ * The verification step: the e-mail typed must be the invited user's (case-insensitive). Without
+ * a valid invitation link the answer is always the same message, so nobody learns who is invited.
+ * An Invited (or Initial) user becomes Verified.
+ */
+export const checkSignupStatus = fn(
+  CheckSignupStatusInput,
+  async ({ token, email }): Promise<{ name: string; email: string; status: User['status'] }> => {
+    if (!token) throw new VisibleError('user.need_invitation', SIGNUP_MESSAGES.needInvitation, 403);
+    const user = await invitedBy(token);
+    if (user.email !== email) {
+      throw new VisibleError('user.wrong_email', SIGNUP_MESSAGES.wrongEmail, 403);
+    }
+    if (user.status === 'Onboarded') {
+      throw new VisibleError('user.already_onboarded', SIGNUP_MESSAGES.alreadyDone, 409);
+    }
+    if (user.status !== 'Verified') {
+      // Only from the status read: an Onboarded user (a signup meanwhile) is never moved back.
+      await UserEntity.patch({ id: user.id })
+        .set({ status: 'Verified', updatedAt: new Date().toISOString() })
+        .where((attr, op) => op.eq(attr.status, user.status))
+        .go()
+        .catch((error: unknown) => {
+          // Another step moved the status on meanwhile: nothing to do here.
+          if (!isConditionFailure(error)) throw error;
+        });
+    }
+    return { name: user.name, email: user.email, status: 'Verified' };
+  },
+);
+
+export const CompleteSignupInput = v.object({
+  token: TokenSchema,
+  password: v.pipe(
+    v.string(SIGNUP_MESSAGES.passwordTooShort),
+    v.check(
+      (password) => !passwordProblem(password),
+      (issue) => passwordProblem(String(issue.input))!,
+    ),
+  ),
+  /** The form's confirmation; the server checks it too when it is sent. */
+  confirmPassword: v.optional(v.string(SIGNUP_MESSAGES.passwordsDiffer)),
+  clues: v.pipe(
+    v.array(ClueSchema, SIGNUP_MESSAGES.tooFewClues),
+    v.transform((clues) => [...new Set(clues)]),
+    v.minLength(1, SIGNUP_MESSAGES.noClues),
+    v.maxLength(MAX_CLUES, SIGNUP_MESSAGES.tooManyClues),
+  ),
+  /** The ip variant's interview. */
+  threadId: v.optional(
+    v.pipe(v.string(), v.regex(/^[0-9A-Z]{26}$/, 'A conversation id is a ULID')),
+  ),
+  timeSpentMs: v.optional(
+    v.pipe(
+      v.number(SIGNUP_MESSAGES.timeSpentInvalid),
+      v.integer(SIGNUP_MESSAGES.timeSpentInvalid),
+      v.minValue(0, SIGNUP_MESSAGES.timeSpentInvalid),
+      // A day: anything longer is a tab left open, not time spent.
+      v.maxValue(86_400_000, SIGNUP_MESSAGES.timeSpentInvalid),
+    ),
+  ),
+});
+export type CompleteSignupInput = v.InferInput<typeof CompleteSignupInput>;
+
+/**
+ * Completes the signup: descriptors, password hash, status Onboarded and the invitation retired
+ * (its version bumped) in one write conditioned on the version the link carries, so a replayed
+ * link or a second submit is refused with the invitation message. Then queues the scoring of the
+ * newest articles for the new reader.
+ */
+export const completeSignup = fn(CompleteSignupInput, async (input): Promise<User> => {
+  if (input.confirmPassword !== undefined && input.confirmPassword !== input.password) {
+    throw new VisibleError('user.passwords_differ', SIGNUP_MESSAGES.passwordsDiffer, 400);
+  }
+  // Spec §5: two finalized entries before 'Complete your profile'; the interview's confirmation
+  // only needs a clue (its 'Complete Profile' is disabled without one), and names its thread.
+  if (!input.threadId && input.clues.length < MIN_CLUES) {
+    throw new VisibleError('user.too_few_clues', SIGNUP_MESSAGES.tooFewClues, 400);
+  }
+  const user = await invitedBy(input.token);
+  if (user.status === 'Onboarded') {
+    throw new VisibleError('user.already_onboarded', SIGNUP_MESSAGES.alreadyDone, 409);
+  }
+  const passwordHash = await hash(input.password, PASSWORD_HASHING);
+  const at = new Date().toISOString();
+  const invitationVersion = (user.invitationVersion ?? 0) + 1;
+  const descriptors = input.clues.map((clue) => ({ id: ulid(), clue }));
+  const changes = {
+    descriptors,
+    passwordHash,
+    status: 'Onboarded' as const,
+    invitationVersion,
+    onboardedAt: at,
+    updatedAt: at,
+    ...(input.threadId && { onboardingThreadId: input.threadId }),
+    ...(input.timeSpentMs !== undefined && { onboardingTimeSpentMs: input.timeSpentMs }),
+  };
+  const written = await UserEntity.patch({ id: user.id })
+    .set(changes)
+    .where(
+      (attr, op) =>
+        `${op.eq(attr.invitationVersion, user.invitationVersion ?? 0)} AND ${op.eq(attr.isActive, true)}`,
+    )
+    .go()
+    .then(
+      () => true,
+      (error: unknown) => {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      },
+    );
+  if (!written) {
+    throw new VisibleError('user.invalid_invitation', INVITATION_LINK_INVALID, 410);
+  }
+  await queueScoring(user.id);
+  return { ...user, ...changes };
+});
+
+/** The new reader's first scores. The signup stands even if queueing fails: it is logged. */
+async function queueScoring(userId: string): Promise<void> {
+  try {
+    // Lazily: core/automations reads users, so a static import would make the two a cycle.
+    const { scoreUserArticles } = await import('#core/automations');
+    const { enqueue } = await import('#core/jobs');
+    await enqueue(scoreUserArticles, { userId }, userId);
+  } catch (error) {
+    logger.error('Could not queue scoring for a new reader', { userId, error });
+  }
+}

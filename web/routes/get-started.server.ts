@@ -1,0 +1,136 @@
+// The get-started funnel's server side: the page's loader (the vus rule, who the invitation link
+// names, the sentence starters) and the funnel's calls, each authorised by the invitation token
+// the page was opened with: the verification step, signup, and the ip variant's assistant.
+import { redirect, type LoaderFunctionArgs } from '@remix-run/node';
+import * as v from 'valibot';
+import * as Assistant from '#core/assistant';
+import { isVisibleError, VisibleError } from '#core/common';
+import * as SentenceStarters from '#core/sentence-starters';
+import * as Users from '#core/users';
+import { handleApi, json, methodNotAllowed, readJson } from '#web/lib/api.server';
+
+export const VARIANTS = ['', 'sp', 'ip'] as const;
+export type Variant = (typeof VARIANTS)[number];
+
+/** The page's data: the variant, the invited user when the link is valid, and the starters. */
+export async function loadGetStarted({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const vus = url.searchParams.get('vus');
+  if (vus !== null && !(VARIANTS as readonly string[]).includes(vus)) {
+    // Spec §5: any other vus value is removed through a redirect; the rest of the query stays.
+    url.searchParams.delete('vus');
+    throw redirect(`${url.pathname}${url.search}`);
+  }
+  const variant = (vus ?? '') as Variant;
+  const invited = await invitedUser(url.searchParams.get('user'));
+  const starters = variant === 'ip' ? [] : await SentenceStarters.list();
+  return { variant, invited, starters };
+}
+
+/** Name and e-mail of the user the link names; null for no link, a bad one, or a spent one. */
+async function invitedUser(token: string | null) {
+  if (!token || token.length > 500) return null;
+  try {
+    const user = await Users.fromInvitation(token);
+    return user.status === 'Onboarded' ? null : { name: user.name, email: user.email };
+  } catch (error) {
+    if (isVisibleError(error)) return null;
+    throw error;
+  }
+}
+
+/** Bodies are small: at most 50 clues of 500 characters, or one 1,000-character message. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+const Token = v.pipe(
+  v.string(Users.SIGNUP_MESSAGES.needInvitation),
+  v.maxLength(500, Users.SIGNUP_MESSAGES.needInvitation),
+);
+const Body = <T extends v.ObjectEntries>(entries: T) => v.object({ token: Token, ...entries });
+
+function parsed<S extends v.GenericSchema>(schema: S, body: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, body);
+  if (!result.success) {
+    throw new VisibleError('input.invalid', result.issues[0]?.message ?? 'Invalid input', 400);
+  }
+  return result.output;
+}
+
+/** The user the token names, as the assistant's owner; any bad token asks for the invitation. */
+async function assistantUser(token: string) {
+  try {
+    return await Users.fromInvitation(token);
+  } catch (error) {
+    if (!isVisibleError(error)) throw error;
+    throw new VisibleError('user.need_invitation', Users.SIGNUP_MESSAGES.needInvitation, 403);
+  }
+}
+
+/** A chat message as the chat shows it: its bubbles; JSON about clues is never shown. */
+function bubbles(messages: Assistant.Message[]) {
+  return messages
+    .filter((message) => !Assistant.isHiddenJson(message.message))
+    .map((message) => ({
+      id: message.id,
+      role: message.role,
+      bubbles: Assistant.splitMessage(message.message),
+    }));
+}
+
+const CALLS = {
+  'check-signup-status': async (body: unknown) => {
+    const input = parsed(v.object({ token: v.optional(Token), email: v.unknown() }), body);
+    const status = await Users.checkSignupStatus({
+      token: input.token,
+      email: input.email as string,
+    });
+    return { name: status.name, status: status.status };
+  },
+  signup: async (body: unknown) => {
+    // core/users validates every field; here only that the body is an object with a token.
+    const input = parsed(v.looseObject({ token: Token }), body);
+    await Users.completeSignup(input as Users.CompleteSignupInput);
+    return { ok: true };
+  },
+  'initialize-thread': async (body: unknown) => {
+    const { token } = parsed(Body({}), body);
+    const user = await assistantUser(token);
+    const thread = await Assistant.initializeThread({
+      userId: user.id,
+      category: 'onboarding',
+      currentClues: (user.descriptors ?? []).map((descriptor) => descriptor.clue),
+    });
+    return { threadId: thread.threadId, messages: bubbles(thread.messages) };
+  },
+  'send-message': async (body: unknown) => {
+    const input = parsed(Body({ threadId: v.string(), message: v.unknown() }), body);
+    const user = await assistantUser(input.token);
+    const messages = await Assistant.sendMessage({
+      userId: user.id,
+      threadId: input.threadId,
+      message: input.message as string,
+    });
+    return { messages: bubbles(messages) };
+  },
+  'retrieve-clues': async (body: unknown) => {
+    const input = parsed(Body({ threadId: v.string() }), body);
+    const user = await assistantUser(input.token);
+    const messages = await Assistant.retrieveClues({ userId: user.id, threadId: input.threadId });
+    const review = Assistant.parseClues(messages.at(-1)?.message ?? '');
+    return { clues: review?.clues ?? [], suggestion: review?.suggestion ?? '' };
+  },
+} as const;
+
+export type FunnelCall = keyof typeof CALLS;
+
+/** POST /get-started/{call} with a JSON body; every refusal is a 4xx JSON error. */
+export async function funnelCall(request: Request, call: string | undefined): Promise<Response> {
+  if (request.method !== 'POST') return methodNotAllowed('POST');
+  return handleApi(async () => {
+    if (!call || !Object.hasOwn(CALLS, call)) {
+      throw new VisibleError('not_found', 'There is no such call', 404);
+    }
+    const body = await readJson(request, MAX_BODY_BYTES);
+    return json(await CALLS[call as FunnelCall](body));
+  });
+}

@@ -1,0 +1,151 @@
+import { ulid } from 'ulid';
+import { describe, expect, it } from 'vitest';
+import { config } from '#core/config';
+import * as Users from '#core/users';
+import { action } from './get-started.call';
+import { loader } from './get-started';
+
+const unique = () => ulid().toLowerCase();
+const BASE = 'http://localhost/get-started';
+
+/** A user with a valid invitation link (version 0, as created). */
+async function invited() {
+  const user = await Users.create({ name: 'Rita Route', email: `rita-${unique()}@example.org` });
+  const link = new URL(
+    Users.invitationLink(`${config().PUBLIC_URL}/get-started`, {
+      id: user.id,
+      invitationVersion: 0,
+    }),
+  );
+  return { user, token: link.searchParams.get('user')! };
+}
+
+async function load(query: string) {
+  try {
+    return {
+      data: await loader({ request: new Request(`${BASE}${query}`), params: {}, context: {} }),
+    };
+  } catch (thrown) {
+    return { thrown: thrown as Response };
+  }
+}
+
+async function call(name: string, body: unknown, type = 'application/json') {
+  const response = await action({
+    request: new Request(`${BASE}/${name}`, {
+      method: 'POST',
+      headers: { 'Content-Type': type },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+    params: { call: name },
+    context: {},
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read field by field
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+describe('GET /get-started', () => {
+  it('removes a vus other than empty, sp or ip by a redirect that keeps the other parameters', async () => {
+    const { thrown } = await load('?utm=mail&vus=zz&user=abc');
+    expect(thrown?.status).toBe(302);
+    expect(thrown?.headers.get('Location')).toBe('/get-started?utm=mail&user=abc');
+    for (const vus of ['', 'sp', 'ip']) {
+      expect((await load(`?vus=${vus}`)).data?.variant).toBe(vus);
+    }
+  });
+
+  it('names the invited user for a valid link and nobody for a missing, forged or spent one', async () => {
+    const { user, token } = await invited();
+    expect((await load(`?user=${token}`)).data?.invited).toEqual({
+      name: user.name,
+      email: user.email,
+    });
+    expect((await load('')).data?.invited).toBeNull();
+    expect((await load(`?user=${token.slice(0, -2)}xx`)).data?.invited).toBeNull();
+    expect((await load(`?user=${'a'.repeat(5000)}`)).data?.invited).toBeNull();
+    await Users.completeSignup({
+      token,
+      password: 'good pass 1',
+      clues: ['I build a', 'I build b'],
+    });
+    expect((await load(`?user=${token}`)).data?.invited).toBeNull();
+  });
+});
+
+describe('POST /get-started/{call}', () => {
+  it('verification: the invited e-mail passes; another, or no link, is a clear 403', async () => {
+    const { user, token } = await invited();
+    expect(await call('check-signup-status', { token, email: user.email.toUpperCase() })).toEqual({
+      status: 200,
+      body: { name: user.name, status: 'Verified' },
+    });
+    expect(
+      (await call('check-signup-status', { token, email: 'x@example.org' })).body.error,
+    ).toEqual({ code: 'user.wrong_email', message: Users.SIGNUP_MESSAGES.wrongEmail });
+    const noLink = await call('check-signup-status', { email: user.email });
+    expect(noLink.status).toBe(403);
+    expect(noLink.body.error.message).toBe(Users.SIGNUP_MESSAGES.needInvitation);
+    expect((await call('check-signup-status', { token: 5, email: user.email })).status).toBe(400);
+  });
+
+  it('signup: weak password and too few clues get the spec messages; a replay is refused', async () => {
+    const { token } = await invited();
+    const weak = await call('signup', { token, password: 'abcdefgh', clues: ['a b', 'c d'] });
+    expect(weak).toMatchObject({
+      status: 400,
+      body: { error: { message: 'Password must contain at least 1 number' } },
+    });
+    const few = await call('signup', { token, password: 'abcdefg1', clues: ['only one'] });
+    expect(few.body.error.message).toBe('Please add at least 2 clues');
+    expect(
+      (await call('signup', { token, password: 'abcdefg1', clues: ['a b', 'c d'] })).status,
+    ).toBe(200);
+    const replay = await call('signup', { token, password: 'abcdefg1', clues: ['a b', 'c d'] });
+    expect(replay.status).toBe(410);
+    expect(replay.body.error.message).toBe(Users.SIGNUP_MESSAGES.needInvitation);
+  });
+
+  it("assistant: a thread answers only its own user's token; bad and overlong input is a 4xx", async () => {
+    const mine = await invited();
+    const theirs = await invited();
+    const thread = await call('initialize-thread', { token: mine.token });
+    expect(thread.status).toBe(200);
+    expect(thread.body.messages[0].bubbles[0]).toMatch(/^Hello, this is your Content Curator/);
+    const threadId = thread.body.threadId as string;
+
+    const other = await call('send-message', { token: theirs.token, threadId, message: 'hi' });
+    expect(other.status).toBe(404);
+    expect((await call('retrieve-clues', { token: theirs.token, threadId })).status).toBe(404);
+    expect((await call('send-message', { token: 'forged', threadId, message: 'hi' })).status).toBe(
+      403,
+    );
+
+    const long = await call('send-message', {
+      token: mine.token,
+      threadId,
+      message: 'x'.repeat(1001),
+    });
+    expect(long).toMatchObject({
+      status: 400,
+      body: { error: { message: 'A message has at most 1,000 characters' } },
+    });
+    expect(
+      (await call('send-message', { token: mine.token, threadId, message: '  ' })).status,
+    ).toBe(400);
+    expect((await call('send-message', { token: mine.token })).status).toBe(400);
+    expect((await call('initialize-thread', 'not json')).status).toBe(400);
+    expect((await call('initialize-thread', { token: mine.token }, 'text/plain')).status).toBe(415);
+    expect((await call('initialize-thread', { token: 'x'.repeat(70_000) })).status).toBe(413);
+    expect((await call('no-such-call', { token: mine.token })).status).toBe(404);
+
+    const said = await call('send-message', {
+      token: mine.token,
+      threadId,
+      message: 'I build lending protocols on Arbitrum',
+    });
+    expect(said.status).toBe(200);
+    const clues = await call('retrieve-clues', { token: mine.token, threadId });
+    expect(clues.status).toBe(200);
+    expect(clues.body.clues).toContain('I build lending protocols on Arbitrum');
+  });
+});
