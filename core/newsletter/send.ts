@@ -86,9 +86,11 @@ export const periodIssueId = (frequency: Frequency, at: number) =>
 
 /**
  * The period's issue, created by the first run in the period: its window ends when that run was
- * queued (its process id's time) and starts where the previous period's issue ended (at most one
- * period back), so consecutive issues never carry the same pick; every later run in the period
- * finds it as it was.
+ * queued (its process id's time) and starts where the previous period's issue ended, so
+ * consecutive issues never carry the same pick and none falls between them (an early press the
+ * day before makes today's window longer than a day: less than two, since that issue ended in the
+ * previous period). Without an issue in the previous period it reaches one period back. Every
+ * later run in the period finds the issue as it was.
  */
 async function periodIssue(processId: string, frequency: Frequency): Promise<NewsletterIssue> {
   const end = decodeTime(processId);
@@ -96,7 +98,7 @@ async function periodIssue(processId: string, frequency: Frequency): Promise<New
   const existing = await issueById(id);
   if (existing) return existing;
   const previous = await issueById(periodIssueId(frequency, end - WINDOW_MS[frequency]));
-  const from = Math.max(end - WINDOW_MS[frequency], previous ? Date.parse(previous.to) : 0);
+  const from = previous ? Date.parse(previous.to) : end - WINDOW_MS[frequency];
   const audiences = (await Audiences.list()).filter(
     (audience) => audience.state === 'active' && audience.frequency === frequency,
   );

@@ -1,6 +1,7 @@
-// Delivers one outbound e-mail. A worker claims it with a conditional update (queued -> sending,
-// with a lease), sends it through SMTP with a Message-ID fixed by its id, and marks it sent with
-// the server's answer; only the worker holding the claim (same attempt number) may settle it.
+// Delivers one outbound e-mail. A worker takes a slot of the send rate, claims the e-mail with a
+// conditional update (queued -> sending, with a lease), sends it through SMTP with a Message-ID
+// fixed by its id, and marks it sent with the server's answer; only the worker holding the claim
+// (same attempt number) may settle it.
 //
 // What is guaranteed: two workers never send it at once (the claim), a worker that dies before
 // the SMTP server accepts the message leaves it to be sent once when its lease ends, and a sent
@@ -171,6 +172,10 @@ function reasonOf(error: unknown): string {
 
 /** Claims, sends and settles one e-mail; `not-due` when it is not this worker's to send now. */
 export async function deliverOne(id: string, mailer: Mailer, at = Date.now()): Promise<Outcome> {
+  // The slot before the claim: however long a busy second makes this worker wait, the lease
+  // starts after the wait, so it cannot end while the e-mail waits and let a second worker send
+  // it too. (A slot taken for an e-mail that is not due or no longer wanted is left unused.)
+  await takeSendSlot();
   const email = await claim(id, at);
   if (!email) return { result: 'not-due' };
   const attempts = email.attempts ?? 0;
@@ -188,7 +193,6 @@ export async function deliverOne(id: string, mailer: Mailer, at = Date.now()): P
     await settle(email, at, { status: 'cancelled', lastError: unwanted });
     return { result: 'cancelled' };
   }
-  await takeSendSlot();
   try {
     const info = await mailer.send({
       ...mail,
