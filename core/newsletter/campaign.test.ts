@@ -246,6 +246,26 @@ describe('setting up a campaign', () => {
     ).rejects.toMatchObject({ status: 400, message: '"Send at" must not be in the past' });
   });
 
+  it('sends nothing when cancelled after the schedule queued its send, before it planned', async () => {
+    const campaign = await Newsletter.checkCampaign(window());
+    const issue = await Newsletter.scheduleCampaign(campaign, {
+      id: Newsletter.newCampaignId(),
+      sendAt: new Date(Date.now() + 3600_000).toISOString(),
+      createdBy: 'admin',
+    });
+    // The schedule's start has queued the send; the admin cancels before the worker takes it.
+    const process = await Jobs.enqueue(Newsletter.sendNewsletters, { issueId: issue.id }, 'a');
+    expect(await Newsletter.cancelCampaign(issue.id)).toBe(true);
+    expect(await runToEnd(process.id)).toMatchObject({ status: 'Success' });
+    expect(await Newsletter.issueById(issue.id)).toMatchObject({
+      status: 'cancelled',
+      recipients: 0,
+      queued: 0,
+      sent: 0,
+    });
+    expect(await Newsletter.startDueCampaigns(Date.now() + 2 * 3600_000)).toBe(0);
+  });
+
   it('the daily schedule sends the period issue once and does nothing after it is done', async () => {
     await Automations.runSchedule('send-daily-newsletter');
     const issueId = Newsletter.periodIssueId('daily', Date.now());

@@ -230,6 +230,23 @@ describe('Send newsletters', () => {
     expect(await Newsletter.issueById(issueId)).toMatchObject({ unsubscribes: 1 });
   });
 
+  it('counts nothing more when someone who left comes back and leaves again before the next issue', async () => {
+    const issueId = Newsletter.periodIssueId('daily', Date.now());
+    const alice = (await Subscribers.byId(people.alice.id))!;
+    expect(alice.status).toBe('unsubscribed');
+    const before = (await Newsletter.issueById(issueId))!.unsubscribes;
+    const { subscriber } = await Subscribers.subscribe({
+      email: alice.email,
+      audienceId: alice.firstAudienceId!,
+    });
+    const back = await Subscribers.confirm(
+      tokenOf(Subscribers.subscriberLinks(subscriber).confirmUrl),
+    );
+    expect(back.status).toBe('subscribed');
+    await Subscribers.unsubscribe(back);
+    expect(await Newsletter.issueById(issueId)).toMatchObject({ unsubscribes: before });
+  });
+
   it('sends the weekly issue to the followers of weekly audiences only', async () => {
     const process = await Jobs.enqueue(
       Newsletter.sendNewsletters,

@@ -385,7 +385,8 @@ export const UNSUBSCRIBE_ATTRIBUTION_MS = 30 * 86_400_000;
 
 /**
  * Stops all mail to the subscriber; unsubscribing twice is fine. The last issue they were sent
- * (within 30 days) counts the unsubscribe, in the same transaction, so it is counted once.
+ * (within 30 days) counts the unsubscribe, in the same transaction, so it is counted once, and
+ * forgets it, so leaving again after coming back counts only against an issue sent since.
  */
 export async function unsubscribe(subscriber: Subscriber): Promise<void> {
   if (subscriber.status === 'unsubscribed' || subscriber.status === 'cleaned') return;
@@ -402,6 +403,9 @@ export async function unsubscribe(subscriber: Subscriber): Promise<void> {
         entities.subscriber
           .patch({ id: subscriber.id })
           .set({ status: 'unsubscribed', unsubscribedAt: at, updatedAt: at })
+          // Counted now: someone who comes back and leaves before another issue reaches them
+          // counts against nothing more. (lastIssueSentAt stays: only a later issue sets it.)
+          .remove(['lastIssueId'])
           .where(
             (attr, op) =>
               `(${op.eq(attr.status, 'pending')} OR ${op.eq(attr.status, 'subscribed')})`,
