@@ -119,12 +119,14 @@ describe('what the assistant refuses', () => {
   it("refuses another user's thread as not found, and stores nothing", async () => {
     const owner = user();
     const { threadId } = await initializeThread({ userId: owner, category: 'onboarding' });
+    // Each call starts only when the one before has been refused: a call started early would
+    // reject before anyone listens, as an unhandled rejection that fails the run.
     for (const call of [
-      sendMessage({ userId: user(), threadId, message: 'I build wallets' }),
-      retrieveClues({ userId: user(), threadId }),
-      sendMessage({ userId: owner, threadId: ulid(), message: 'I build wallets' }),
+      () => sendMessage({ userId: user(), threadId, message: 'I build wallets' }),
+      () => retrieveClues({ userId: user(), threadId }),
+      () => sendMessage({ userId: owner, threadId: ulid(), message: 'I build wallets' }),
     ]) {
-      expect(await rejection(call)).toMatchObject({
+      expect(await rejection(call())).toMatchObject({
         name: 'VisibleError',
         status: 404,
         message: ASSISTANT_MESSAGES.threadNotFound,
