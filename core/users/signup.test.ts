@@ -73,11 +73,11 @@ describe('checkSignupStatus (the verification step)', () => {
     const { user, token } = await invited();
     const forged = `${token.slice(0, -3)}abc`;
     for (const attempt of [
-      Users.checkSignupStatus({ email: user.email }),
-      Users.checkSignupStatus({ token: forged, email: user.email }),
-      Users.checkSignupStatus({ token: 'nonsense', email: 'nobody@example.org' }),
+      () => Users.checkSignupStatus({ email: user.email }),
+      () => Users.checkSignupStatus({ token: forged, email: user.email }),
+      () => Users.checkSignupStatus({ token: 'nonsense', email: 'nobody@example.org' }),
     ]) {
-      expect((await refusal(attempt)).message).toBe(Users.SIGNUP_MESSAGES.needInvitation);
+      expect((await refusal(attempt())).message).toBe(Users.SIGNUP_MESSAGES.needInvitation);
     }
     expect(await refusal(Users.checkSignupStatus({ token, email: 'not an email' }))).toEqual({
       message: 'Please enter a valid email',
