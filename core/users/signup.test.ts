@@ -110,10 +110,11 @@ describe('completeSignup', () => {
     expect(await verify(stored.passwordHash!, 'correct horse 1')).toBe(true);
     expect(done.id).toBe(user.id);
 
-    // The link is spent: a replay is refused with the invitation message.
+    // The link is spent: a replay is told so, and changes nothing.
     expect(
       await refusal(Users.completeSignup({ token, password: 'another pass 2', clues: CLUES })),
-    ).toEqual({ message: Users.SIGNUP_MESSAGES.needInvitation, status: 410 });
+    ).toEqual({ message: 'This invitation link is not valid or has expired', status: 410 });
+    expect((await Users.byId(user.id))?.passwordHash).toBe(stored.passwordHash);
 
     const run = await Jobs.lastRun('score-user-articles');
     expect(run).toMatchObject({ status: 'Queued', input: JSON.stringify({ userId: user.id }) });
@@ -163,12 +164,14 @@ describe('completeSignup', () => {
     const older = new URL(
       Users.invitationLink(landing, { id: user.id, invitationVersion: user.invitationVersion - 1 }),
     ).searchParams.get('user')!;
-    for (const bad of [forged, older, `${token}x`]) {
-      expect(
-        (await refusal(Users.completeSignup({ token: bad, password: 'good pass 1', clues: CLUES })))
-          .message,
-      ).toBe(Users.SIGNUP_MESSAGES.needInvitation);
+    const attempt = async (bad: string) =>
+      (await refusal(Users.completeSignup({ token: bad, password: 'good pass 1', clues: CLUES })))
+        .message;
+    for (const bad of [forged, `${token}x`]) {
+      expect(await attempt(bad)).toBe(Users.SIGNUP_MESSAGES.needInvitation);
     }
+    // A genuine link replaced by a newer invitation is said to be no longer valid.
+    expect(await attempt(older)).toBe(Users.SIGNUP_MESSAGES.invitationExpired);
     expect((await Users.byId(user.id))?.status).toBe('Invited');
   });
 

@@ -26,6 +26,8 @@ export const SIGNUP_MESSAGES = {
   emailInvalid: 'Please enter a valid email',
   needInvitation:
     'You need your invitation link to get started. Please open the link in the invitation email we sent you.',
+  /** A genuine link that is spent (signup done), replaced by a newer invitation or expired. */
+  invitationExpired: INVITATION_LINK_INVALID,
   wrongEmail:
     'This email does not match your invitation. Please use the address the invitation was sent to.',
   tooFewClues: `Please add at least ${MIN_CLUES} clues`,
@@ -57,9 +59,13 @@ async function invitedBy(token: string): Promise<User> {
     return await fromInvitation(token);
   } catch (error) {
     if (error instanceof VisibleError) {
-      throw new VisibleError('user.need_invitation', SIGNUP_MESSAGES.needInvitation, error.status, {
-        cause: error,
-      });
+      // Only a link we signed can be spent or expired (410): saying so tells its holder nothing
+      // new, while a forged or malformed one gets the same answer as no link at all.
+      const [code, message] =
+        error.status === 410
+          ? ['user.invitation_expired', SIGNUP_MESSAGES.invitationExpired]
+          : ['user.need_invitation', SIGNUP_MESSAGES.needInvitation];
+      throw new VisibleError(code, message, error.status, { cause: error });
     }
     throw error;
   }

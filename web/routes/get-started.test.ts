@@ -102,7 +102,10 @@ describe('POST /get-started/{call}', () => {
     ).toBe(200);
     const replay = await call('signup', { token, password: 'abcdefg1', clues: ['a b', 'c d'] });
     expect(replay.status).toBe(410);
-    expect(replay.body.error.message).toBe(Users.SIGNUP_MESSAGES.needInvitation);
+    expect(replay.body.error).toEqual({
+      code: 'user.invitation_expired',
+      message: 'This invitation link is not valid or has expired',
+    });
   });
 
   it("assistant: a thread answers only its own user's token; bad and overlong input is a 4xx", async () => {
