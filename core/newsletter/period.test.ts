@@ -1,52 +1,18 @@
 // The period issues of the daily and weekly schedules: their ids on the ISO calendar, and their
 // content windows, which follow one another so no pick is in two issues and none is in none.
 // The file has a table of its own, so "the active daily audiences" are exactly its own.
-import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
-import { labelOf } from '#core/ai';
-import type { Audience } from '#core/audiences';
-import { PickEntity } from '#core/curation';
 import * as Jobs from '#core/jobs';
 import * as Newsletter from '#core/newsletter';
 import { receive } from '#tests/integration/job-queue';
 import { messagesTo } from '#tests/integration/mail';
-import { confirmedReaders } from '#tests/integration/newsletter-world';
-import { createAudience, createPost, uniqueSlug } from '#tests/integration/factories';
+import { confirmedReaders, pick } from '#tests/integration/newsletter-world';
+import { createAudience } from '#tests/integration/factories';
 import { useOwnTable } from '#tests/integration/own-table';
 
 useOwnTable('newsletter-periods');
 
 const jobs = Jobs.registry([Newsletter.sendNewsletters]);
-
-/** A pick for the audience at `pickedAt` and its picked post, as 'Pick best content' leaves them. */
-async function pick(audience: Audience, title: string, pickedAt: string) {
-  const articleId = ulid();
-  const postId = ulid();
-  await createPost(audience.id, {
-    id: postId,
-    slug: uniqueSlug('story'),
-    title,
-    teaser: `${title}, explained.`,
-    date: pickedAt,
-    link: {
-      url: `https://news.example.org/${articleId.toLowerCase()}`,
-      domain: 'news.example.org',
-    },
-  });
-  await PickEntity.create({
-    audienceId: audience.id,
-    articleId,
-    postId,
-    contentCardId: ulid(),
-    processId: ulid(),
-    score: 0.8,
-    label: labelOf(0.8),
-    reason: `It is about ${title}.`,
-    relevantClues: [audience.title],
-    publishedAt: pickedAt,
-    pickedAt,
-  }).go();
-}
 
 async function runToEnd(processId: string) {
   await Jobs.handleBatch(await receive(processId), jobs);

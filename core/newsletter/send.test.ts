@@ -3,16 +3,15 @@
 // SMTP sink. The file has a table of its own, so "the active daily audiences" are exactly these.
 import { decodeTime, ulid } from 'ulid';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { labelOf } from '#core/ai';
 import type { Audience } from '#core/audiences';
-import { PickEntity } from '#core/curation';
 import * as Jobs from '#core/jobs';
 import { logger } from '#core/logs';
 import * as Newsletter from '#core/newsletter';
 import * as Subscribers from '#core/subscribers';
-import { createAudience, createPost, uniqueSlug } from '#tests/integration/factories';
+import { createAudience } from '#tests/integration/factories';
 import { receive } from '#tests/integration/job-queue';
 import { linkIn, messagesTo } from '#tests/integration/mail';
+import { pick } from '#tests/integration/newsletter-world';
 import { useOwnTable } from '#tests/integration/own-table';
 
 useOwnTable('send-newsletters');
@@ -22,36 +21,6 @@ const deliver = (...messages: { messageId: string; body: string }[]) =>
   Jobs.handleBatch(messages, jobs);
 const address = (name: string) => `${name}-${ulid().toLowerCase()}@example.org`;
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600_000).toISOString();
-
-/** A pick for the audience and its picked post, as 'Pick best content' leaves them. */
-async function pick(audience: Audience, title: string, pickedAt = hoursAgo(2)) {
-  const articleId = ulid();
-  const postId = ulid();
-  await createPost(audience.id, {
-    id: postId,
-    slug: uniqueSlug('story'),
-    title,
-    teaser: `${title}, explained.`,
-    date: pickedAt,
-    link: {
-      url: `https://news.example.org/${articleId.toLowerCase()}`,
-      domain: 'news.example.org',
-    },
-  });
-  await PickEntity.create({
-    audienceId: audience.id,
-    articleId,
-    postId,
-    contentCardId: ulid(),
-    processId: ulid(),
-    score: 0.8,
-    label: labelOf(0.8),
-    reason: `It is about ${title}.`,
-    relevantClues: [audience.title],
-    publishedAt: pickedAt,
-    pickedAt,
-  }).go();
-}
 
 const tokenOf = (url: string) => new URL(url).searchParams.get('subscriberHash');
 

@@ -7,11 +7,14 @@ import { PickEntity } from '#core/curation';
 import * as Subscribers from '#core/subscribers';
 import { createAudience, createPost, uniqueSlug } from '#tests/integration/factories';
 
-/** A pick for the audience and its picked post two hours ago, as 'Pick best content' leaves them. */
-export async function pick(audience: Audience, title: string) {
+/** A pick for the audience and its picked post (two hours ago), as 'Pick best content' leaves them. */
+export async function pick(
+  audience: Audience,
+  title: string,
+  pickedAt = new Date(Date.now() - 2 * 3600_000).toISOString(),
+) {
   const articleId = ulid();
   const postId = ulid();
-  const pickedAt = new Date(Date.now() - 2 * 3600_000).toISOString();
   await createPost(audience.id, {
     id: postId,
     slug: uniqueSlug('story'),
