@@ -188,7 +188,7 @@ export const completeSignup = fn(CompleteSignupInput, async (input): Promise<Use
       },
     );
   if (!written) {
-    throw new VisibleError('user.invalid_invitation', INVITATION_LINK_INVALID, 410);
+    throw new VisibleError('user.invitation_expired', SIGNUP_MESSAGES.invitationExpired, 410);
   }
   await queueScoring(user.id);
   return { ...user, ...changes };
