@@ -54,6 +54,19 @@ describe('GET /get-started', () => {
     }
   });
 
+  it('removes a repeated vus too, keeping only the first of ours', async () => {
+    for (const [query, location] of [
+      ['?vus=sp&vus=zz&user=abc', '/get-started?user=abc&vus=sp'],
+      ['?vus=zz&utm=mail&vus=ip', '/get-started?utm=mail&vus=ip'],
+      ['?vus=sp&vus=ip', '/get-started?vus=sp'],
+      ['?vus=zz&vus=yy', '/get-started'],
+    ]) {
+      const { thrown } = await load(query!);
+      expect(thrown?.status, query).toBe(302);
+      expect(thrown?.headers.get('Location'), query).toBe(location);
+    }
+  });
+
   it('names the invited user for a valid link and nobody for a missing, forged or spent one', async () => {
     const { user, token } = await invited();
     expect((await load(`?user=${token}`)).data?.invited).toEqual({
