@@ -5,6 +5,7 @@
 import { hash } from '@node-rs/argon2';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
+import * as Assistant from '#core/assistant';
 import { PASSWORD_HASHING } from '#core/auth';
 import { fn, PASSWORD_MESSAGES, passwordProblem, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
@@ -35,6 +36,7 @@ export const SIGNUP_MESSAGES = {
   tooManyClues: `At most ${MAX_CLUES} clues`,
   alreadyDone: 'You have already completed your profile. Please sign in.',
   timeSpentInvalid: 'The time spent is not valid',
+  threadNotFound: Assistant.ASSISTANT_MESSAGES.threadNotFound,
 } as const;
 
 const TokenSchema = v.pipe(
@@ -158,6 +160,10 @@ export const completeSignup = fn(CompleteSignupInput, async (input): Promise<Use
   const user = await invitedBy(input.token);
   if (user.status === 'Onboarded') {
     throw new VisibleError('user.already_onboarded', SIGNUP_MESSAGES.alreadyDone, 409);
+  }
+  // The thread lowers the clue minimum and is stored with the user: only their own interview.
+  if (input.threadId && !(await Assistant.isOnboardingThreadOf(user.id, input.threadId))) {
+    throw new VisibleError('user.thread_not_found', SIGNUP_MESSAGES.threadNotFound, 400);
   }
   const passwordHash = await hash(input.password, PASSWORD_HASHING);
   const at = new Date().toISOString();
