@@ -84,7 +84,11 @@ function bubbles(messages: Assistant.Message[]) {
 
 const CALLS = {
   'check-signup-status': async (body: unknown) => {
-    const input = parsed(v.object({ token: v.optional(Token), email: v.unknown() }), body);
+    // The e-mail's own messages are core/users' ('Please enter your email' when it is missing).
+    const input = parsed(
+      v.object({ token: v.optional(Token), email: v.optional(v.unknown()) }),
+      body,
+    );
     const status = await Users.checkSignupStatus({
       token: input.token,
       email: input.email as string,

@@ -101,6 +101,16 @@ describe('POST /get-started/{call}', () => {
     expect((await call('check-signup-status', { token: 5, email: user.email })).status).toBe(400);
   });
 
+  it('verification without an e-mail asks for it', async () => {
+    const { token } = await invited();
+    for (const body of [{ token }, {}]) {
+      expect(await call('check-signup-status', body)).toEqual({
+        status: 400,
+        body: { error: { code: 'input.invalid', message: Users.SIGNUP_MESSAGES.emailRequired } },
+      });
+    }
+  });
+
   it('signup: weak password and too few clues get the spec messages; a replay is refused', async () => {
     const { token } = await invited();
     const weak = await call('signup', { token, password: 'abcdefgh', clues: ['a b', 'c d'] });
