@@ -66,6 +66,27 @@ describe('checkSignupStatus (the verification step)', () => {
     expect((await Users.byId(user.id))?.status).toBe('Verified');
   });
 
+  it('passes every address an admin may give a user: apostrophes, plus tags, accents', async () => {
+    for (const local of ["o'brien", 'ann+news', 'josé', 'ann_b']) {
+      const user = await Users.create({
+        name: 'Odd Address',
+        email: `${local}-${unique()}@example.org`,
+      });
+      const { user: after } = await Users.invite({
+        userId: user.id,
+        body: '<p>Join us</p>',
+        landingUrl: landing,
+        actorId: `admin-${unique()}`,
+      });
+      const token = new URL(Users.invitationLink(landing, after)).searchParams.get('user')!;
+      expect(await Users.checkSignupStatus({ token, email: user.email }), user.email).toMatchObject(
+        {
+          status: 'Verified',
+        },
+      );
+    }
+  });
+
   it('refuses another e-mail with the invitation and changes nothing', async () => {
     const { user, token } = await invited();
     expect(await refusal(Users.checkSignupStatus({ token, email: 'someone@example.org' }))).toEqual(

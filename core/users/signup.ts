@@ -7,13 +7,13 @@ import * as v from 'valibot';
 import { ulid } from 'ulid';
 import * as Assistant from '#core/assistant';
 import { PASSWORD_HASHING } from '#core/auth';
-import { fn, PASSWORD_MESSAGES, passwordProblem, VisibleError } from '#core/common';
+import { fn, isEmail, PASSWORD_MESSAGES, passwordProblem, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { logger } from '#core/logs';
 import { UserEntity } from './entity';
 import { fromInvitation, INVITATION_LINK_INVALID } from './invitations';
 
-import { ClueSchema, type User } from './read';
+import { canonicalEmail, ClueSchema, type User } from './read';
 
 export const MIN_CLUES = 2;
 export const MAX_CLUES = 50;
@@ -46,13 +46,13 @@ const TokenSchema = v.pipe(
   v.maxLength(500, INVITATION_LINK_INVALID),
 );
 
+/** The users' own rule and spelling, so every address an admin can give a user passes here. */
 const EmailSchema = v.pipe(
   v.string(SIGNUP_MESSAGES.emailRequired),
   v.trim(),
   v.nonEmpty(SIGNUP_MESSAGES.emailRequired),
-  v.maxLength(254, SIGNUP_MESSAGES.emailInvalid),
-  v.email(SIGNUP_MESSAGES.emailInvalid),
-  v.toLowerCase(),
+  v.check((email) => isEmail(canonicalEmail(email) ?? ''), SIGNUP_MESSAGES.emailInvalid),
+  v.transform((email) => canonicalEmail(email)!),
 );
 
 /** The invited user, or the message that they need their invitation link (never who is invited). */
