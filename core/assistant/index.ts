@@ -185,6 +185,12 @@ async function ownThread(userId: string, threadId: string): Promise<Thread> {
   return data;
 }
 
+/** Whether a thread is this user's onboarding interview: the only one a signup may name. */
+export async function isOnboardingThreadOf(userId: string, threadId: string): Promise<boolean> {
+  const { data } = await AssistantThreadEntity.get({ id: threadId }).go({ consistent: true });
+  return data?.userId === userId && data.category === 'onboarding';
+}
+
 function shown(item: {
   id: string;
   role: 'user' | 'assistant';

@@ -8,7 +8,7 @@ export const UserEntity = defineEntity({
   attributes: {
     id: { type: 'string', required: true },
     name: { type: 'string', required: true },
-    /** Trimmed and lower-cased; unique through its UserEmail claim; never changed. */
+    /** Trimmed and in its one spelling (`canonicalEmail`); unique through its UserEmail claim; never changed. */
     email: { type: 'string', required: true },
     status: { type: USER_STATUSES, required: true },
     isActive: { type: 'boolean', required: true },

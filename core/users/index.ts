@@ -11,6 +11,7 @@ import { searchEntry, UserSearchTermEntity } from './user-search-term-entity';
 import { isFirstMatch, normaliseTerm, searchTerms } from './terms';
 import {
   byId,
+  canonicalEmail,
   ClueSchema,
   committed,
   IdSchema,
@@ -53,13 +54,13 @@ const NameSchema = v.pipe(
   v.nonEmpty(USER_MESSAGES.nameRequired),
   v.maxLength(100, USER_MESSAGES.nameTooLong),
 );
-/** Trimmed and lower-cased, as subscribers' addresses are (`normaliseEmail`). */
+/** Trimmed and in its one spelling (`canonicalEmail`: lower-cased, the domain IDNA-mapped). */
 const UserEmailSchema = v.pipe(
   v.string(USER_MESSAGES.emailRequired),
   v.trim(),
   v.nonEmpty(USER_MESSAGES.emailRequired),
-  v.check(isEmail, USER_MESSAGES.emailInvalid),
-  v.toLowerCase(),
+  v.check((email) => isEmail(canonicalEmail(email) ?? ''), USER_MESSAGES.emailInvalid),
+  v.transform((email) => canonicalEmail(email)!),
 );
 const StatusSchema = v.picklist(USER_STATUSES, 'Please choose a status');
 

@@ -1,4 +1,5 @@
 // Reads and writes every users operation shares: a user by id, and a transaction's outcome.
+import { domainToASCII, domainToUnicode } from 'node:url';
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { VisibleError } from '#core/common';
@@ -17,6 +18,18 @@ export const ClueSchema = v.pipe(
   v.nonEmpty('A clue cannot be empty'),
   v.maxLength(500, 'A clue has at most 500 characters'),
 );
+
+/**
+ * An address as users are keyed by it: lower-cased, NFC, its domain as IDNA maps it, so
+ * `bob@exämple.org`, `bob@EXÄMPLE.org` and `bob@xn--exmple-cua.org` are one user. Undefined when
+ * it has no `@` or its domain is no host name.
+ */
+export function canonicalEmail(email: string): string | undefined {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return undefined;
+  const domain = domainToUnicode(domainToASCII(email.slice(at + 1)));
+  return domain ? `${email.slice(0, at).normalize('NFC').toLowerCase()}@${domain}` : undefined;
+}
 
 export async function byId(id: string): Promise<User | undefined> {
   if (!v.is(IdSchema, id)) return undefined;

@@ -32,6 +32,22 @@ describe('reader sign-in', () => {
     expect(session?.renewedToken).toBeUndefined();
   });
 
+  it('signs a reader in by any spelling of their address: punycode or full-width domain', async () => {
+    const { user, email } = await readerWithPassword({ domain: 'exämple.org' });
+    const local = email.split('@')[0]!;
+    for (const login of [email, `${local}@xn--exmple-cua.org`, `${local}@EXÄMPLE.ORG`]) {
+      const { user: signedIn } = await Users.signIn({ login, password: READER_PASSWORD }, ip());
+      expect(signedIn.id, login).toBe(user.id);
+    }
+    const wide = await readerWithPassword({ domain: 'ｅｘａｍｐｌｅ.org' });
+    expect(wide.user.email).toBe(`${wide.email.split('@')[0]}@example.org`);
+    const { user: signedIn } = await Users.signIn(
+      { login: wide.user.email, password: READER_PASSWORD },
+      ip(),
+    );
+    expect(signedIn.id).toBe(wide.user.id);
+  });
+
   it('answers a wrong password, an unknown login and empty fields with one generic 401', async () => {
     const { email } = await readerWithPassword();
     for (const input of [

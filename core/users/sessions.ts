@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import * as Auth from '#core/auth';
 import { parse, VisibleError } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
-import { committed, byId, type User } from './read';
+import { canonicalEmail, committed, byId, type User } from './read';
 import { UserEmailEntity } from './user-email-entity';
 import { UserSessionEntity } from './user-session-entity';
 
@@ -42,7 +42,8 @@ const invalid = () => new VisibleError('user.login_invalid', USER_LOGIN_INVALID,
 const throttled = () => new VisibleError('user.login_throttled', USER_LOGIN_THROTTLED, 429);
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
-const loginKey = (login: string) => login.trim().toLowerCase();
+/** A login as users are keyed: an address in its one spelling (anything else just lower-cased). */
+const loginKey = (login: string) => canonicalEmail(login.trim()) ?? login.trim().toLowerCase();
 
 let dummyHash: Promise<string> | undefined;
 /** Verified when the login names nobody, so a miss costs as much time as a wrong password. */

@@ -3,6 +3,7 @@ import { verify } from '@node-rs/argon2';
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import * as Articles from '#core/articles';
+import * as Assistant from '#core/assistant';
 import * as Automations from '#core/automations';
 import { config } from '#core/config';
 import * as Jobs from '#core/jobs';
@@ -31,6 +32,10 @@ async function invited(name = 'Ivy Invited') {
   const link = new URL(Users.invitationLink(landing, after));
   return { user: after, token: link.searchParams.get('user')! };
 }
+
+/** The user's onboarding interview (the ip variant's thread). */
+const interview = (userId: string) =>
+  Assistant.initializeThread({ userId, category: 'onboarding' });
 
 async function refusal(promise: Promise<unknown>) {
   const error = (await promise.then(
@@ -61,6 +66,27 @@ describe('checkSignupStatus (the verification step)', () => {
     expect((await Users.byId(user.id))?.status).toBe('Verified');
   });
 
+  it('passes every address an admin may give a user: apostrophes, plus tags, accents', async () => {
+    for (const local of ["o'brien", 'ann+news', 'josé', 'ann_b']) {
+      const user = await Users.create({
+        name: 'Odd Address',
+        email: `${local}-${unique()}@example.org`,
+      });
+      const { user: after } = await Users.invite({
+        userId: user.id,
+        body: '<p>Join us</p>',
+        landingUrl: landing,
+        actorId: `admin-${unique()}`,
+      });
+      const token = new URL(Users.invitationLink(landing, after)).searchParams.get('user')!;
+      expect(await Users.checkSignupStatus({ token, email: user.email }), user.email).toMatchObject(
+        {
+          status: 'Verified',
+        },
+      );
+    }
+  });
+
   it('refuses another e-mail with the invitation and changes nothing', async () => {
     const { user, token } = await invited();
     expect(await refusal(Users.checkSignupStatus({ token, email: 'someone@example.org' }))).toEqual(
@@ -89,7 +115,7 @@ describe('checkSignupStatus (the verification step)', () => {
 describe('completeSignup', () => {
   it('stores the clues, the argon2id hash and Onboarded, retires the link and queues scoring', async () => {
     const { user, token } = await invited();
-    const threadId = ulid();
+    const { threadId } = await interview(user.id);
     const done = await Users.completeSignup({
       token,
       password: 'correct horse 1',
@@ -181,10 +207,31 @@ describe('completeSignup', () => {
       token,
       password: 'good pass 1',
       clues: [CLUES[0]!],
-      threadId: ulid(),
+      threadId: (await interview(user.id)).threadId,
     });
     expect((await Users.byId(user.id))?.descriptors).toHaveLength(1);
     await receive((await Jobs.lastRun('score-user-articles'))!.id);
+  });
+
+  it("refuses a thread that is not the user's own interview, storing nothing", async () => {
+    const { user, token } = await invited();
+    const stranger = await invited('Sam Stranger');
+    const changing = await Assistant.initializeThread({
+      userId: user.id,
+      category: 'change_clues',
+    });
+    const threads = [ulid(), (await interview(stranger.user.id)).threadId, changing.threadId];
+    for (const threadId of threads) {
+      for (const clues of [[CLUES[0]!], CLUES]) {
+        expect(
+          await refusal(Users.completeSignup({ token, password: 'good pass 1', clues, threadId })),
+        ).toEqual({ message: 'This conversation was not found', status: 400 });
+      }
+    }
+    const stored = (await Users.byId(user.id))!;
+    expect(stored).toMatchObject({ status: 'Invited', descriptors: [] });
+    expect(stored.passwordHash).toBeUndefined();
+    expect(stored.onboardingThreadId).toBeUndefined();
   });
 
   it('lets only one of two simultaneous submits succeed', async () => {

@@ -5,14 +5,15 @@
 import { hash } from '@node-rs/argon2';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
+import * as Assistant from '#core/assistant';
 import { PASSWORD_HASHING } from '#core/auth';
-import { fn, PASSWORD_MESSAGES, passwordProblem, VisibleError } from '#core/common';
+import { fn, isEmail, PASSWORD_MESSAGES, passwordProblem, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { logger } from '#core/logs';
 import { UserEntity } from './entity';
 import { fromInvitation, INVITATION_LINK_INVALID } from './invitations';
 
-import { ClueSchema, type User } from './read';
+import { canonicalEmail, ClueSchema, type User } from './read';
 
 export const MIN_CLUES = 2;
 export const MAX_CLUES = 50;
@@ -35,6 +36,7 @@ export const SIGNUP_MESSAGES = {
   tooManyClues: `At most ${MAX_CLUES} clues`,
   alreadyDone: 'You have already completed your profile. Please sign in.',
   timeSpentInvalid: 'The time spent is not valid',
+  threadNotFound: Assistant.ASSISTANT_MESSAGES.threadNotFound,
 } as const;
 
 const TokenSchema = v.pipe(
@@ -44,13 +46,13 @@ const TokenSchema = v.pipe(
   v.maxLength(500, INVITATION_LINK_INVALID),
 );
 
+/** The users' own rule and spelling, so every address an admin can give a user passes here. */
 const EmailSchema = v.pipe(
   v.string(SIGNUP_MESSAGES.emailRequired),
   v.trim(),
   v.nonEmpty(SIGNUP_MESSAGES.emailRequired),
-  v.maxLength(254, SIGNUP_MESSAGES.emailInvalid),
-  v.email(SIGNUP_MESSAGES.emailInvalid),
-  v.toLowerCase(),
+  v.check((email) => isEmail(canonicalEmail(email) ?? ''), SIGNUP_MESSAGES.emailInvalid),
+  v.transform((email) => canonicalEmail(email)!),
 );
 
 /** The invited user, or the message that they need their invitation link (never who is invited). */
@@ -158,6 +160,10 @@ export const completeSignup = fn(CompleteSignupInput, async (input): Promise<Use
   const user = await invitedBy(input.token);
   if (user.status === 'Onboarded') {
     throw new VisibleError('user.already_onboarded', SIGNUP_MESSAGES.alreadyDone, 409);
+  }
+  // The thread lowers the clue minimum and is stored with the user: only their own interview.
+  if (input.threadId && !(await Assistant.isOnboardingThreadOf(user.id, input.threadId))) {
+    throw new VisibleError('user.thread_not_found', SIGNUP_MESSAGES.threadNotFound, 400);
   }
   const passwordHash = await hash(input.password, PASSWORD_HASHING);
   const at = new Date().toISOString();

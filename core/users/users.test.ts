@@ -58,6 +58,28 @@ describe('users', () => {
     expect((await Users.byEmail(address))?.id).toBe(first.id);
   });
 
+  it('refuses one address spelled another way: its domain in Unicode, punycode or full width', async () => {
+    const local = `reader-${unique()}`;
+    const first = await Users.create({ name: 'First', email: `${local}@exämple.org` });
+    expect(first.email).toBe(`${local}@exämple.org`);
+    for (const same of [
+      `${local}@xn--exmple-cua.org`,
+      `${local}@EXÄMPLE.org`,
+      `${local}@exa\u0308mple.org`,
+    ]) {
+      expect(await refusal(Users.create({ name: 'Second', email: same })), same).toEqual({
+        message: 'A user with this email already exists',
+        status: 409,
+      });
+      expect((await Users.byEmail(same))?.id, same).toBe(first.id);
+    }
+    const wide = await Users.create({ name: 'Wide', email: `${local}@ｅｘａｍｐｌｅ.org` });
+    expect(wide.email).toBe(`${local}@example.org`);
+    expect(
+      await refusal(Users.create({ name: 'Narrow', email: `${local}@example.org` })),
+    ).toMatchObject({ status: 409 });
+  });
+
   it('lets only one of two simultaneous creations with one address win', async () => {
     const address = email();
     const results = await Promise.allSettled([

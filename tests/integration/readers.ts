@@ -8,9 +8,15 @@ import * as Users from '#core/users';
 export const READER_PASSWORD = 'reader-password-1';
 
 export async function readerWithPassword(
-  options: { password?: string | null; isActive?: boolean; clues?: string[]; name?: string } = {},
+  options: {
+    password?: string | null;
+    isActive?: boolean;
+    clues?: string[];
+    name?: string;
+    domain?: string;
+  } = {},
 ) {
-  const email = `reader-${ulid().toLowerCase()}@example.org`;
+  const email = `reader-${ulid().toLowerCase()}@${options.domain ?? 'example.org'}`;
   const user = await Users.create({
     name: options.name ?? 'Ada Reader',
     email,

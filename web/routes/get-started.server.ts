@@ -15,13 +15,18 @@ export type Variant = (typeof VARIANTS)[number];
 /** The page's data: the variant, the invited user when the link is valid, and the starters. */
 export async function loadGetStarted({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const vus = url.searchParams.get('vus');
-  if (vus !== null && !(VARIANTS as readonly string[]).includes(vus)) {
+  const given = url.searchParams.getAll('vus');
+  const vus = given.find((value): value is Variant =>
+    (VARIANTS as readonly string[]).includes(value),
+  );
+  if (given.length > (vus === undefined ? 0 : 1)) {
     // Spec §5: any other vus value is removed through a redirect; the rest of the query stays.
+    // A repeated vus counts too (`vus=sp&vus=zz`): only the first of ours is kept.
     url.searchParams.delete('vus');
+    if (vus !== undefined) url.searchParams.set('vus', vus);
     throw redirect(`${url.pathname}${url.search}`);
   }
-  const variant = (vus ?? '') as Variant;
+  const variant = vus ?? '';
   const invited = await invitedUser(url.searchParams.get('user'));
   const starters = variant === 'ip' ? [] : await SentenceStarters.list();
   return { variant, invited, starters };
@@ -79,7 +84,11 @@ function bubbles(messages: Assistant.Message[]) {
 
 const CALLS = {
   'check-signup-status': async (body: unknown) => {
-    const input = parsed(v.object({ token: v.optional(Token), email: v.unknown() }), body);
+    // The e-mail's own messages are core/users' ('Please enter your email' when it is missing).
+    const input = parsed(
+      v.object({ token: v.optional(Token), email: v.optional(v.unknown()) }),
+      body,
+    );
     const status = await Users.checkSignupStatus({
       token: input.token,
       email: input.email as string,

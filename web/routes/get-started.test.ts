@@ -54,6 +54,19 @@ describe('GET /get-started', () => {
     }
   });
 
+  it('removes a repeated vus too, keeping only the first of ours', async () => {
+    for (const [query, location] of [
+      ['?vus=sp&vus=zz&user=abc', '/get-started?user=abc&vus=sp'],
+      ['?vus=zz&utm=mail&vus=ip', '/get-started?utm=mail&vus=ip'],
+      ['?vus=sp&vus=ip', '/get-started?vus=sp'],
+      ['?vus=zz&vus=yy', '/get-started'],
+    ]) {
+      const { thrown } = await load(query!);
+      expect(thrown?.status, query).toBe(302);
+      expect(thrown?.headers.get('Location'), query).toBe(location);
+    }
+  });
+
   it('names the invited user for a valid link and nobody for a missing, forged or spent one', async () => {
     const { user, token } = await invited();
     expect((await load(`?user=${token}`)).data?.invited).toEqual({
@@ -86,6 +99,16 @@ describe('POST /get-started/{call}', () => {
     expect(noLink.status).toBe(403);
     expect(noLink.body.error.message).toBe(Users.SIGNUP_MESSAGES.needInvitation);
     expect((await call('check-signup-status', { token: 5, email: user.email })).status).toBe(400);
+  });
+
+  it('verification without an e-mail asks for it', async () => {
+    const { token } = await invited();
+    for (const body of [{ token }, {}]) {
+      expect(await call('check-signup-status', body)).toEqual({
+        status: 400,
+        body: { error: { code: 'input.invalid', message: Users.SIGNUP_MESSAGES.emailRequired } },
+      });
+    }
   });
 
   it('signup: weak password and too few clues get the spec messages; a replay is refused', async () => {
