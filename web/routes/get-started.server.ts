@@ -5,6 +5,7 @@ import { redirect, type LoaderFunctionArgs } from '@remix-run/node';
 import * as v from 'valibot';
 import * as Assistant from '#core/assistant';
 import { isVisibleError, VisibleError } from '#core/common';
+import { logger } from '#core/logs';
 import * as SentenceStarters from '#core/sentence-starters';
 import * as Users from '#core/users';
 import { handleApi, json, methodNotAllowed, readJson } from '#web/lib/api.server';
@@ -125,7 +126,9 @@ const CALLS = {
     const input = parsed(Body({ threadId: v.string() }), body);
     const user = await assistantUser(input.token);
     const messages = await Assistant.retrieveClues({ userId: user.id, threadId: input.threadId });
-    const review = Assistant.parseClues(messages.at(-1)?.message ?? '');
+    const review = Assistant.parseClues(messages.at(-1)?.message ?? '', (message, text) =>
+      logger.error(message, { text }),
+    );
     return { clues: review?.clues ?? [], suggestion: review?.suggestion ?? '' };
   },
 } as const;
