@@ -211,10 +211,13 @@ for (const variant of VARIANTS) {
         .getByRole('listitem'),
     ).toHaveText(clues);
 
-    // 5. The spent link no longer welcomes them, and verifying with it says it is not valid.
+    // 5. The spent link no longer welcomes them: the page says at once that it is not valid, and
+    // verifying with it says so again.
     await page.goto(path);
     await expect(heading(page, 'You are one of the chosen ones')).toBeVisible();
-    await expect(page.getByRole('alert')).toHaveText('');
+    await expect(page.getByRole('alert')).toHaveText(
+      'This invitation link is not valid or has expired',
+    );
     const address = page.getByLabel('Enter your email to get started...');
     await address.fill(email);
     await address.press('Enter');

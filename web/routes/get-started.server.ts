@@ -28,20 +28,28 @@ export async function loadGetStarted({ request }: LoaderFunctionArgs) {
     throw redirect(`${url.pathname}${url.search}`);
   }
   const variant = vus ?? '';
-  const invited = await invitedUser(url.searchParams.get('user'));
+  const { invited, linkProblem } = await invitation(url.searchParams.get('user'));
   const starters = variant === 'ip' ? [] : await SentenceStarters.list();
-  return { variant, invited, starters };
+  return { variant, invited, linkProblem, starters };
 }
 
-/** Name and e-mail of the user the link names; null for no link, a bad one, or a spent one. */
-async function invitedUser(token: string | null) {
-  if (!token || token.length > 500) return null;
+/**
+ * Name and e-mail of the user the link names (null for no link, a bad one, or a spent one), and
+ * for a link we signed that is spent, replaced or expired, what the page says at once. A forged
+ * or malformed link is told nothing until the verification step answers.
+ */
+async function invitation(token: string | null) {
+  const none = { invited: null, linkProblem: null };
+  if (!token || token.length > 500) return none;
   try {
     const user = await Users.fromInvitation(token);
-    return user.status === 'Onboarded' ? null : { name: user.name, email: user.email };
+    return user.status === 'Onboarded'
+      ? { invited: null, linkProblem: Users.SIGNUP_MESSAGES.alreadyDone }
+      : { invited: { name: user.name, email: user.email }, linkProblem: null };
   } catch (error) {
-    if (isVisibleError(error)) return null;
-    throw error;
+    if (!isVisibleError(error)) throw error;
+    if (error.status !== 410) return none;
+    return { invited: null, linkProblem: Users.SIGNUP_MESSAGES.invitationExpired };
   }
 }
 

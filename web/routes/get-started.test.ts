@@ -67,21 +67,27 @@ describe('GET /get-started', () => {
     }
   });
 
-  it('names the invited user for a valid link and nobody for a missing, forged or spent one', async () => {
+  it('names the invited user for a valid link, nobody for a missing, forged or spent one, and says a spent one is spent', async () => {
     const { user, token } = await invited();
     expect((await load(`?user=${token}`)).data?.invited).toEqual({
       name: user.name,
       email: user.email,
     });
     expect((await load('')).data?.invited).toBeNull();
-    expect((await load(`?user=${token.slice(0, -2)}xx`)).data?.invited).toBeNull();
-    expect((await load(`?user=${'a'.repeat(5000)}`)).data?.invited).toBeNull();
+    expect((await load(`?user=${token}`)).data?.linkProblem).toBeNull();
+    for (const query of ['', `?user=${token.slice(0, -2)}xx`, `?user=${'a'.repeat(5000)}`]) {
+      expect((await load(query)).data).toMatchObject({ invited: null, linkProblem: null });
+    }
     await Users.completeSignup({
       token,
       password: 'good pass 1',
       clues: ['I build a', 'I build b'],
     });
-    expect((await load(`?user=${token}`)).data?.invited).toBeNull();
+    // The spent link says so at once, before any address is typed.
+    expect((await load(`?user=${token}`)).data).toMatchObject({
+      invited: null,
+      linkProblem: 'This invitation link is not valid or has expired',
+    });
   });
 });
 

@@ -27,11 +27,11 @@ export function loader(args: LoaderFunctionArgs) {
 }
 
 export default function GetStarted() {
-  const { variant, invited, starters } = useLoaderData<typeof loader>();
+  const { variant, invited, linkProblem, starters } = useLoaderData<typeof loader>();
   const token = useSearchParams()[0].get('user') ?? '';
   const [step, setStep] = useState<Step>(invited ? 'welcome' : 'verification');
   const [moved, setMoved] = useState(false);
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<string | undefined>(linkProblem ?? undefined);
   const [busy, setBusy] = useState(false);
   const [chat, setChat] = useState<Chat>({ messages: [] });
   const [chatClues, setChatClues] = useState({ clues: [] as string[], suggestion: '' });
