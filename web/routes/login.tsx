@@ -9,8 +9,8 @@ import {
   type MetaFunction,
 } from '@remix-run/node';
 import { Form, useActionData, useNavigation } from '@remix-run/react';
-import { useEffect, useRef } from 'react';
 import { isVisibleError } from '#core/common';
+import { SignInPassword } from '#web/components/sign-in-password';
 import * as Users from '#core/users';
 import { clientIp, readForm } from '#web/lib/api.server';
 import { privatePageHeaders } from '#web/lib/cache';
@@ -55,13 +55,6 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function UserLogin() {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
-  const password = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (result?.error && password.current) {
-      password.current.value = '';
-      password.current.focus();
-    }
-  }, [result]);
   return (
     <section className="page narrow user-login">
       <Form method="post" className="user-login__form">
@@ -81,16 +74,7 @@ export default function UserLogin() {
           maxLength={254}
           required
         />
-        <label htmlFor="password">Password</label>
-        <input
-          ref={password}
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          maxLength={1024}
-          required
-        />
+        <SignInPassword refusal={result} maxLength={1024} />
         <button type="submit" className="button" disabled={navigation.state !== 'idle'}>
           Sign in
         </button>

@@ -8,10 +8,10 @@ import {
   type MetaFunction,
 } from '@remix-run/node';
 import { Form, useActionData, useNavigation } from '@remix-run/react';
-import { useEffect, useRef } from 'react';
 import * as Auth from '#core/auth';
 import { isVisibleError } from '#core/common';
 import { Logo } from '#web/components/logo';
+import { SignInPassword } from '#web/components/sign-in-password';
 import { clientIp, readForm } from '#web/lib/api.server';
 import {
   lastRouteCookie,
@@ -65,13 +65,6 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function AdminLogin() {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
-  const password = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (result?.error && password.current) {
-      password.current.value = '';
-      password.current.focus();
-    }
-  }, [result]);
   return (
     <main id="main" className="admin-login">
       <Form method="post" className="admin-login__form">
@@ -84,15 +77,7 @@ export default function AdminLogin() {
         )}
         <label htmlFor="userName">User name</label>
         <input id="userName" name="userName" autoComplete="username" required />
-        <label htmlFor="password">Password</label>
-        <input
-          ref={password}
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-        />
+        <SignInPassword refusal={result} />
         <button type="submit" className="button" disabled={navigation.state !== 'idle'}>
           Sign in
         </button>
