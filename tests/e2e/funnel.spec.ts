@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test';
 import { ulid } from 'ulid';
 import * as Users from '#core/users';
 import { expect, test } from './fixtures';
+import { evaluate, heading } from './funnel-steps';
 
 async function invitedLink(variant: '' | 'sp' | 'ip') {
   const user = await Users.create({
@@ -17,20 +18,10 @@ async function invitedLink(variant: '' | 'sp' | 'ip') {
   return { user, path: `${link.pathname}${link.search}` };
 }
 
-const heading = (page: Page, name: string) => page.getByRole('heading', { name, exact: true });
-
 async function welcome(page: Page, path: string) {
   await page.goto(path);
   await expect(heading(page, 'Welcome on board!')).toBeVisible();
   await page.getByRole('button', { name: 'Start' }).click();
-}
-
-/** Types a descriptor and evaluates it with Enter. */
-async function evaluate(page: Page, text: string) {
-  const field = page.locator('textarea[name="descriptor"]');
-  await field.fill(text);
-  await field.press('Enter');
-  await expect(page.getByRole('status')).toContainText('Score:');
 }
 
 async function finish(page: Page, user: Users.User, clues: string[]) {

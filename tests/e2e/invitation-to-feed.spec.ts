@@ -5,6 +5,7 @@
 import type { Page } from '@playwright/test';
 import { ulid } from 'ulid';
 import { expect, test as base } from './fixtures';
+import { evaluate, heading } from './funnel-steps';
 import { onlyMessageTo, pathOfLink } from './mail';
 
 const ADMIN = { userName: 'admin', password: 'e2e-admin-password-0123' };
@@ -35,8 +36,6 @@ const test = base.extend<{ adminPage: Page }>({
 
 // The replayed link's refused verification is a 410 the browser reports in its console.
 test.use({ allowConsoleErrors: [/status of 410/] });
-
-const heading = (page: Page, name: string) => page.getByRole('heading', { name, exact: true });
 
 /** Adds the user through the modal and sends them the invitation for `landing` (a choice's label). */
 async function addAndInvite(admin: Page, name: string, email: string, landing: string) {
@@ -86,14 +85,6 @@ async function seeInOutbox(admin: Page, email: string, link: string) {
   await expect(entry.locator('.outbox-message__state')).toHaveText(/^Sent \S+ · 1 attempt$/);
   const copy = entry.frameLocator('iframe[title="E-mail: You are invited to Cluefeed"]');
   await expect(copy.getByRole('link', { name: /user=/ })).toHaveAttribute('href', link);
-}
-
-/** Types a descriptor and evaluates it with Enter. */
-async function evaluate(page: Page, text: string) {
-  const field = page.locator('textarea[name="descriptor"]');
-  await field.fill(text);
-  await field.press('Enter');
-  await expect(page.getByRole('status')).toContainText('Score:');
 }
 
 /** Default variant: 'crypto' is too broad to add, specific descriptors are added. */
