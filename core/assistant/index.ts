@@ -296,16 +296,29 @@ export async function initializeThread(
   return { threadId, messages: [shown(opening)] };
 }
 
+/**
+ * The user's own thread for a call that adds `adding` messages, counted against the user's rate
+ * limit; a thread that would pass `limit` messages is full (409).
+ */
+async function threadWithRoom(
+  { userId, threadId }: { userId: string; threadId: string },
+  adding: number,
+  limit: number,
+) {
+  await RateLimit.hit(RATE_LIMIT, userId);
+  const thread = await ownThread(userId, threadId);
+  if (thread.messageCount + adding > limit) {
+    throw new VisibleError('assistant.thread_full', ASSISTANT_MESSAGES.threadFull, 409);
+  }
+  return thread;
+}
+
 /** Sends the user's message and answers with the thread's messages, the assistant's reply last. */
 export async function sendMessage(
   rawInput: v.InferInput<typeof SendMessageInput>,
 ): Promise<Message[]> {
   const input = parse(SendMessageInput, rawInput);
-  await RateLimit.hit(RATE_LIMIT, input.userId);
-  const thread = await ownThread(input.userId, input.threadId);
-  if (thread.messageCount + 2 > ASSISTANT_LIMITS.conversationMessages) {
-    throw new VisibleError('assistant.thread_full', ASSISTANT_MESSAGES.threadFull, 409);
-  }
+  const thread = await threadWithRoom(input, 2, ASSISTANT_LIMITS.conversationMessages);
   const history = await messagesOf(thread.id);
   let reply: Ai.ChatReply;
   try {
@@ -342,11 +355,7 @@ export async function retrieveClues(
   rawInput: v.InferInput<typeof RetrieveCluesInput>,
 ): Promise<Message[]> {
   const input = parse(RetrieveCluesInput, rawInput);
-  await RateLimit.hit(RATE_LIMIT, input.userId);
-  const thread = await ownThread(input.userId, input.threadId);
-  if (thread.messageCount + 1 > ASSISTANT_LIMITS.threadMessages) {
-    throw new VisibleError('assistant.thread_full', ASSISTANT_MESSAGES.threadFull, 409);
-  }
+  const thread = await threadWithRoom(input, 1, ASSISTANT_LIMITS.threadMessages);
   const current = input.currentClues ?? thread.currentClues ?? [];
   const history = await messagesOf(thread.id);
   const turns = conversation(history);
