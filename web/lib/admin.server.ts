@@ -4,6 +4,7 @@
 import { createCookie, redirect } from '@remix-run/node';
 import * as Auth from '#core/auth';
 import { config } from '#core/config';
+import { sitePath } from '#web/lib/site-path';
 
 const secure = () => config().PUBLIC_URL.startsWith('https://');
 
@@ -34,17 +35,8 @@ export async function sessionToken(request: Request): Promise<string | undefined
 
 /** Only paths inside the admin panel may be returned to, so returnUrl cannot send anyone away. */
 export function safeAdminPath(path: string | null | undefined): string | undefined {
-  if (!path || !path.startsWith('/admin-panel/') || path.length > 500) return undefined;
-  if (/%2e|%2f|%5c|\\/i.test(path)) return undefined;
-  // Dot segments resolved: the path that would be visited must be the path checked.
-  const resolved = new URL(path, 'http://cluefeed.invalid');
-  if (
-    resolved.origin !== 'http://cluefeed.invalid' ||
-    `${resolved.pathname}${resolved.search}` !== path
-  ) {
-    return undefined;
-  }
-  return resolved.pathname.startsWith('/admin-panel/authorize') ? undefined : path;
+  const checked = path?.startsWith('/admin-panel/') ? sitePath(path) : undefined;
+  return checked?.startsWith('/admin-panel/authorize') ? undefined : checked;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -6,6 +6,7 @@ import { createCookie, redirect } from '@remix-run/node';
 import { config } from '#core/config';
 import * as Users from '#core/users';
 import { isOwnOrigin } from '#web/lib/admin.server';
+import { sitePath } from '#web/lib/site-path';
 
 const secure = () => config().PUBLIC_URL.startsWith('https://');
 
@@ -42,20 +43,8 @@ const LOOPING = /^\/(login|logout)(\/|\?|$)/;
  * origin, `//host`, backslashes, encoded slashes or dots) or back to /login is refused.
  */
 export function safeReturnPath(path: string | null | undefined): string | undefined {
-  if (!path || !path.startsWith('/') || path.startsWith('//') || path.length > 500) {
-    return undefined;
-  }
-  if (/%2e|%2f|%5c|\\/i.test(path)) return undefined;
-  // Dot segments resolved and control characters dropped or escaped: the path that would be
-  // visited must be the path checked.
-  const resolved = new URL(path, 'http://cluefeed.invalid');
-  if (
-    resolved.origin !== 'http://cluefeed.invalid' ||
-    `${resolved.pathname}${resolved.search}` !== path
-  ) {
-    return undefined;
-  }
-  return LOOPING.test(path) ? undefined : path;
+  const checked = sitePath(path);
+  return checked && !LOOPING.test(checked) ? checked : undefined;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
