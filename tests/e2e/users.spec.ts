@@ -114,3 +114,25 @@ test('an admin adds, edits, finds and invites a user, and sees the invitation in
   const email = outboxEntry.frameLocator('iframe');
   await expect(email.getByRole('link', { name: /user=/ })).toHaveAttribute('href', /vus=sp&user=/);
 });
+
+test.describe('without JavaScript', () => {
+  // The refused form is a 409 page, which the browser reports in its console.
+  test.use({ javaScriptEnabled: false, allowConsoleErrors: [/status of 409/] });
+
+  test('a refused new user keeps what was typed, with the message', async ({ page }) => {
+    const taken = await Users.create({
+      name: 'Taken',
+      email: `taken-${ulid().toLowerCase()}@example.org`,
+    });
+    await signIn(page);
+    await page.getByRole('link', { name: 'Add user' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add user' });
+    await dialog.getByLabel('Name').fill('Grace Hopper');
+    await dialog.getByLabel('Email').fill(taken.email);
+    await dialog.getByRole('button', { name: 'Add user' }).click();
+    const again = page.getByRole('dialog', { name: 'Add user' });
+    await expect(again).toContainText('A user with this email already exists');
+    await expect(again.getByLabel('Name')).toHaveValue('Grace Hopper');
+    await expect(again.getByLabel('Email')).toHaveValue(taken.email);
+  });
+});

@@ -22,12 +22,12 @@ export function InvitationForm({
   user: { id: string; name: string; email: string };
   variants: Variant[];
   action: string;
-  serverError?: { error: string; field?: string };
+  serverError?: { error: string; field?: string; typed?: { body: string; landingUrl: string } };
 }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
-  const [body, setBody] = useState('');
-  const [landingUrl, setLandingUrl] = useState('');
+  const [body, setBody] = useState(serverError?.typed?.body ?? '');
+  const [landingUrl, setLandingUrl] = useState(serverError?.typed?.landingUrl ?? '');
   const [urlTouched, setUrlTouched] = useState(false);
   const previewForm = useRef<HTMLFormElement>(null);
   const ready = body.trim() !== '' && landingUrl.trim() !== '';

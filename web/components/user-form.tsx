@@ -22,12 +22,12 @@ export function UserForm({
 }: {
   user?: UserFormUser;
   action: string;
-  serverError?: { error: string; field?: string };
+  serverError?: { error: string; field?: string; typed?: { name: string; email: string } };
 }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
-  const [name, setName] = useState(user?.name ?? '');
-  const [email, setEmail] = useState(user?.email ?? '');
+  const [name, setName] = useState(serverError?.typed?.name ?? user?.name ?? '');
+  const [email, setEmail] = useState(user?.email ?? serverError?.typed?.email ?? '');
   const [touched, setTouched] = useState({ name: false, email: false });
   const serverFor = (field: string) =>
     serverError?.field === field ? serverError.error : undefined;

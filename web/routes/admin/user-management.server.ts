@@ -74,7 +74,11 @@ export type ActionResult =
       field?: 'name' | 'email' | 'body' | 'landingUrl';
       /** The user an edit or invitation was for, so its modal opens again with the message. */
       user?: UserRow;
+      /** What was typed, so a refused form (without JavaScript, a new page) keeps it. */
+      typed?: Typed;
     };
+
+type Typed = { name: string; email: string; body: string; landingUrl: string };
 
 const FIELD_OF: Record<string, 'name' | 'email' | 'body' | 'landingUrl'> = {
   [Users.USER_MESSAGES.nameRequired]: 'name',
@@ -98,10 +102,19 @@ export async function userManagementAction(request: Request) {
   const admin = await requireAdmin(request);
   let intent: Intent | 'unknown' = 'unknown';
   let userId = '';
+  let typed: Typed | undefined;
   try {
     const form = await readForm(request);
     userId = String(form.get('id') ?? '');
     const text = (name: string) => String(form.get(name) ?? '');
+    // Echoed only when refused; bounded so an answer is never much larger than the limits.
+    const echo = (name: string) => text(name).slice(0, 10_000);
+    typed = {
+      name: echo('name'),
+      email: echo('email'),
+      body: echo('body'),
+      landingUrl: echo('landingUrl'),
+    };
     const status = text('status') as Users.UserStatus;
     const at = Date.now();
     switch (form.get('intent')) {
@@ -142,7 +155,13 @@ export async function userManagementAction(request: Request) {
     const field = FIELD_OF[error.message];
     const user = intent === 'edit' || intent === 'invite' ? await Users.byId(userId) : undefined;
     return data(
-      { intent, error: error.message, field, user: user && row(user) } satisfies ActionResult,
+      {
+        intent,
+        error: error.message,
+        field,
+        user: user && row(user),
+        typed,
+      } satisfies ActionResult,
       {
         status: error.status,
       },
