@@ -4,6 +4,11 @@ import * as v from 'valibot';
 import * as Jobs from '#core/jobs';
 import { ProcessChunkEntity } from './chunk-entity';
 import { ProcessEntity } from './entity';
+import { useOwnTable } from '#tests/integration/own-table';
+
+// Active runs and recovery read every process in the table: other files' runs (a signup's
+// scoring, say) must not show in what these tests count.
+useOwnTable('chunked-jobs');
 
 /** runChunk calls per `{processId}#{chunk}` and plan calls per process: work done, counted. */
 const calls = new Map<string, number>();

@@ -3,6 +3,11 @@ import { receive } from '#tests/integration/job-queue';
 import * as v from 'valibot';
 import * as Jobs from '#core/jobs';
 import { ProcessEntity } from './entity';
+import { useOwnTable } from '#tests/integration/own-table';
+
+// Active runs and recovery read every process in the table: other files' runs (a signup's
+// scoring, say) must not show in what these tests count.
+useOwnTable('jobs');
 
 let runs = 0;
 const echo = Jobs.defineJob({
