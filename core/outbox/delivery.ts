@@ -170,19 +170,17 @@ function reasonOf(error: unknown): string {
   return typeof message === 'string' ? message : String(error);
 }
 
-/** Claims, sends and settles one e-mail; `not-due` when it is not this worker's to send now. */
-export async function deliverOne(
-  id: string,
-  mailer: Mailer,
-  calledAt = Date.now(),
-): Promise<Outcome> {
-  // The slot before the claim: however long a busy second makes this worker wait, the lease
-  // starts after the wait (the time the caller gave moves on by the wait), so it cannot end while
-  // the e-mail waits and let a second worker send it too. (A slot taken for an e-mail that is not
-  // due or no longer wanted is left unused.)
-  const waitStarted = Date.now();
+/**
+ * Claims, sends and settles one e-mail; `not-due` when it is not this worker's to send now.
+ * `aheadMs` is how far the caller's clock runs ahead of the real one (recovery looks past leases).
+ */
+export async function deliverOne(id: string, mailer: Mailer, aheadMs = 0): Promise<Outcome> {
+  // The slot before the claim, and the claim's time read after it: however long a busy second
+  // makes this worker wait, the lease starts after the wait, so it cannot end while the e-mail
+  // waits and let a second worker send it too. (A slot taken for an e-mail that is not due or no
+  // longer wanted is left unused.)
   await takeSendSlot();
-  const at = calledAt + (Date.now() - waitStarted);
+  const at = Date.now() + aheadMs;
   const email = await claim(id, at);
   if (!email) return { result: 'not-due' };
   const attempts = email.attempts ?? 0;

@@ -133,11 +133,11 @@ export async function deliverDue(options: { at?: number; mailer?: Mailer } = {})
     retry: 0,
     'not-due': 0,
   };
-  const started = Date.now();
+  // Each e-mail is claimed at the time it is reached, not when the run began: a lease taken with
+  // the run's start would end early, after a few slow sends, and let another worker in.
+  const aheadMs = at - Date.now();
   for (const { id } of due.flat()) {
-    // Each e-mail is claimed at the time it is reached, not when the run began: a lease taken
-    // with the run's start would end early, after a few slow sends, and let another worker in.
-    const outcome = await deliverOne(id, options.mailer ?? mailer(), at + (Date.now() - started));
+    const outcome = await deliverOne(id, options.mailer ?? mailer(), aheadMs);
     counts[outcome.result] += 1;
   }
   if (counts.sent + counts.failed + counts.retry > 0) logger.info('Delivered due e-mails', counts);
