@@ -4,20 +4,20 @@ import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
 import { ROLES } from '#core/auth';
-import { fn, isEmail, parse, VisibleError } from '#core/common';
+import { fn, parse, VisibleError } from '#core/common';
 import { UserEntity, USER_STATUSES } from './entity';
 import { UserEmailEntity } from './user-email-entity';
 import { searchEntry, UserSearchTermEntity } from './user-search-term-entity';
 import { isFirstMatch, normaliseTerm, searchTerms } from './terms';
 import {
   byId,
-  canonicalEmail,
   ClueSchema,
   committed,
   IdSchema,
   mustGet,
   NOT_FOUND_MESSAGE,
   type User,
+  userEmailSchema,
 } from './read';
 
 export { UserEntity, UserEmailEntity, UserSearchTermEntity, USER_STATUSES };
@@ -54,14 +54,10 @@ const NameSchema = v.pipe(
   v.nonEmpty(USER_MESSAGES.nameRequired),
   v.maxLength(100, USER_MESSAGES.nameTooLong),
 );
-/** Trimmed and in its one spelling (`canonicalEmail`: lower-cased, the domain IDNA-mapped). */
-const UserEmailSchema = v.pipe(
-  v.string(USER_MESSAGES.emailRequired),
-  v.trim(),
-  v.nonEmpty(USER_MESSAGES.emailRequired),
-  v.check((email) => isEmail(canonicalEmail(email) ?? ''), USER_MESSAGES.emailInvalid),
-  v.transform((email) => canonicalEmail(email)!),
-);
+const UserEmailSchema = userEmailSchema({
+  required: USER_MESSAGES.emailRequired,
+  invalid: USER_MESSAGES.emailInvalid,
+});
 const StatusSchema = v.picklist(USER_STATUSES, 'Please choose a status');
 
 const now = () => new Date().toISOString();

@@ -2,7 +2,7 @@
 import { domainToASCII, domainToUnicode } from 'node:url';
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
-import { VisibleError } from '#core/common';
+import { isEmail, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { UserEntity } from './entity';
 
@@ -30,6 +30,19 @@ export function canonicalEmail(email: string): string | undefined {
   const domain = domainToUnicode(domainToASCII(email.slice(at + 1)));
   return domain ? `${email.slice(0, at).normalize('NFC').toLowerCase()}@${domain}` : undefined;
 }
+
+/**
+ * A user's address as every form takes it: checked by the users' rule and given in its one
+ * spelling (`canonicalEmail`), with the form's own messages.
+ */
+export const userEmailSchema = (messages: { required: string; invalid: string }) =>
+  v.pipe(
+    v.string(messages.required),
+    v.trim(),
+    v.nonEmpty(messages.required),
+    v.check((email) => isEmail(canonicalEmail(email) ?? ''), messages.invalid),
+    v.transform((email) => canonicalEmail(email)!),
+  );
 
 export async function byId(id: string): Promise<User | undefined> {
   if (!v.is(IdSchema, id)) return undefined;

@@ -7,13 +7,13 @@ import * as v from 'valibot';
 import { ulid } from 'ulid';
 import * as Assistant from '#core/assistant';
 import { PASSWORD_HASHING } from '#core/auth';
-import { fn, isEmail, PASSWORD_MESSAGES, passwordProblem, VisibleError } from '#core/common';
+import { fn, PASSWORD_MESSAGES, passwordProblem, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { logger } from '#core/logs';
 import { UserEntity } from './entity';
 import { fromInvitation, INVITATION_LINK_INVALID } from './invitations';
 
-import { canonicalEmail, ClueSchema, type User } from './read';
+import { ClueSchema, type User, userEmailSchema } from './read';
 
 export const MIN_CLUES = 2;
 export const MAX_CLUES = 50;
@@ -47,13 +47,10 @@ const TokenSchema = v.pipe(
 );
 
 /** The users' own rule and spelling, so every address an admin can give a user passes here. */
-const EmailSchema = v.pipe(
-  v.string(SIGNUP_MESSAGES.emailRequired),
-  v.trim(),
-  v.nonEmpty(SIGNUP_MESSAGES.emailRequired),
-  v.check((email) => isEmail(canonicalEmail(email) ?? ''), SIGNUP_MESSAGES.emailInvalid),
-  v.transform((email) => canonicalEmail(email)!),
-);
+const EmailSchema = userEmailSchema({
+  required: SIGNUP_MESSAGES.emailRequired,
+  invalid: SIGNUP_MESSAGES.emailInvalid,
+});
 
 /** The invited user, or the message that they need their invitation link (never who is invited). */
 async function invitedBy(token: string): Promise<User> {
