@@ -1,14 +1,14 @@
-// The SMTP send rate: every worker takes a slot of the current second before it hands a message
-// to the server, counted in the table (core/rate-limit), so however many workers run, the
-// provider sees at most SEND_RATE messages a second.
+// The SMTP send rate: every worker takes a slot before it hands a message to the server, counted
+// in the table (core/rate-limit's sliding one-second window), so however many workers run, the
+// provider sees at most SEND_RATE messages in any second.
 import { config } from '#core/config';
 import * as RateLimit from '#core/rate-limit';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Waits until this second (or a later one) has room for one more message, takes it, and answers
- * the time it was taken at.
+ * Waits until the sliding second has room for one more message, takes it, and answers the time it
+ * was taken at.
  */
 export async function takeSendSlot(
   rate = config().SEND_RATE,
@@ -23,7 +23,8 @@ export async function takeSendSlot(
   for (;;) {
     const at = clock();
     if ((await RateLimit.attempt(limit, 'all', at)).allowed) return at;
-    // Into the next second, spread a little so waiting workers do not all ask at its first instant.
-    await sleep(1000 - (at % 1000) + Math.floor(Math.random() * 50));
+    // A full sliding second frees a place every 1/rate of a second; spread over one more such
+    // interval, so waiting workers do not all ask at the same instant.
+    await sleep((1000 / rate) * (1 + Math.random()));
   }
 }

@@ -1,8 +1,13 @@
-// Fixed-window rate limits kept in the table, so every Lambda and every local process agrees.
-// A request is counted first (one atomic ADD) and decided on the count DynamoDB returns, so
-// parallel requests cannot all pass a check made before any of them was counted.
+// Rate limits kept in the table, so every Lambda and every local process agrees. Each limit is a
+// sliding window approximated from two fixed windows, as Cloudflare and nginx count: the previous
+// window's count, weighted by how much of it the sliding window still overlaps, plus the current
+// window's. A fixed window alone lets twice the maximum through in a moment across its boundary.
+// The previous window no longer takes requests, so reading it first is safe; the current window's
+// counter is raised by one atomic ADD conditioned on the room the previous one leaves, so parallel
+// requests can never push it past what the check allows, and a refused request is not counted.
 import { VisibleError } from '#core/common';
 import { config } from '#core/config';
+import { isConditionFailure } from '#core/db';
 import { RateLimitWindowEntity } from './entity';
 
 export type Limit = {
@@ -28,40 +33,54 @@ export const LIMITS = {
   clicksPerIp: { bucket: 'clicks-ip', max: 120, windowSeconds: 60 },
 } satisfies Record<string, Limit>;
 
-/** One counted request: whether it fits the window, and a way to give its place back. */
-export type Attempt = { allowed: boolean; count: number; release(): Promise<void> };
+/** One request: whether the limit let it through, and a way to give its place back. */
+export type Attempt = { allowed: boolean; release(): Promise<void> };
 
-function windowOf(limit: Limit, now: number) {
-  const windowMs = limit.windowSeconds * 1000;
-  const windowStart = Math.floor(now / windowMs) * windowMs;
-  return {
-    key: { bucket: limit.bucket, windowStart },
-    expiresAt: Math.ceil((windowStart + windowMs) / 1000) + 60,
-  };
+const REFUSED: Attempt = { allowed: false, release: async () => undefined };
+
+/**
+ * The most requests the window holding `now` may count: the maximum less the previous window's
+ * count weighted by the part of it the sliding window still covers. Whole numbers throughout
+ * (the weight as milliseconds), so the room is exact.
+ */
+function roomIn(max: number, previousCount: number, windowMs: number, elapsedMs: number) {
+  return Math.floor((max * windowMs - previousCount * (windowMs - elapsedMs)) / windowMs);
 }
 
-/** Counts one request of `key` atomically; allowed while the returned count is within the maximum. */
+/** Counts one request of `key` if the sliding window has room for it; a refusal counts nothing. */
 export async function attempt(limit: Limit, key: string, now = Date.now()): Promise<Attempt> {
-  const window = windowOf(limit, now);
-  const { data } = await RateLimitWindowEntity.update({ ...window.key, key })
-    .add({ count: 1 })
-    .set({ expiresAt: window.expiresAt })
-    .go({ response: 'all_new' });
-  const count = data.count ?? 0;
+  const windowMs = limit.windowSeconds * 1000;
+  const windowStart = Math.floor(now / windowMs) * windowMs;
+  const current = { bucket: limit.bucket, key, windowStart };
+  const { data: previous } = await RateLimitWindowEntity.get({
+    ...current,
+    windowStart: windowStart - windowMs,
+  }).go({ consistent: true });
+  const max = limit.max * (limit.unscaled ? 1 : config().RATE_LIMIT_FACTOR);
+  const room = roomIn(max, previous?.count ?? 0, windowMs, now - windowStart);
+  if (room <= 0) return REFUSED;
+  // Read as the previous window until the end of the next one; a minute's grace for clock skew.
+  const expiresAt = (windowStart + 2 * windowMs) / 1000 + 60;
+  try {
+    await RateLimitWindowEntity.update(current)
+      .add({ count: 1 })
+      .set({ expiresAt })
+      .where((attr, op) => `${op.notExists(attr.count)} OR ${op.lt(attr.count, room)}`)
+      .go();
+  } catch (error) {
+    if (isConditionFailure(error)) return REFUSED;
+    throw error;
+  }
   return {
-    allowed: count <= limit.max * (limit.unscaled ? 1 : config().RATE_LIMIT_FACTOR),
-    count,
+    allowed: true,
     // Same window as the count, even if the clock has moved on since.
     release: async () => {
-      await RateLimitWindowEntity.update({ ...window.key, key })
-        .add({ count: -1 })
-        .set({ expiresAt: window.expiresAt })
-        .go();
+      await RateLimitWindowEntity.update(current).add({ count: -1 }).set({ expiresAt }).go();
     },
   };
 }
 
-/** Counts one request of `key`; throws a 429 VisibleError once the window's maximum is passed. */
+/** Counts one request of `key`; throws a 429 VisibleError once the sliding window is full. */
 export async function hit(limit: Limit, key: string, now = Date.now()): Promise<void> {
   if ((await attempt(limit, key, now)).allowed) return;
   throw new VisibleError(

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
 import * as RateLimit from '#core/rate-limit';
+import { RateLimitWindowEntity } from './entity';
 
 describe('rate limit', () => {
   const limit = { bucket: 'test', max: 3, windowSeconds: 60 };
-  /** Five seconds into a minute: every test's requests fall in one window whatever the clock says. */
+  /** Five seconds into a minute. */
   const now = Date.UTC(2026, 10, 22, 10, 0, 5);
+  const boundary = Date.UTC(2026, 10, 22, 10, 1, 0);
+  const stored = async (key: string, windowStart: number) =>
+    (await RateLimitWindowEntity.get({ bucket: 'test', key, windowStart }).go({ consistent: true }))
+      .data?.count;
 
   it('allows the maximum and refuses the next request in the same window', async () => {
     const key = ulid();
@@ -14,33 +19,60 @@ describe('rate limit', () => {
       code: 'rate_limited',
       status: 429,
     });
+    // The refusal was not counted.
+    expect(await stored(key, now - 5_000)).toBe(3);
   });
 
-  it('starts counting again in the next window', async () => {
+  it('refuses a burst that straddles the boundary of two windows', async () => {
     const key = ulid();
-    for (let i = 0; i < 3; i++) await RateLimit.hit(limit, key, now);
-    await expect(RateLimit.hit(limit, key, now + 60_000)).resolves.toBeUndefined();
+    const allowed: boolean[] = [];
+    // Ten requests in three seconds, half of them before the minute turns.
+    for (let i = 0; i < 10; i++) {
+      const at = boundary - 1_500 + i * 300;
+      allowed.push((await RateLimit.attempt(limit, key, at)).allowed);
+    }
+    expect(allowed).toEqual([true, true, true, false, false, false, false, false, false, false]);
   });
 
-  it('counts concurrent requests atomically', async () => {
+  it("frees the previous window's places as the sliding window leaves it", async () => {
     const key = ulid();
-    const results = await Promise.allSettled(
-      Array.from({ length: 10 }, () => RateLimit.hit(limit, key, now)),
-    );
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    for (let i = 0; i < 3; i++) await RateLimit.hit(limit, key, boundary - 1_000);
+    // A third of the way into the next window, a third of the previous count has slid out.
+    await expect(RateLimit.hit(limit, key, boundary + 19_000)).rejects.toMatchObject({
+      status: 429,
+    });
+    await expect(RateLimit.hit(limit, key, boundary + 20_000)).resolves.toBeUndefined();
+    await expect(RateLimit.hit(limit, key, boundary + 20_000)).rejects.toMatchObject({
+      status: 429,
+    });
+    await expect(RateLimit.hit(limit, key, boundary + 40_000)).resolves.toBeUndefined();
+    // One window further on, the old window is out of sight: the full maximum again.
+    for (let i = 0; i < 3; i++) await RateLimit.hit(limit, key, boundary + 120_000);
   });
 
-  it('decides each attempt on the count it made, and gives a place back on release', async () => {
+  it('counts concurrent requests atomically, and never past the maximum', async () => {
+    for (let round = 0; round < 5; round++) {
+      const key = ulid();
+      for (let i = 0; i < 3; i++) await RateLimit.hit(limit, key, boundary - 30_000);
+      // Half way into the next window, half of the previous window's three still counts.
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, () => RateLimit.hit(limit, key, boundary + 30_000)),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(await stored(key, boundary)).toBe(1);
+    }
+  });
+
+  it('gives a place back on release, in the window it was counted in', async () => {
     const key = ulid();
     const attempts = await Promise.all(
       Array.from({ length: 5 }, () => RateLimit.attempt(limit, key, now)),
     );
-    expect(attempts.map(({ count }) => count).sort()).toEqual([1, 2, 3, 4, 5]);
     expect(attempts.filter(({ allowed }) => allowed)).toHaveLength(3);
-    await attempts.find(({ count }) => count === 1)!.release();
-    await attempts.find(({ count }) => count === 2)!.release();
-    await attempts.find(({ count }) => count === 3)!.release();
-    expect(await RateLimit.attempt(limit, key, now)).toMatchObject({ count: 3, allowed: true });
-    expect(await RateLimit.attempt(limit, key, now)).toMatchObject({ count: 4, allowed: false });
+    await Promise.all(attempts.map((attempt) => attempt.release()));
+    expect(await stored(key, now - 5_000)).toBe(0);
+    for (let i = 0; i < 3; i++)
+      expect((await RateLimit.attempt(limit, key, now)).allowed).toBe(true);
+    expect((await RateLimit.attempt(limit, key, now)).allowed).toBe(false);
   });
 });
