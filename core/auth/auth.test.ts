@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ulid } from 'ulid';
 import * as Auth from '#core/auth';
 import { db } from '#core/db';
+import * as Tokens from '#core/tokens';
 import { SessionEntity } from './session-entity';
 
 const userName = () => `admin-${ulid().toLowerCase()}`;
@@ -157,6 +158,127 @@ describe('admin sign-in', () => {
     );
     expect(Auth.LOGIN_LIMIT_PER_USER_NAME.max).toBe(10);
     expect(tally(statuses(results))).toEqual({ 401: 10, 429: 30 });
+  });
+
+  it('refuses guesses from one address across the boundary of two windows', async () => {
+    const name = userName();
+    const ip = address();
+    await Auth.ensureAdmin({ userName: name, password });
+    const boundary = Date.UTC(2031, 0, 6, 9, 15);
+    // Ten guesses in five seconds, half of them before the quarter hour turns.
+    const results = [];
+    for (let i = 0; i < 10; i++) {
+      const at = boundary - 2_500 + i * 500;
+      results.push(
+        await Auth.authorize({ userName: name, password: `wrong password ${i}`, ip }, at).then(
+          (value) => value,
+          (error: unknown) => error,
+        ),
+      );
+    }
+    expect(results.map((result) => (result as { status: number }).status)).toEqual([
+      401, 401, 401, 401, 401, 429, 429, 429, 429, 429,
+    ]);
+  });
+
+  it("keeps a browser that signed in before out of the user name's lockout", async () => {
+    const name = userName();
+    await Auth.ensureAdmin({ userName: name, password });
+    const { deviceToken } = await Auth.authorize(
+      { userName: name, password, ip: address() },
+      IN_ONE_WINDOW,
+    );
+    // Ten failures from ten addresses lock the name for every browser without its device token.
+    for (let i = 0; i < 10; i++) {
+      await expect(
+        Auth.authorize(
+          { userName: name, password: 'nope nope nope', ip: address() },
+          IN_ONE_WINDOW,
+        ),
+      ).rejects.toMatchObject({ status: 401 });
+    }
+    await expect(
+      Auth.authorize({ userName: name, password, ip: address() }, IN_ONE_WINDOW),
+    ).rejects.toMatchObject({ code: 'UNAUTH_USER_LOGIN_THROTTLED', status: 429 });
+    // Tokens that do not prove this browser signed in to this name pass no lock.
+    const other = userName();
+    await Auth.ensureAdmin({ userName: other, password });
+    const otherToken = (await Auth.authorize({ userName: other, password, ip: address() }))
+      .deviceToken;
+    const [, signature] = deviceToken.split('.');
+    const subject = (token: string) =>
+      (JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()) as { sub: string })
+        .sub;
+    const nonce = subject(deviceToken).split(':')[0]!;
+    const forged = `${Buffer.from(
+      JSON.stringify({ p: 'admin-device', exp: 2_000_000_000, sub: `${nonce}:${name}x` }),
+    ).toString('base64url')}.${signature}`;
+    const month = Auth.DEVICE_TOKEN_TTL_SECONDS * 1000;
+    for (const stranger of [
+      otherToken,
+      forged,
+      `${deviceToken}x`,
+      Tokens.sign('reader-device', 3600, `${nonce}:${name}`, IN_ONE_WINDOW),
+      Tokens.sign('admin-device', 3600, `${nonce}:${name}`, IN_ONE_WINDOW - month),
+      Tokens.sign('admin-device', 3600, name, IN_ONE_WINDOW),
+    ]) {
+      await expect(
+        Auth.authorize(
+          { userName: name, password, ip: address(), deviceToken: stranger },
+          IN_ONE_WINDOW,
+        ),
+        stranger,
+      ).rejects.toMatchObject({ status: 429 });
+    }
+    const known = await Auth.authorize(
+      { userName: ` ${name.toUpperCase()}`, password, ip: address(), deviceToken },
+      IN_ONE_WINDOW,
+    );
+    expect(await Auth.sessionUser(known.token)).toMatchObject({ userName: name });
+    // Its new token is just as good.
+    await expect(
+      Auth.authorize(
+        { userName: name, password, ip: address(), deviceToken: known.deviceToken },
+        IN_ONE_WINDOW,
+      ),
+    ).resolves.toMatchObject({ user: { userName: name } });
+  });
+
+  it('limits a known browser on its own, and its address still', async () => {
+    const name = userName();
+    await Auth.ensureAdmin({ userName: name, password });
+    const { deviceToken } = await Auth.authorize(
+      { userName: name, password, ip: address() },
+      IN_ONE_WINDOW,
+    );
+    const ip = address();
+    for (let i = 0; i < 5; i++) {
+      await expect(
+        Auth.authorize(
+          { userName: name, password: 'nope nope nope', ip, deviceToken },
+          IN_ONE_WINDOW,
+        ),
+      ).rejects.toMatchObject({ status: 401 });
+    }
+    await expect(
+      Auth.authorize({ userName: name, password, ip, deviceToken }, IN_ONE_WINDOW),
+    ).rejects.toMatchObject({ status: 429 });
+    // A stolen token, tried from many addresses, gets the device's ten guesses in all.
+    for (let i = 0; i < 5; i++) {
+      await expect(
+        Auth.authorize(
+          { userName: name, password: 'nope nope nope', ip: address(), deviceToken },
+          IN_ONE_WINDOW,
+        ),
+      ).rejects.toMatchObject({ status: 401 });
+    }
+    await expect(
+      Auth.authorize({ userName: name, password, ip: address(), deviceToken }, IN_ONE_WINDOW),
+    ).rejects.toMatchObject({ status: 429 });
+    // Those failures were the device's, not the name's: a browser without a token still signs in.
+    await expect(
+      Auth.authorize({ userName: name, password, ip: address() }, IN_ONE_WINDOW),
+    ).resolves.toMatchObject({ user: { userName: name } });
   });
 
   it('reads the session and its admin strongly consistent, so sign-in is seen at once', async () => {

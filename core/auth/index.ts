@@ -11,8 +11,15 @@ import * as RateLimit from '#core/rate-limit';
 import { ROLES, SystemUserEntity } from './entity';
 import { SessionEntity } from './session-entity';
 import { SystemUserNameEntity } from './system-user-name-entity';
+import { countSignIn, type SignInClient, type SignInThrottle } from './throttle';
 
 export { ROLES, SystemUserEntity, SystemUserNameEntity, SessionEntity };
+export {
+  countSignIn,
+  DEVICE_TOKEN_TTL_SECONDS,
+  type SignInClient,
+  type SignInThrottle,
+} from './throttle';
 export type SystemUser = EntityItem<typeof SystemUserEntity>;
 export type SignedInUser = Pick<SystemUser, 'id' | 'userName' | 'name' | 'role'>;
 
@@ -24,9 +31,15 @@ export const LOGIN_LIMIT_PER_IP: RateLimit.Limit = {
   max: 5,
   windowSeconds: 15 * 60,
 };
-/** Failed sign-ins allowed for one user name (from any address) in 15 minutes. */
+/** Failed sign-ins allowed for one user name (from any unknown browser) in 15 minutes. */
 export const LOGIN_LIMIT_PER_USER_NAME: RateLimit.Limit = {
   bucket: 'admin-login-user',
+  max: 10,
+  windowSeconds: 15 * 60,
+};
+/** Failed sign-ins allowed from one known browser (its device token) in 15 minutes. */
+export const LOGIN_LIMIT_PER_DEVICE: RateLimit.Limit = {
+  bucket: 'admin-login-device',
   max: 10,
   windowSeconds: 15 * 60,
 };
@@ -45,12 +58,18 @@ export const PASSWORD_HASHING = {
 const hashPassword = (password: string) => hash(password, PASSWORD_HASHING);
 /** Verified when the user name is unknown, so a miss costs as much time as a wrong password. */
 const DUMMY_HASH = hashPassword('not-a-real-password-0');
-const THROTTLED = () =>
-  new VisibleError(
-    'UNAUTH_USER_LOGIN_THROTTLED',
-    'Too many sign-in attempts. Please wait 15 minutes and try again.',
-    429,
-  );
+const THROTTLE: SignInThrottle = {
+  perIp: LOGIN_LIMIT_PER_IP,
+  perLogin: LOGIN_LIMIT_PER_USER_NAME,
+  perDevice: LOGIN_LIMIT_PER_DEVICE,
+  devicePurpose: 'admin-device',
+  throttled: () =>
+    new VisibleError(
+      'UNAUTH_USER_LOGIN_THROTTLED',
+      'Too many sign-in attempts. Please wait 15 minutes and try again.',
+      429,
+    ),
+};
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const key = (userName: string) => userName.trim().toLowerCase();
@@ -120,32 +139,24 @@ export async function ensureAdmin(options: { userName: string; password?: string
 
 /**
  * Signs an admin in; every failure says only 'Access denied: Invalid credentials'. The attempt is
- * counted (per address, then per user name) before the password is verified, so parallel guesses
- * get at most the limit verified; a successful sign-in gives its places back, so an admin who signs
- * in often is never locked out by success.
+ * throttled before the password is verified (see throttle.ts); success answers the session token
+ * and a device token for the browser, which keeps it out of the user name's lockout.
  */
 export async function authorize(
-  input: { userName: string; password: string; ip: string },
+  input: { userName: string; password: string } & SignInClient,
   now = Date.now(),
 ) {
   if (input.userName.length > 64 || input.password.length > 1024) {
     throw new VisibleError('UNAUTH_USER_LOGIN', INVALID_CREDENTIALS, 401);
   }
-  const perIp = await RateLimit.attempt(LOGIN_LIMIT_PER_IP, input.ip, now);
-  if (!perIp.allowed) throw THROTTLED();
-  // Counted only once the address is within its limit, so a throttled address cannot use up
-  // the user name's allowance and lock its owner out. A blank name belongs to nobody.
-  const perUserName = input.userName.trim()
-    ? await RateLimit.attempt(LOGIN_LIMIT_PER_USER_NAME, key(input.userName), now)
-    : undefined;
-  if (perUserName && !perUserName.allowed) throw THROTTLED();
+  const counted = await countSignIn(THROTTLE, key(input.userName), input, now);
   const user =
     input.userName.trim() && input.password ? await byUserName(input.userName) : undefined;
   const valid = await verify(user?.passwordHash ?? (await DUMMY_HASH), input.password || ' ');
   if (!user || !valid || user.role !== ROLES.ADMIN) {
     throw new VisibleError('UNAUTH_USER_LOGIN', INVALID_CREDENTIALS, 401);
   }
-  await Promise.all([perIp.release(), perUserName?.release()]);
+  const deviceToken = await counted.succeeded();
   const token = randomBytes(32).toString('base64url');
   await SessionEntity.create({
     tokenHash: tokenHash(token),
@@ -153,7 +164,7 @@ export async function authorize(
     createdAt: new Date(now).toISOString(),
     expiresAt: Math.floor(now / 1000) + SESSION_TTL_SECONDS,
   }).go();
-  return { token, user: signedIn(user) };
+  return { token, deviceToken, user: signedIn(user) };
 }
 
 function signedIn({ id, userName, name, role }: SystemUser): SignedInUser {

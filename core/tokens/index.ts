@@ -3,7 +3,15 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { config } from '#core/config';
 
 /** What a token may be used for; a token for one purpose is refused for every other. */
-export type TokenPurpose = 'waitlist' | 'confirm' | 'assemble' | 'manage' | 'click' | 'invite';
+export type TokenPurpose =
+  | 'waitlist'
+  | 'confirm'
+  | 'assemble'
+  | 'manage'
+  | 'click'
+  | 'invite'
+  | 'admin-device'
+  | 'reader-device';
 
 type Payload = { p: TokenPurpose; exp: number; sub?: string };
 

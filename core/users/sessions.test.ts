@@ -1,9 +1,11 @@
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
+import * as Tokens from '#core/tokens';
 import * as Users from '#core/users';
 import { readerWithPassword, READER_PASSWORD } from '#tests/integration/readers';
 
-const ip = () => `198.51.100.${ulid()}`;
+/** A fresh address per attempt, with no device token, so no test shares another's throttle. */
+const client = () => ({ ip: `198.51.100.${ulid()}` });
 const HOUR = 3600 * 1000;
 
 async function refusal(promise: Promise<unknown>) {
@@ -22,7 +24,7 @@ describe('reader sign-in', () => {
     const { user, email } = await readerWithPassword({ clues: ['build DeFi protocols'] });
     const { token, user: signedIn } = await Users.signIn(
       { login: `  ${email.toUpperCase()} `, password: READER_PASSWORD },
-      ip(),
+      client(),
     );
     expect(signedIn.id).toBe(user.id);
     expect(signedIn).not.toHaveProperty('passwordHash');
@@ -36,14 +38,14 @@ describe('reader sign-in', () => {
     const { user, email } = await readerWithPassword({ domain: 'exämple.org' });
     const local = email.split('@')[0]!;
     for (const login of [email, `${local}@xn--exmple-cua.org`, `${local}@EXÄMPLE.ORG`]) {
-      const { user: signedIn } = await Users.signIn({ login, password: READER_PASSWORD }, ip());
+      const { user: signedIn } = await Users.signIn({ login, password: READER_PASSWORD }, client());
       expect(signedIn.id, login).toBe(user.id);
     }
     const wide = await readerWithPassword({ domain: 'ｅｘａｍｐｌｅ.org' });
     expect(wide.user.email).toBe(`${wide.email.split('@')[0]}@example.org`);
     const { user: signedIn } = await Users.signIn(
       { login: wide.user.email, password: READER_PASSWORD },
-      ip(),
+      client(),
     );
     expect(signedIn.id).toBe(wide.user.id);
   });
@@ -59,16 +61,17 @@ describe('reader sign-in', () => {
       { login: 'x'.repeat(300), password: READER_PASSWORD },
       { login: email, password: 'x'.repeat(2000) },
     ]) {
-      expect(await refusal(Users.signIn(input, ip())), JSON.stringify(input).slice(0, 80)).toEqual(
-        INVALID,
-      );
+      expect(
+        await refusal(Users.signIn(input, client())),
+        JSON.stringify(input).slice(0, 80),
+      ).toEqual(INVALID);
     }
   });
 
   it('refuses input that is not text with a 400', async () => {
-    expect((await refusal(Users.signIn({ login: 3, password: null } as never, ip()))).status).toBe(
-      400,
-    );
+    expect(
+      (await refusal(Users.signIn({ login: 3, password: null } as never, client()))).status,
+    ).toBe(400);
   });
 
   it('refuses an inactive reader and a reader without a password, with the same message', async () => {
@@ -76,25 +79,25 @@ describe('reader sign-in', () => {
     const noPassword = await readerWithPassword({ password: null });
     for (const { email } of [inactive, noPassword]) {
       expect(
-        await refusal(Users.signIn({ login: email, password: READER_PASSWORD }, ip())),
+        await refusal(Users.signIn({ login: email, password: READER_PASSWORD }, client())),
       ).toEqual(INVALID);
     }
     // The password nobody set is not an empty one either.
-    expect(await refusal(Users.signIn({ login: noPassword.email, password: '' }, ip()))).toEqual(
-      INVALID,
-    );
+    expect(
+      await refusal(Users.signIn({ login: noPassword.email, password: '' }, client())),
+    ).toEqual(INVALID);
   });
 
   it('ends a session when its reader is deactivated', async () => {
     const { user, email } = await readerWithPassword();
-    const { token } = await Users.signIn({ login: email, password: READER_PASSWORD }, ip());
+    const { token } = await Users.signIn({ login: email, password: READER_PASSWORD }, client());
     await Users.update(user.id, { isActive: false });
     expect(await Users.sessionUser(token)).toBeUndefined();
   });
 
   it('throttles failures per address, then per login, with a 429', async () => {
     const { email } = await readerWithPassword();
-    const address = ip();
+    const address = client();
     const limit = Users.USER_LOGIN_LIMIT_PER_IP.max;
     for (let i = 0; i < limit; i += 1) {
       await refusal(Users.signIn({ login: `nobody-${i}@example.org`, password: 'x' }, address));
@@ -107,16 +110,74 @@ describe('reader sign-in', () => {
       status: 429,
     });
     for (let i = 0; i < Users.USER_LOGIN_LIMIT_PER_LOGIN.max; i += 1) {
-      await refusal(Users.signIn({ login: email, password: 'wrong-password-1' }, ip()));
+      await refusal(Users.signIn({ login: email, password: 'wrong-password-1' }, client()));
     }
     expect(
-      (await refusal(Users.signIn({ login: email, password: READER_PASSWORD }, ip()))).status,
+      (await refusal(Users.signIn({ login: email, password: READER_PASSWORD }, client()))).status,
     ).toBe(429);
+  });
+
+  it('refuses guesses from one address across the boundary of two windows', async () => {
+    const { email } = await readerWithPassword();
+    const address = client();
+    const boundary = Date.UTC(2031, 0, 6, 9, 15);
+    const statuses: number[] = [];
+    // Ten guesses in five seconds, half of them before the quarter hour turns.
+    for (let i = 0; i < 10; i++) {
+      const at = boundary - 2_500 + i * 500;
+      const guess = Users.signIn({ login: email, password: `wrong-password-${i}` }, address, at);
+      statuses.push((await refusal(guess)).status!);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429]);
+  });
+
+  it("keeps a browser that signed in before out of the login's lockout", async () => {
+    const { email } = await readerWithPassword();
+    const other = await readerWithPassword();
+    const now = Date.UTC(2031, 0, 6, 9, 0, 5);
+    const right = { login: email, password: READER_PASSWORD };
+    const { deviceToken } = await Users.signIn(right, client(), now);
+    const { deviceToken: othersToken } = await Users.signIn(
+      { login: other.email, password: READER_PASSWORD },
+      client(),
+      now,
+    );
+    const nonce = deviceToken.split('.')[0]!;
+    for (let i = 0; i < Users.USER_LOGIN_LIMIT_PER_LOGIN.max; i += 1) {
+      await refusal(Users.signIn({ login: email, password: 'wrong-password-1' }, client(), now));
+    }
+    expect((await refusal(Users.signIn(right, client(), now))).status).toBe(429);
+    for (const stranger of [
+      othersToken,
+      `${nonce}.AAAA`,
+      // The admin's kind of device token for the same login.
+      Tokens.sign('admin-device', 3600, `n0nce:${email}`, now),
+    ]) {
+      const attempt = Users.signIn(right, { ...client(), deviceToken: stranger }, now);
+      expect((await refusal(attempt)).status, stranger).toBe(429);
+    }
+    const known = await Users.signIn(
+      { login: email.toUpperCase(), password: READER_PASSWORD },
+      { ...client(), deviceToken },
+      now,
+    );
+    expect((await Users.sessionUser(known.token, now))?.user.email).toBe(email);
+    // Failures from the known browser count for it alone, from any address.
+    for (let i = 0; i < Users.USER_LOGIN_LIMIT_PER_DEVICE.max; i += 1) {
+      const guess = Users.signIn(
+        { login: email, password: 'wrong-password-1' },
+        { ...client(), deviceToken: known.deviceToken },
+        now,
+      );
+      expect((await refusal(guess)).status).toBe(401);
+    }
+    const locked = Users.signIn(right, { ...client(), deviceToken: known.deviceToken }, now);
+    expect((await refusal(locked)).status).toBe(429);
   });
 
   it('gives a successful sign-in its places back', async () => {
     const { email } = await readerWithPassword();
-    const address = ip();
+    const address = client();
     for (let i = 0; i < Users.USER_LOGIN_LIMIT_PER_IP.max + 2; i += 1) {
       await Users.signIn({ login: email, password: READER_PASSWORD }, address);
     }
@@ -124,7 +185,7 @@ describe('reader sign-in', () => {
 
   it('ignores tokens that name no session, and signs out', async () => {
     const { email } = await readerWithPassword();
-    const { token } = await Users.signIn({ login: email, password: READER_PASSWORD }, ip());
+    const { token } = await Users.signIn({ login: email, password: READER_PASSWORD }, client());
     for (const stranger of [undefined, '', 'forged', 'x'.repeat(500), token.slice(0, -1)]) {
       expect(await Users.sessionUser(stranger), String(stranger)).toBeUndefined();
     }
@@ -136,7 +197,11 @@ describe('reader sign-in', () => {
   it('renews a session older than 3 hours with a new token; the old one stops working', async () => {
     const { user, email } = await readerWithPassword();
     const start = Date.now();
-    const { token } = await Users.signIn({ login: email, password: READER_PASSWORD }, ip(), start);
+    const { token } = await Users.signIn(
+      { login: email, password: READER_PASSWORD },
+      client(),
+      start,
+    );
     expect((await Users.sessionUser(token, start + 3 * HOUR))?.renewedToken).toBeUndefined();
     const renewed = await Users.sessionUser(token, start + 3 * HOUR + 1000);
     expect(renewed?.user.id).toBe(user.id);
@@ -150,7 +215,11 @@ describe('reader sign-in', () => {
   it('lets one of two simultaneous renewals replace the session; both requests are answered', async () => {
     const { email } = await readerWithPassword();
     const start = Date.now();
-    const { token } = await Users.signIn({ login: email, password: READER_PASSWORD }, ip(), start);
+    const { token } = await Users.signIn(
+      { login: email, password: READER_PASSWORD },
+      client(),
+      start,
+    );
     const later = start + 4 * HOUR;
     const [a, b] = await Promise.all([
       Users.sessionUser(token, later),
@@ -166,7 +235,11 @@ describe('reader sign-in', () => {
   it('ends a session a week after its last use, and 30 days after sign-in however renewed', async () => {
     const { email } = await readerWithPassword();
     const start = Date.now();
-    const { token } = await Users.signIn({ login: email, password: READER_PASSWORD }, ip(), start);
+    const { token } = await Users.signIn(
+      { login: email, password: READER_PASSWORD },
+      client(),
+      start,
+    );
     expect(await Users.sessionUser(token, start + 7 * 24 * HOUR + 1000)).toBeUndefined();
     let current = token;
     let at = start;

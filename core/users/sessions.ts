@@ -28,9 +28,15 @@ export const USER_LOGIN_LIMIT_PER_IP: RateLimit.Limit = {
   max: 5,
   windowSeconds: 15 * 60,
 };
-/** Failed sign-ins allowed for one login (from any address) in 15 minutes. */
+/** Failed sign-ins allowed for one login (from any unknown browser) in 15 minutes. */
 export const USER_LOGIN_LIMIT_PER_LOGIN: RateLimit.Limit = {
   bucket: 'user-login-login',
+  max: 10,
+  windowSeconds: 15 * 60,
+};
+/** Failed sign-ins allowed from one known browser (its device token) in 15 minutes. */
+export const USER_LOGIN_LIMIT_PER_DEVICE: RateLimit.Limit = {
+  bucket: 'user-login-device',
   max: 10,
   windowSeconds: 15 * 60,
 };
@@ -39,7 +45,13 @@ export const USER_LOGIN_LIMIT_PER_LOGIN: RateLimit.Limit = {
 export type SessionUser = Omit<User, 'passwordHash'>;
 
 const invalid = () => new VisibleError('user.login_invalid', USER_LOGIN_INVALID, 401);
-const throttled = () => new VisibleError('user.login_throttled', USER_LOGIN_THROTTLED, 429);
+const THROTTLE: Auth.SignInThrottle = {
+  perIp: USER_LOGIN_LIMIT_PER_IP,
+  perLogin: USER_LOGIN_LIMIT_PER_LOGIN,
+  perDevice: USER_LOGIN_LIMIT_PER_DEVICE,
+  devicePurpose: 'reader-device',
+  throttled: () => new VisibleError('user.login_throttled', USER_LOGIN_THROTTLED, 429),
+};
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
 /** A login as users are keyed: an address in its one spelling (anything else just lower-cased). */
@@ -88,33 +100,26 @@ export const SignInInput = v.object({
 
 /**
  * Signs a reader in by e-mail (any case) and password; every failure says only 'Access denied:
- * Invalid credentials' (401). Attempts are counted per address, then per login, before the
- * password is verified, so parallel guesses get at most the limit verified; success gives its
- * places back.
+ * Invalid credentials' (401). The attempt is throttled before the password is verified, as the
+ * admin's is (core/auth's throttle); success answers the session token and a device token for
+ * the browser, which keeps it out of the login's lockout.
  */
 export async function signIn(
   input: v.InferInput<typeof SignInInput>,
-  clientIp: string,
+  client: Auth.SignInClient,
   now = Date.now(),
-): Promise<{ token: string; user: SessionUser }> {
+): Promise<{ token: string; deviceToken: string; user: SessionUser }> {
   const { login, password } = parse(SignInInput, input);
   if (login.length > 254 || password.length > 1024) throw invalid();
-  const perIp = await RateLimit.attempt(USER_LOGIN_LIMIT_PER_IP, clientIp, now);
-  if (!perIp.allowed) throw throttled();
-  // Counted only once the address is within its limit, so a throttled address cannot use up the
-  // login's allowance and lock its owner out. A blank login belongs to nobody.
-  const perLogin = loginKey(login)
-    ? await RateLimit.attempt(USER_LOGIN_LIMIT_PER_LOGIN, loginKey(login), now)
-    : undefined;
-  if (perLogin && !perLogin.allowed) throw throttled();
+  const counted = await Auth.countSignIn(THROTTLE, loginKey(login), client, now);
   const user = loginKey(login) && password ? await byLogin(login) : undefined;
   const known = maySignIn(user) ? user : undefined;
   const valid = await verify(known?.passwordHash ?? (await dummy()), password || ' ');
   if (!known || !valid) throw invalid();
-  await Promise.all([perIp.release(), perLogin?.release()]);
+  const deviceToken = await counted.succeeded();
   const { token, item } = await startSession(known.id, now, now);
   await UserSessionEntity.create(item).go();
-  return { token, user: withoutHash(known) };
+  return { token, deviceToken, user: withoutHash(known) };
 }
 
 /**

@@ -28,6 +28,25 @@ export const lastRouteCookie = () =>
     maxAge: 30 * 86_400,
   });
 
+/**
+ * The device token of the browser's last successful sign-in, which keeps it out of the user
+ * name's lockout (core/auth's throttle). Signed by core, so the cookie itself is not; only the
+ * sign-in page reads it.
+ */
+export const deviceCookie = () =>
+  createCookie('cluefeed_admin_device', {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secure(),
+    path: '/admin-panel/authorize',
+    maxAge: Auth.DEVICE_TOKEN_TTL_SECONDS,
+  });
+
+export async function deviceToken(request: Request): Promise<string | undefined> {
+  const value: unknown = await deviceCookie().parse(request.headers.get('Cookie'));
+  return typeof value === 'string' ? value : undefined;
+}
+
 export async function sessionToken(request: Request): Promise<string | undefined> {
   const value: unknown = await sessionCookie().parse(request.headers.get('Cookie'));
   return typeof value === 'string' ? value : undefined;

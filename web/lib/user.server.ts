@@ -3,6 +3,7 @@
 // returnUrl) when there is no valid reader session. A renewed session's new cookie travels in the
 // returned headers, which the route must put on its answer.
 import { createCookie, redirect } from '@remix-run/node';
+import * as Auth from '#core/auth';
 import { config } from '#core/config';
 import * as Users from '#core/users';
 import { isOwnOrigin } from '#web/lib/admin.server';
@@ -20,6 +21,24 @@ export const userSessionCookie = () =>
     maxAge: Users.USER_SESSION_TTL_SECONDS,
     secrets: [config().APP_SECRET],
   });
+
+/**
+ * The device token of the browser's last successful sign-in, which keeps it out of the login's
+ * lockout (core/auth's throttle). Signed by core, so the cookie itself is not; only /login reads it.
+ */
+export const userDeviceCookie = () =>
+  createCookie('cluefeed_device', {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secure(),
+    path: '/login',
+    maxAge: Auth.DEVICE_TOKEN_TTL_SECONDS,
+  });
+
+export async function userDeviceToken(request: Request): Promise<string | undefined> {
+  const value: unknown = await userDeviceCookie().parse(request.headers.get('Cookie'));
+  return typeof value === 'string' ? value : undefined;
+}
 
 export async function userSessionToken(request: Request): Promise<string | undefined> {
   const value: unknown = await userSessionCookie().parse(request.headers.get('Cookie'));

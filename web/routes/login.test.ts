@@ -7,7 +7,7 @@ import { call, request } from '#tests/integration/route-call';
 import { readerWithPassword, READER_PASSWORD } from '#tests/integration/readers';
 import { sessionCookie as adminSessionCookie } from '#web/lib/admin.server';
 import { signedInAdmin } from '#web/lib/admin.server.test-helpers';
-import { safeReturnPath, userSessionCookie } from '#web/lib/user.server';
+import { safeReturnPath, userDeviceCookie, userSessionCookie } from '#web/lib/user.server';
 import { loader as statusLoader } from './admin/status';
 import { loader as feedLoader } from './feed';
 import { action as loginAction, loader as loginLoader } from './login';
@@ -23,7 +23,7 @@ async function signedInReader(now = Date.now()) {
   const reader = await readerWithPassword({ clues: ['build DeFi protocols', 'trade NFTs'] });
   const { token } = await Users.signIn(
     { login: reader.email, password: READER_PASSWORD },
-    `192.0.2.${ulid()}`,
+    { ip: `192.0.2.${ulid()}` },
     now,
   );
   return { ...reader, token, cookie: await userCookie(token) };
@@ -31,7 +31,11 @@ async function signedInReader(now = Date.now()) {
 
 function loginPost(
   fields: Record<string, string>,
-  { query = '', origin = ORIGIN }: { query?: string; origin?: string | null } = {},
+  {
+    query = '',
+    origin = ORIGIN,
+    headers = {},
+  }: { query?: string; origin?: string | null; headers?: Record<string, string> } = {},
 ) {
   return request(`${ORIGIN}/login${query}`, {
     method: 'POST',
@@ -39,6 +43,7 @@ function loginPost(
     headers: {
       'Content-Type': 'application/x-www-form-urlencoded',
       ...(origin && { Origin: origin }),
+      ...headers,
     },
   });
 }
@@ -118,16 +123,49 @@ describe('admin and reader sessions never open each other', () => {
 });
 
 describe('/login', () => {
-  it('signs in and goes to the feed, with an HttpOnly SameSite=Lax session cookie', async () => {
+  it('signs in and goes to the feed, with HttpOnly SameSite=Lax session and device cookies', async () => {
     const { email } = await readerWithPassword();
     const answer = (await loginAction(
       args(loginPost({ login: email.toUpperCase(), password: READER_PASSWORD })),
     )) as Response;
     expect(answer.status).toBe(302);
     expect(answer.headers.get('Location')).toBe('/feed');
-    const setCookie = answer.headers.get('Set-Cookie') ?? '';
+    const [setCookie = '', setDevice = '', ...more] = answer.headers.getSetCookie();
+    expect(more).toEqual([]);
     expect(setCookie).toMatch(/^cluefeed_user=.+; Path=\/; HttpOnly; SameSite=Lax$/);
     const token: unknown = await userSessionCookie().parse(setCookie);
+    expect((await Users.sessionUser(token as string))?.user.email).toBe(email);
+    // The device cookie goes back to the sign-in form only, for 30 days.
+    expect(setDevice).toMatch(
+      /^cluefeed_device=[^;]+; Max-Age=2592000; Path=\/login; HttpOnly; SameSite=Lax$/,
+    );
+    expect(await userDeviceCookie().parse(setDevice)).toEqual(expect.any(String));
+  });
+
+  it('signs in a browser that signed in before while failures elsewhere lock its login', async () => {
+    const { email } = await readerWithPassword();
+    const right = { login: email, password: READER_PASSWORD };
+    const from = () => ({ 'X-Forwarded-For': `192.0.2.${ulid()}` });
+    const first = (await loginAction(args(loginPost(right, { headers: from() })))) as Response;
+    const device = first.headers.getSetCookie()[1]!.split(';')[0]!;
+    for (let i = 0; i < Users.USER_LOGIN_LIMIT_PER_LOGIN.max; i += 1) {
+      const failed = await call(
+        loginAction,
+        loginPost({ login: email, password: 'wrong-password-1' }, { headers: from() }),
+      );
+      expect(failed.status).toBe(401);
+    }
+    const stranger = (await loginAction(args(loginPost(right, { headers: from() })))) as {
+      data: unknown;
+      init: ResponseInit;
+    };
+    expect(stranger.init.status).toBe(429);
+    expect(stranger.data).toEqual({ error: Users.USER_LOGIN_THROTTLED });
+    const known = (await loginAction(
+      args(loginPost(right, { headers: { ...from(), Cookie: device } })),
+    )) as Response;
+    expect(known.status).toBe(302);
+    const token: unknown = await userSessionCookie().parse(known.headers.getSetCookie()[0]!);
     expect((await Users.sessionUser(token as string))?.user.email).toBe(email);
   });
 

@@ -19,6 +19,8 @@ import {
   requireSameSite,
   safeReturnPath,
   sessionCookieHeader,
+  userDeviceCookie,
+  userDeviceToken,
 } from '#web/lib/user.server';
 
 export const meta: MetaFunction = () => [{ title: 'Sign in · Cluefeed' }];
@@ -38,11 +40,13 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameSite(request);
   try {
     const form = await readForm(request);
-    const { token } = await Users.signIn(
+    const { token, deviceToken } = await Users.signIn(
       { login: form.get('login') ?? '', password: form.get('password') ?? '' },
-      clientIp(request),
+      { ip: clientIp(request), deviceToken: await userDeviceToken(request) },
     );
-    return redirect(destination(request), { headers: await sessionCookieHeader(token) });
+    const headers = new Headers(await sessionCookieHeader(token));
+    headers.append('Set-Cookie', await userDeviceCookie().serialize(deviceToken));
+    return redirect(destination(request), { headers });
   } catch (error) {
     if (!isVisibleError(error)) throw error;
     return data(

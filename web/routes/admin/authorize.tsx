@@ -14,6 +14,8 @@ import { Logo } from '#web/components/logo';
 import { SignInPassword } from '#web/components/sign-in-password';
 import { clientIp, readForm } from '#web/lib/api.server';
 import {
+  deviceCookie,
+  deviceToken,
   lastRouteCookie,
   requireSameOrigin,
   safeAdminPath,
@@ -45,14 +47,16 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   try {
     const form = await readForm(request);
-    const { token } = await Auth.authorize({
+    const { token, deviceToken: device } = await Auth.authorize({
       userName: String(form.get('userName') ?? ''),
       password: String(form.get('password') ?? ''),
       ip: clientIp(request),
+      deviceToken: await deviceToken(request),
     });
-    return redirect(await destination(request), {
-      headers: { 'Set-Cookie': await sessionCookie().serialize(token) },
-    });
+    const headers = new Headers();
+    headers.append('Set-Cookie', await sessionCookie().serialize(token));
+    headers.append('Set-Cookie', await deviceCookie().serialize(device));
+    return redirect(await destination(request), { headers });
   } catch (error) {
     if (!isVisibleError(error)) throw error;
     return data(
