@@ -146,8 +146,9 @@ async function main() {
     SQS_ENDPOINT: queue.endpoint,
     JOBS_QUEUE_URL: queue.queueUrl,
     APP_SECRET: appSecret(dataDir),
-    // The fixture feeds are on loopback, which feed fetches refuse unless allowed.
-    FEED_FETCH_ALLOW: [process.env.FEED_FETCH_ALLOW, new URL(feeds.origin).hostname]
+    // The fixture feeds are on loopback, which feed fetches refuse unless allowed: their origin
+    // only, so a feed or a redirect cannot reach DynamoDB Local or any other local port.
+    FEED_FETCH_ALLOW: [process.env.FEED_FETCH_ALLOW, new URL(feeds.origin).host]
       .filter(Boolean)
       .join(','),
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '#core/config';
+import { parseConfig, parseFetchAllowEntry } from '#core/config';
 
 const base = { APP_SECRET: 'a-secret-that-is-long-enough-0123456789abcdef' };
 const production = {
@@ -43,20 +43,58 @@ describe('parseConfig', () => {
     );
   });
 
-  it('reads FEED_FETCH_ALLOW as trimmed host names, addresses and CIDR ranges', () => {
+  it('reads FEED_FETCH_ALLOW as trimmed host names, addresses, CIDR ranges and host:port', () => {
     expect(parseConfig(production).FEED_FETCH_ALLOW).toEqual([]);
     expect(
       parseConfig({
         ...production,
-        FEED_FETCH_ALLOW: ' 127.0.0.1, Feeds.Internal ,10.0.0.0/8,::1,fd00::/8,',
+        FEED_FETCH_ALLOW:
+          ' 127.0.0.1, Feeds.Internal ,10.0.0.0/8,::1,fd00::/8,127.0.0.1:4590, [::1]:65535,feeds.internal:8080',
       }).FEED_FETCH_ALLOW,
-    ).toEqual(['127.0.0.1', 'feeds.internal', '10.0.0.0/8', '::1', 'fd00::/8']);
+    ).toEqual([
+      '127.0.0.1',
+      'feeds.internal',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+      '127.0.0.1:4590',
+      '[::1]:65535',
+      'feeds.internal:8080',
+    ]);
+    expect(parseFetchAllowEntry('127.0.0.1:4590')).toEqual({
+      host: '127.0.0.1',
+      family: 4,
+      port: 4590,
+    });
+    expect(parseFetchAllowEntry('[::1]:4590')).toEqual({ host: '::1', family: 6, port: 4590 });
+    expect(parseFetchAllowEntry('feeds.internal:80')).toEqual({
+      host: 'feeds.internal',
+      family: 0,
+      port: 80,
+    });
+    expect(parseFetchAllowEntry('10.0.0.0/8')).toEqual({ host: '10.0.0.0', family: 4, prefix: 8 });
+    expect(parseFetchAllowEntry('::1')).toEqual({ host: '::1', family: 6 });
   });
 
-  it('refuses FEED_FETCH_ALLOW entries that are neither hosts nor networks', () => {
-    for (const entry of ['10.0.0.0/33', 'http://127.0.0.1', 'a b', '::1/129', '10.0.0.0/x']) {
-      expect(() => parseConfig({ ...production, FEED_FETCH_ALLOW: entry })).toThrowError(
-        'FEED_FETCH_ALLOW entries must be host names, IP addresses or CIDR ranges',
+  it('refuses FEED_FETCH_ALLOW entries that are neither hosts, networks nor origins', () => {
+    for (const entry of [
+      '10.0.0.0/33',
+      'http://127.0.0.1',
+      'a b',
+      '::1/129',
+      '10.0.0.0/x',
+      '127.0.0.1:0',
+      '127.0.0.1:65536',
+      '127.0.0.1:x',
+      'feeds.internal:',
+      '[127.0.0.1]:80',
+      '[feeds.internal]:80',
+      '[fd00::/8]:80',
+      '10.0.0.0/8:80',
+      ':80',
+    ]) {
+      expect(() => parseConfig({ ...production, FEED_FETCH_ALLOW: entry }), entry).toThrowError(
+        'FEED_FETCH_ALLOW entries must be host names, IP addresses, CIDR ranges or host:port',
       );
     }
   });

@@ -3,17 +3,34 @@
 import { isIP } from 'node:net';
 import * as v from 'valibot';
 
-/** A host name (letters, digits, dots, dashes), an IP address, or a CIDR range with a valid prefix. */
-function isHostOrNetwork(entry: string): boolean {
-  const [network = '', prefix, ...rest] = entry.split('/');
-  const family = isIP(network);
-  if (rest.length > 0) return false;
-  if (prefix === undefined)
-    return (
-      family !== 0 || /^[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*$/.test(entry)
-    );
-  const bits = Number(prefix);
-  return family !== 0 && /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+const HOST_NAME = /^[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*$/;
+
+/**
+ * One FEED_FETCH_ALLOW entry: a host name or an IP address (`family` 0 for a name), either with a
+ * CIDR prefix or a port, which allows that port only (`127.0.0.1:4590`, `[::1]:4590`,
+ * `feeds.internal:8080`), or alone, which allows every port.
+ */
+export type FetchAllowEntry = { host: string; family: 0 | 4 | 6; prefix?: number; port?: number };
+
+/** The entry, or undefined when it is none of the forms above. */
+export function parseFetchAllowEntry(entry: string): FetchAllowEntry | undefined {
+  const withPort = /^\[([^\]]+)\]:(\d{1,5})$/.exec(entry) ?? /^([^:/]+):(\d{1,5})$/.exec(entry);
+  const [, hostPart = entry, portPart] = withPort ?? [];
+  const [host = '', prefixPart, ...rest] = hostPart.split('/');
+  const family = isIP(host) as 0 | 4 | 6;
+  const port = portPart === undefined ? undefined : Number(portPart);
+  const prefix = prefixPart === undefined ? undefined : Number(prefixPart);
+  if (rest.length > 0 || (port !== undefined && (port < 1 || port > 65_535))) return undefined;
+  // A bracketed host is an IPv6 address, and only there may an address's colons stand unbracketed.
+  if (port !== undefined && (family === 6) !== entry.startsWith('[')) return undefined;
+  if (prefix !== undefined) {
+    const bits = family === 4 ? 32 : 128;
+    return family !== 0 && port === undefined && /^\d+$/.test(prefixPart!) && prefix <= bits
+      ? { host, family, prefix }
+      : undefined;
+  }
+  if (family === 0 && !HOST_NAME.test(host)) return undefined;
+  return { host, family, ...(port !== undefined && { port }) };
 }
 
 const ConfigSchema = v.object({
@@ -99,7 +116,8 @@ const ConfigSchema = v.object({
   ),
   /**
    * Feed fetches refuse loopback, private, link-local and metadata addresses; these comma-separated
-   * host names, addresses or CIDR ranges are the exceptions (the local fixture feeds, tests).
+   * host names, addresses or CIDR ranges (any port), or host:port origins (that port only), are
+   * the exceptions (a feed server on the private network; the local fixture feeds' origin).
    */
   FEED_FETCH_ALLOW: v.optional(
     v.pipe(
@@ -112,8 +130,8 @@ const ConfigSchema = v.object({
       ),
       v.array(
         v.custom<string>(
-          (entry) => isHostOrNetwork(entry as string),
-          'FEED_FETCH_ALLOW entries must be host names, IP addresses or CIDR ranges',
+          (entry) => parseFetchAllowEntry(entry as string) !== undefined,
+          'FEED_FETCH_ALLOW entries must be host names, IP addresses, CIDR ranges or host:port',
         ),
       ),
     ),

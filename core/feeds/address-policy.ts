@@ -4,6 +4,7 @@
 // and the connection made to the checked address only, so a second DNS answer cannot swap it.
 import dns from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import { parseFetchAllowEntry } from '#core/config';
 import { FeedError } from './errors';
 
 /** Loopback, unspecified, private, shared (CGNAT), link-local (cloud metadata), multicast, reserved. */
@@ -61,50 +62,73 @@ export function isPrivateAddress(address: string): boolean {
   return blocked.check(address, 'ipv6');
 }
 
-/** The operator's exceptions (FEED_FETCH_ALLOW): host names, addresses and CIDR ranges. */
+/**
+ * The operator's exceptions (FEED_FETCH_ALLOW): host names, addresses and CIDR ranges on any port,
+ * or host:port origins on that port only (core/config's parseFetchAllowEntry).
+ */
 export type AllowList = readonly string[];
 
-type CompiledAllowList = { hosts: Set<string>; addresses: BlockList };
+type CompiledAllowList = {
+  /** Host names, as `name` (any port) or `name:port`. */
+  hosts: Set<string>;
+  /** Addresses and ranges allowed on any port. */
+  addresses: BlockList;
+  /** Addresses allowed on one port only, by port. */
+  addressesByPort: Map<number, BlockList>;
+};
 
 const compiled = new WeakMap<AllowList, CompiledAllowList>();
 
 function compile(allow: AllowList): CompiledAllowList {
   const cached = compiled.get(allow);
   if (cached) return cached;
-  const result: CompiledAllowList = { hosts: new Set(), addresses: new BlockList() };
-  for (const entry of allow) {
-    const [network = '', prefix] = entry.split('/');
-    const family = isIP(network);
+  const result: CompiledAllowList = {
+    hosts: new Set(),
+    addresses: new BlockList(),
+    addressesByPort: new Map(),
+  };
+  for (const text of allow) {
+    const entry = parseFetchAllowEntry(text.trim().toLowerCase());
+    if (!entry) throw new Error(`Not a feed fetch exception: ${text}`);
+    const { host, family, prefix, port } = entry;
     if (family === 0) {
-      result.hosts.add(entry.toLowerCase());
+      result.hosts.add(port === undefined ? host : `${host}:${port}`);
       continue;
     }
+    let list = result.addresses;
+    if (port !== undefined) {
+      list = result.addressesByPort.get(port) ?? new BlockList();
+      result.addressesByPort.set(port, list);
+    }
     const type = family === 4 ? 'ipv4' : 'ipv6';
-    const bits = prefix === undefined ? (family === 4 ? 32 : 128) : Number(prefix);
-    result.addresses.addSubnet(network, bits, type);
+    list.addSubnet(host, prefix ?? (family === 4 ? 32 : 128), type);
   }
   compiled.set(allow, result);
   return result;
 }
 
-function isAllowed(address: string, allow: CompiledAllowList): boolean {
-  if (isIP(address) === 4) return allow.addresses.check(address, 'ipv4');
+function inList(address: string, list: BlockList | undefined): boolean {
+  if (!list) return false;
+  if (isIP(address) === 4) return list.check(address, 'ipv4');
   const v4 = embeddedIPv4(address);
-  return (
-    allow.addresses.check(address, 'ipv6') ||
-    (v4 !== undefined && allow.addresses.check(v4, 'ipv4'))
-  );
+  return list.check(address, 'ipv6') || (v4 !== undefined && list.check(v4, 'ipv4'));
+}
+
+function isAllowed(address: string, port: number, allow: CompiledAllowList): boolean {
+  return inList(address, allow.addresses) || inList(address, allow.addressesByPort.get(port));
 }
 
 export type CheckedAddress = { address: string; family: 4 | 6 };
 
 /**
- * Resolves `hostname` (a URL's hostname; IPv6 literals in brackets) and returns its addresses,
- * refusing the host when any of them is private and not allowed: a name answering one public and
- * one private address would otherwise win half the time.
+ * Resolves the host of `url` and returns its addresses, refusing the host when any of them is
+ * private and not allowed on the URL's port: a name answering one public and one private address
+ * would otherwise win half the time. A refusal comes before any connection, with one message
+ * whatever listens there, so refusals cannot tell which private ports are open.
  */
-export async function resolvePublic(hostname: string, allow: AllowList): Promise<CheckedAddress[]> {
-  const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+export async function resolvePublic(url: URL, allow: AllowList): Promise<CheckedAddress[]> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
   const exceptions = compile(allow);
   const literal = isIP(host);
   const addresses: CheckedAddress[] = literal
@@ -112,9 +136,9 @@ export async function resolvePublic(hostname: string, allow: AllowList): Promise
     : (await dns.promises.lookup(host, { all: true, verbatim: true })).map(
         ({ address, family }) => ({ address, family: family as 4 | 6 }),
       );
-  if (exceptions.hosts.has(host)) return addresses;
+  if (exceptions.hosts.has(host) || exceptions.hosts.has(`${host}:${port}`)) return addresses;
   const refused = addresses.some(
-    ({ address }) => isPrivateAddress(address) && !isAllowed(address, exceptions),
+    ({ address }) => isPrivateAddress(address) && !isAllowed(address, port, exceptions),
   );
   if (refused || addresses.length === 0) {
     throw new FeedError('feed.refused', `Refused: ${host} resolves to a private address`);

@@ -457,6 +457,10 @@ describe('fetchFeed refuses private addresses (SSRF)', () => {
           void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
         '/to-private': (_req, res) =>
           void res.writeHead(301, { location: 'http://10.20.30.40/feed.xml' }).end(),
+        '/to-port': (req, res) => {
+          const port = new URL(req.url ?? '/', 'http://localhost').searchParams.get('port');
+          res.writeHead(302, { location: `http://127.0.0.1:${port}/blocknotes.xml` }).end();
+        },
       },
     });
   });
@@ -543,6 +547,46 @@ describe('fetchFeed refuses private addresses (SSRF)', () => {
     await expect(
       fetchFeed(`http://other.internal:${port()}/blocknotes.xml`, { allow: ['feeds.internal'] }),
     ).rejects.toMatchObject(refused('other.internal'));
+  });
+
+  it('allows a host:port origin on that port only, refusing open and closed ports alike', async () => {
+    const allow = [new URL(server.origin).host];
+    await expect(fetchFeed(server.url('/blocknotes.xml'), { allow })).resolves.toMatchObject({
+      kind: 'ok',
+    });
+    // Another loopback port, as DynamoDB Local's beside the fixture feeds: one listening, one not.
+    const open = await startFeedServer();
+    const closed = await freePort();
+    try {
+      const answers: unknown[] = [];
+      for (const target of [new URL(open.origin).port, String(closed)]) {
+        const redirected = fetchFeed(server.url(`/to-port?port=${target}`), { allow });
+        answers.push(await redirected.catch((error: unknown) => error));
+        const direct = fetchFeed(`http://127.0.0.1:${target}/blocknotes.xml`, { allow });
+        answers.push(await direct.catch((error: unknown) => error));
+      }
+      for (const answer of answers) expect(answer).toMatchObject(refused('127.0.0.1'));
+      expect(open.hits('/blocknotes.xml')).toBe(0);
+    } finally {
+      await open.stop();
+    }
+    vi.spyOn(dns.promises, 'lookup').mockResolvedValue([
+      { address: '127.0.0.1', family: 4 },
+    ] as never);
+    const named = [`feeds.internal:${port()}`];
+    await expect(
+      fetchFeed(`http://feeds.internal:${port()}/blocknotes.xml`, { allow: named }),
+    ).resolves.toMatchObject({ kind: 'ok' });
+    await expect(
+      fetchFeed(`http://feeds.internal:${closed}/blocknotes.xml`, { allow: named }),
+    ).rejects.toMatchObject(refused('feeds.internal'));
+    // A URL without a port is on its scheme's, which no other port's entry allows.
+    await expect(
+      fetchFeed('http://feeds.internal/feed.xml', { allow: ['feeds.internal:443'] }),
+    ).rejects.toMatchObject(refused('feeds.internal'));
+    await expect(
+      fetchFeed('https://feeds.internal/feed.xml', { allow: ['feeds.internal:80'] }),
+    ).rejects.toMatchObject(refused('feeds.internal'));
   });
 
   it('connects to the address it checked, so a second DNS answer cannot swap it', async () => {

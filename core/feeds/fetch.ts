@@ -32,7 +32,7 @@ export type FetchFeedOptions = {
   timeoutMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
-  /** Hosts, addresses and CIDR ranges that may be private; default FEED_FETCH_ALLOW. */
+  /** Hosts, addresses, CIDR ranges and host:port origins that may be private; default FEED_FETCH_ALLOW. */
   allow?: AllowList;
 };
 
@@ -88,7 +88,7 @@ async function follow(
   let current = start;
   for (;;) {
     visited.add(current.href);
-    const addresses = await resolvePublic(current.hostname, limits.allow);
+    const addresses = await resolvePublic(current, limits.allow);
     const response = await get(current, addresses, headers, limits.signal);
     const status = response.statusCode ?? 0;
     if (REDIRECT_STATUSES.has(status)) {

@@ -24,15 +24,18 @@ async function main(): Promise<number> {
     () => dynamo.stop(),
     () => dynamo.process.kill('SIGKILL'),
   );
+  const server = await startFeedServer();
+  onCleanup(() => server.stop());
   // core/config reads the environment once, on first use: set it before core is loaded.
   Object.assign(process.env, {
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     TABLE_NAME,
     APP_SECRET: randomBytes(20).toString('hex'),
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    // Sends no mail and no links; the feed server is on loopback, which fetches refuse unless allowed.
+    // Sends no mail and no links; the feed server is on loopback, which fetches refuse unless
+    // allowed: its origin only.
     NODE_ENV: 'development',
-    FEED_FETCH_ALLOW: '127.0.0.1',
+    FEED_FETCH_ALLOW: new URL(server.origin).host,
   });
   const [{ ensureTable }, Streams, Articles, { logger, flush }] = await Promise.all([
     import('#core/db'),
@@ -44,8 +47,6 @@ async function main(): Promise<number> {
   // Registered after DynamoDB, so it runs before it stops (teardowns run latest first).
   onCleanup(() => flush());
 
-  const server = await startFeedServer();
-  onCleanup(() => server.stop());
   const urls = server.addGenerated(FEEDS, ITEMS);
   for (let start = 0; start < urls.length; start += 25) {
     await Promise.all(

@@ -142,6 +142,26 @@ test.describe('content automations', () => {
     ).toContainText('Feed did not answer');
   });
 
+  test("a stream at DynamoDB Local's port is refused before any connection", async ({ page }) => {
+    // npm start allows the fixture feeds' origin only, not every port of 127.0.0.1.
+    const dynamoPort = new URL(process.env.DYNAMODB_ENDPOINT!).port;
+    const url = `http://127.0.0.1:${dynamoPort}/?e2e=${ulid()}`;
+    await page.goto('/admin-panel/authorize');
+    await signIn(page);
+    await page.getByLabel('Stream name').fill('Local port');
+    await page.getByLabel('Feed URL').fill(url);
+    await page.getByRole('button', { name: 'Add stream and import articles' }).click();
+    const refused = 'Refused: 127.0.0.1 resolves to a private address';
+    await expect(
+      page.getByRole('table', { name: /Streams/ }).getByRole('row', { name: /Local port/ }),
+    ).toContainText(refused, { timeout: 45_000 });
+    expect((await Streams.byUrl(url))?.lastError).toBe(refused);
+    // The next journey's action waits for no job of this one.
+    await expect(page.getByText('Actions are disabled while these processes run')).toBeHidden({
+      timeout: 45_000,
+    });
+  });
+
   test('add a stream: the job runs and its articles appear without a reload', async ({ page }) => {
     await page.goto('/admin-panel/authorize');
     await signIn(page);

@@ -12,7 +12,10 @@ process.env.SQS_ENDPOINT = inject('sqsEndpoint');
 process.env.MAIL_DIR = inject('mailDir');
 // The send rate's own test passes its rate; every other test sends as fast as the sink takes.
 process.env.SEND_RATE = '1000';
-// Feeds in tests are served from 127.0.0.1, which the feed fetch refuses unless allowed.
+// Feeds in tests are served from 127.0.0.1, which the feed fetch refuses unless allowed. Each test
+// file's fake servers take free ports after this is read, so tests allow the host on any port;
+// npm start and the benchmark allow their one feed server's origin, and the feed tests check the
+// port rule with allow-lists of their own.
 process.env.FEED_FETCH_ALLOW = '127.0.0.1';
 
 // The queue exists before core reads its configuration (once, on first use, often at import).
