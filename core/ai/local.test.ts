@@ -55,6 +55,26 @@ describe('local provider', () => {
     );
   });
 
+  it('writes the reason in the shape the relevance task asks every provider for', async () => {
+    // One sentence: the label, "because you" and the clue, then what in the article matches it.
+    const shape = /^(Slightly|Moderately|Quite|Very) relevant because you [^.]+: it [^.]+\.$/;
+    const asked = [
+      Ai.articleRelevance.system,
+      JSON.stringify(Ai.articleRelevance.jsonSchema),
+      Ai.articleRelevanceBatch.system,
+    ];
+    for (const text of asked) {
+      const example = /e\.g\. '([^']+)'/.exec(text)?.[1];
+      expect(example, text).toMatch(shape);
+    }
+    const answer = await relevance(
+      { title: 'Solana validators approve a 20% cut in inflation', summary: '' },
+      ['I run Solana validators'],
+    );
+    expect(answer.reason).toMatch(shape);
+    expect(answer.reason).toContain('because you run Solana validators');
+  });
+
   it('is deterministic', async () => {
     const article = { title: 'Oracle latency is a design parameter', summary: 'Lending markets.' };
     expect(await relevance(article, ['I build DeFi protocols'])).toEqual(
