@@ -50,7 +50,29 @@ describe('local provider', () => {
     expect(answer.score).toBeGreaterThan(0.55);
     expect(answer.label).toBe(Ai.labelOf(answer.score));
     expect(answer.relevantClues).toEqual(['I build DeFi protocols']);
-    expect(answer.reason).toMatch(/^The article covers "I build DeFi protocols"/);
+    expect(answer.reason).toBe(
+      'Very relevant because you build DeFi protocols: it covers every DeFi lending protocol.',
+    );
+  });
+
+  it('writes the reason in the shape the relevance task asks every provider for', async () => {
+    // One sentence: the label, "because you" and the clue, then what in the article matches it.
+    const shape = /^(Slightly|Moderately|Quite|Very) relevant because you [^.]+: it [^.]+\.$/;
+    const asked = [
+      Ai.articleRelevance.system,
+      JSON.stringify(Ai.articleRelevance.jsonSchema),
+      Ai.articleRelevanceBatch.system,
+    ];
+    for (const text of asked) {
+      const example = /e\.g\. '([^']+)'/.exec(text)?.[1];
+      expect(example, text).toMatch(shape);
+    }
+    const answer = await relevance(
+      { title: 'Solana validators approve a 20% cut in inflation', summary: '' },
+      ['I run Solana validators'],
+    );
+    expect(answer.reason).toMatch(shape);
+    expect(answer.reason).toContain('because you run Solana validators');
   });
 
   it('is deterministic', async () => {
@@ -98,7 +120,7 @@ describe('local provider', () => {
     expect(specific.reasoning.length).toBeGreaterThan(10);
     const middling = await assess('build DeFi protocols');
     expect(middling.suggestions.length).toBeGreaterThan(0);
-    expect(middling.suggestions[0]).toMatch(/^build DeFi protocols, especially /);
+    expect(middling.suggestions).toEqual(['build DeFi lending protocols']);
   });
 
   it('maps score text to the spec ranks', () => {

@@ -86,18 +86,32 @@ const RelevanceAnswer = v.object({
 });
 export type RelevanceAnswer = v.InferOutput<typeof RelevanceAnswer>;
 
+/** The shape of a reason, the same for every provider (the local one writes it, see local/reason.ts). */
+const REASON_EXAMPLE =
+  'Quite relevant because you audit smart contracts: it walks through a reentrancy exploit in a ' +
+  'lending protocol.';
+
 const relevanceProperties = {
   label: { type: 'string', enum: [...RELEVANCE_LABELS] },
   score: { type: 'number', description: '0 (unrelated) to 1 (exactly what the reader wants)' },
-  reason: text('One sentence on why, naming what in the article matches or does not'),
-  relevantClues: texts('The clues the article matches, copied exactly as given; empty if none'),
+  reason: text(
+    'One sentence the reader would write, naming the clue it matched in their words and what in ' +
+      `the article matches it, e.g. '${REASON_EXAMPLE}'`,
+  ),
+  relevantClues: texts(
+    'Every clue the article matches, copied exactly as given: at least one from Slightly ' +
+      'Relevant up, none when Not Relevant',
+  ),
 };
 
 const RELEVANCE_SYSTEM =
   'You rate how relevant a news article is to a reader described by clues (sentences the reader ' +
   'wrote about themselves). Judge the article only by its title and summary. Answer in the JSON ' +
-  'schema given: a label, a score from 0 to 1 that agrees with the label, one sentence of reason, ' +
-  'and the clues it matches, copied exactly.';
+  'schema given: a label, a score from 0 to 1 that agrees with the label, a reason and the clues ' +
+  'it matches, copied exactly (at least one unless the label is Not Relevant). The reason is one ' +
+  'sentence a reader would write: the label, "because you" and the clue it matched, then what ' +
+  `the article says that matches it, e.g. '${REASON_EXAMPLE}' When it is not relevant, say what ` +
+  'it is about instead.';
 
 /** One article against one reader's or audience's clues. */
 export const articleRelevance: AiTask<{ article: ArticleInput; clues: string[] }, RelevanceAnswer> =
@@ -160,8 +174,10 @@ export const audienceNameAssessment: AiTask<
     'You judge how useful a self-description is for picking web3 news for that person. Answer ' +
     'in the JSON schema given: score is exactly one of ' +
     ASSESSMENT_SCORES.map((score) => `'${score}'`).join(', ') +
-    '; reasoning is one or two sentences; suggestions are up to three more specific rewrites ' +
-    'that complete the same sentence starter.',
+    '; reasoning is one or two sentences; suggestions are up to three more specific versions of ' +
+    "the reader's own words that complete the same sentence starter: keep every word they wrote, " +
+    "in order, and add specific ones where English puts them (for 'build DeFi protocols', 'build " +
+    "DeFi lending protocols on Ethereum'); no suggestion when none reads well.",
   input: v.object({
     prefix: v.pipe(v.string(), v.trim(), v.maxLength(200)),
     pointer: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
@@ -171,7 +187,9 @@ export const audienceNameAssessment: AiTask<
   jsonSchema: strictObject({
     score: { type: 'string', enum: [...ASSESSMENT_SCORES] },
     reasoning: text('Why this score, in one or two sentences'),
-    suggestions: texts('Up to three more specific ways to complete the sentence'),
+    suggestions: texts(
+      "Up to three more specific versions of the reader's words, each completing the sentence",
+    ),
   }),
 };
 

@@ -115,7 +115,10 @@ describe('pick best content for an audience', () => {
       author: Curation.CURATOR,
       link: { url: articles[0]!.canonicalUrl, domain: 'news.example.org' },
       minutes: 4,
+      // Readers see why it was picked: the reason of the score that earned the pick.
+      reason: primaryPick.reason,
     });
+    expect(primaryPick.reason).toBe(`It is about ${articles[0]!.title}.`);
   });
 
   it('builds a card the audience page query returns with its stories', async () => {

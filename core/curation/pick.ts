@@ -303,7 +303,7 @@ async function writePicks(
       log.info(`The article ${story.articleId} was picked by another run`);
       continue;
     }
-    await ensurePost(postId, audience, article, run.pickedAt);
+    await ensurePost(postId, audience, article, { at: run.pickedAt, reason: story.reason });
     kept.push({ story, postId });
   }
   const [primary, ...secondary] = kept;
@@ -364,10 +364,10 @@ async function ensurePost(
   postId: string,
   audience: Pick<Audience, 'id' | 'title'>,
   article: Article,
-  pickedAt: string,
+  picked: { at: string; reason: string },
 ): Promise<void> {
   if (await Posts.byId(postId)) return;
-  await Posts.create(pickedPost(postId, audience.id, article, pickedAt));
+  await Posts.create(pickedPost(postId, audience.id, article, picked));
 }
 
 async function ensureCard(card: v.InferInput<typeof ContentCards.ContentCardInput>): Promise<void> {

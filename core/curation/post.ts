@@ -1,5 +1,6 @@
 // The picked Post readers see for an article chosen for an audience: the article's title, its
-// summary as the teaser and a link to the original, under the curator's name (ADR 0015).
+// summary as the teaser, why it was picked and a link to the original, under the curator's name
+// (ADR 0015).
 import type { Article } from '#core/articles';
 import { slugify } from '#core/common';
 import type { PostInput } from '#core/posts';
@@ -29,8 +30,10 @@ export function pickedPost(
   postId: string,
   audienceId: string,
   article: Article,
-  pickedAt: string,
+  picked: { at: string; reason: string },
 ): v.InferInput<typeof PostInput> {
+  // The score's reason says why the story suits the audience; readers see it with the story.
+  const reason = cut(picked.reason.trim(), 1000);
   const title = cut(article.title.trim(), 200) || 'Untitled story';
   const url = new URL(article.canonicalUrl);
   return {
@@ -38,13 +41,14 @@ export function pickedPost(
     // The id's tail keeps the slug unique when two audiences pick the same article.
     slug: `${slugify(title).slice(0, 60).replace(/-+$/, '') || 'story'}-${postId.slice(-10).toLowerCase()}`,
     title,
-    date: pickedAt,
+    date: picked.at,
     teaser: cut(plainText(article.summary ?? ''), 600) || title,
     minutes: minutesOf(article),
     type: 'article',
     audienceId,
     author: CURATOR,
     link: { url: article.canonicalUrl, domain: url.hostname.replace(/^www\./, '') },
-    createdAt: pickedAt,
+    ...(reason && { reason }),
+    createdAt: picked.at,
   };
 }

@@ -86,7 +86,7 @@ const samples: Record<string, () => Sample> = {
       score: 'very insightful',
       rank: 'HIGH',
       reasoning: 'It names a protocol type.',
-      suggestions: ['build DeFi lending protocols, especially liquidations'],
+      suggestions: ['build DeFi lending protocols on Ethereum'],
       raw: '{"score":"very insightful"}',
       inputTokens: 30,
       outputTokens: 20,

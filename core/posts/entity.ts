@@ -25,6 +25,8 @@ export const PostEntity = defineEntity({
       },
     },
     content: { type: 'string' },
+    /** A picked post's reason: why its story suits the audience, one sentence (ADR 0015). */
+    reason: { type: 'string' },
     link: {
       type: 'map',
       properties: {

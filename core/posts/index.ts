@@ -46,6 +46,7 @@ export const PostInput = v.pipe(
       bio: Text(1000),
     }),
     content: v.optional(v.pipe(v.string(), v.maxLength(100_000))),
+    reason: v.optional(Text(1000)),
     link: v.optional(
       v.object({
         url: WebLink,

@@ -330,6 +330,18 @@ export function matchedClues(said: string[], clues: string[]): string[] {
   return [...new Set(said.flatMap((clue) => byText.get(clue.trim().toLowerCase()) ?? []))];
 }
 
+/**
+ * The clues a score names: those the model copied. A target with a single clue (an audience's
+ * title) that the model rated from 'Slightly Relevant' up matched that clue, named or not.
+ */
+function namedClues(rating: Rating, target: MatchingTarget): string[] {
+  const named = matchedClues(rating.relevantClues, target.clues);
+  if (named.length > 0 || rating.label === 'Not Relevant' || target.clues.length !== 1) {
+    return named;
+  }
+  return target.clues;
+}
+
 async function storeScore(
   article: ArticleForScoring,
   target: MatchingTarget,
@@ -350,7 +362,7 @@ async function storeScore(
       label: rating.label,
       score: Math.max(0, Math.min(1, rating.score)),
       reason: rating.reason.trim().slice(0, 1000) || `${rating.label}.`,
-      relevantClues: matchedClues(rating.relevantClues, target.clues),
+      relevantClues: namedClues(rating, target),
       publishedAt: article.publishedAt,
       processId: setup.processId,
       ...usage,

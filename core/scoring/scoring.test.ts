@@ -130,6 +130,20 @@ describe('scoring with an OpenAI-compatible server (fake)', () => {
     expect(scores.every((score) => (score.inputTokens ?? 0) > 0)).toBe(true);
   });
 
+  it("stores an audience's clue as matched when the model rates the story relevant but names none", async () => {
+    const article = defiArticle();
+    const target = audience('build DeFi protocols');
+    // rateEveryAudience answers 'Quite Relevant' with no clue.
+    expect(await Scoring.scoreArticle(article, [target], setup(model))).toMatchObject({
+      scored: 1,
+    });
+    const { scores } = await Scoring.forArticle(article.id);
+    expect(scores[0]).toMatchObject({
+      label: 'Quite Relevant',
+      relevantClues: ['build DeFi protocols'],
+    });
+  });
+
   it('records a malformed answer as a failure without stopping, and scores the pair on the next run', async () => {
     const article = defiArticle();
     const target = audience('build DeFi protocols');

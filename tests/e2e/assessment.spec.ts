@@ -1,12 +1,13 @@
-// Audience name assessment: an admin tries a narrow and a broad audience name on the Content
-// Automations page and reads the spec's score, rank, reasoning, suggestions and raw answer; the
-// funnel's public call answers the same assessment (from the cache the admin's filled).
+// Audience name assessment: an admin tries a narrow, a middling and a broad audience name on the
+// Content Automations page and reads the spec's score, rank, reasoning, suggestions and raw
+// answer; the funnel's public call answers the same assessment (from the cache the admin filled).
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
 const ADMIN = { userName: 'admin', password: 'e2e-admin-password-0123' };
 const PREFIX = 'I am one of those who';
 const NARROW = 'I build DeFi lending protocols on Ethereum';
+const MIDDLING = 'build DeFi protocols';
 const BROAD = 'like crypto';
 
 async function signIn(page: Page) {
@@ -25,7 +26,7 @@ async function assess(page: Page, audienceName: string) {
   return form.getByRole('status');
 }
 
-test('an admin assesses a narrow and a broad audience name and sees score, rank, reasoning, suggestions and raw', async ({
+test('an admin assesses a narrow, a middling and a broad audience name and sees score, rank, reasoning, suggestions and raw', async ({
   page,
   request,
 }) => {
@@ -34,30 +35,33 @@ test('an admin assesses a narrow and a broad audience name and sees score, rank,
   const narrow = await assess(page, NARROW);
   await expect(narrow).toContainText('Score: very insightful (rank HIGH)');
   await expect(narrow).toContainText('Reasoning: It names 4 specific topic word(s)');
-  const suggestions = narrow.getByRole('list', { name: 'Suggestions:' }).getByRole('listitem');
-  await expect(suggestions).toHaveCount(3);
-  await expect(suggestions.first()).toContainText(`${NARROW}, especially`);
+  // Nothing reads as a more specific version of it, so nothing is suggested.
+  await expect(narrow.getByText('None', { exact: true })).toBeVisible();
   const raw = JSON.parse((await narrow.getByLabel('Raw:').textContent()) ?? '') as unknown;
-  expect(raw).toMatchObject({ score: 'very insightful' });
+  expect(raw).toMatchObject({ score: 'very insightful', suggestions: [] });
 
-  const narrowReasoning = (await narrow.getByText(/^Reasoning: /).textContent()) ?? '';
-  const shownSuggestions = await suggestions.allTextContents();
+  const middling = await assess(page, MIDDLING);
+  await expect(middling).toContainText('Score: moderately insightful (rank OK)');
+  // The reader's own words, made more specific where English puts a modifier.
+  const suggestions = middling.getByRole('list', { name: 'Suggestions:' }).getByRole('listitem');
+  await expect(suggestions).toHaveText(['build DeFi lending protocols']);
+  const middlingReasoning = (await middling.getByText(/^Reasoning: /).textContent()) ?? '';
 
   const broad = await assess(page, BROAD);
   await expect(broad).toContainText('Score: not insightful (rank VERY_LOW)');
   await expect(broad).toContainText('Reasoning: "crypto" is broad');
-  await expect(broad).not.toContainText(NARROW);
+  await expect(broad).not.toContainText(MIDDLING);
 
   // The funnel's public call gives the same assessment (from the cache), without the raw text.
   const answer = await request.post('/api/audience-name-assessment', {
-    data: { prefix: PREFIX, clue: NARROW },
+    data: { prefix: PREFIX, clue: MIDDLING },
   });
   expect(answer.status()).toBe(200);
   expect(await answer.json()).toEqual({
-    score: 'very insightful',
-    rank: 'HIGH',
-    reasoning: narrowReasoning.replace(/^Reasoning: /, ''),
-    suggestions: shownSuggestions,
+    score: 'moderately insightful',
+    rank: 'OK',
+    reasoning: middlingReasoning.replace(/^Reasoning: /, ''),
+    suggestions: ['build DeFi lending protocols'],
   });
 });
 

@@ -91,6 +91,13 @@ test.describe('scoring, matching and picks', () => {
     );
     const best = scores.sort((a, b) => b.score - a.score)[0]!;
     expect(best.relevantClues).toEqual(['run Ethereum validators']);
+    // Every story rated from 'Slightly Relevant' up names the clue it matched, in a sentence.
+    const rated = scores.filter((score) => score.label !== 'Not Relevant');
+    expect(rated.some((score) => score.label === 'Slightly Relevant')).toBe(true);
+    for (const score of rated) {
+      expect(score.relevantClues).toEqual(['run Ethereum validators']);
+      expect(score.reason).toMatch(/^\w+ relevant because you run Ethereum validators: it .+\.$/);
+    }
     await page.goto(`/admin-panel/articles/${best.articleId}`);
     const row = page
       .getByRole('table', { name: /Scores/ })
@@ -114,6 +121,8 @@ test.describe('scoring, matching and picks', () => {
     const article = await Articles.byId(best.articleId);
     await page.goto(`/a/${audience.slug}`);
     await expect(page.getByRole('link', { name: article!.title }).first()).toBeVisible();
+    // A picked story says why it is there.
+    await expect(page.locator('.card .story__reason', { hasText: best.reason })).toBeVisible();
   });
 
   test('send newsletters: each confirmed follower gets an issue queued for delivery', async ({

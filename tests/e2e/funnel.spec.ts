@@ -177,3 +177,30 @@ test('ip variant: an interview with the curator, its clues confirmed, then the p
   await finish(page, user, found);
   expect((await Users.byId(user.id))?.onboardingThreadId).toMatch(/^[0-9A-Z]{26}$/);
 });
+
+test('a middling descriptor gets suggestions that make the reader’s own words more specific, and one can be picked', async ({
+  page,
+}) => {
+  const { path } = await invitedLink('');
+  await welcome(page, path);
+  await page.getByRole('button', { name: 'I build...' }).click();
+  await page.getByRole('button', { name: 'I build protocols for' }).click();
+  await evaluate(page, 'lending on Ethereum');
+  await expect(
+    page.getByText('Good start! Can you make it more specific? For example:'),
+  ).toBeVisible();
+  const suggestions = page
+    .getByRole('list', { name: /Can you make it more specific/ })
+    .getByRole('button');
+  // The reader's words, in order, with a modifier where English puts it: no "…, especially …".
+  await expect(suggestions).toHaveText(['DeFi lending on Ethereum']);
+
+  await suggestions.first().click();
+  await expect(page.locator('textarea[name="descriptor"]')).toHaveValue('DeFi lending on Ethereum');
+  await page.getByRole('button', { name: 'Evaluate' }).click();
+  await expect(page.getByRole('status')).toContainText('Score:');
+  await page.getByRole('button', { name: 'Add' }).click();
+  await expect(page.getByRole('list', { name: 'Your clues' })).toContainText(
+    'I build protocols for DeFi lending on Ethereum',
+  );
+});

@@ -9,10 +9,27 @@ import { ArticleScoreEntity } from '#core/scoring';
 import { expect, test } from './fixtures';
 
 const STORIES = [
-  { title: 'Five invariants every lending protocol should fuzz', score: 0.91 },
-  { title: 'Oracle latency is a design parameter for perpetual exchanges', score: 0.82 },
-  { title: 'Isolated lending markets and the return of the risk curator', score: 0.74 },
-  { title: 'A celebrity NFT drop returns to the charts', score: 0.1 },
+  {
+    title: 'Five invariants every lending protocol should fuzz',
+    score: 0.91,
+    reason: 'Very relevant because you audit lending protocols: it covers every lending protocol.',
+  },
+  {
+    title: 'Oracle latency is a design parameter for perpetual exchanges',
+    score: 0.82,
+    reason: 'Very relevant because you audit lending protocols: it covers oracle latency.',
+  },
+  {
+    title: 'Isolated lending markets and the return of the risk curator',
+    score: 0.74,
+    reason:
+      'Quite relevant because you audit lending protocols: it covers isolated lending markets.',
+  },
+  {
+    title: 'A celebrity NFT drop returns to the charts',
+    score: 0.1,
+    reason: 'Not relevant: it is about a celebrity NFT drop, while you audit lending protocols.',
+  },
 ];
 
 /** An active audience whose imported articles were scored, as an import and a scoring run leave them. */
@@ -51,7 +68,7 @@ async function scoredAudience() {
       modelId: 'local:cluefeed-bm25',
       label: labelOf(story.score),
       score: story.score,
-      reason: 'It is about lending protocols.',
+      reason: story.reason,
       relevantClues: ['audit lending protocols'],
       publishedAt,
       processId: ulid(),
@@ -62,7 +79,7 @@ async function scoredAudience() {
   return { audience, articles };
 }
 
-test('picked stories appear on the audience page as a card, and a picked post links to the original', async ({
+test('picked stories appear on the audience page as a card, each with why it was picked, and a picked post links to the original', async ({
   page,
 }) => {
   const { audience, articles } = await scoredAudience();
@@ -76,10 +93,18 @@ test('picked stories appear on the audience page as a card, and a picked post li
   const titles = card.locator('.story__title');
   await expect(titles).toHaveText(articles.slice(0, 3).map((article) => article.title));
   await expect(card).not.toContainText(STORIES[3]!.title);
+  // Each picked story says why it is there: the reason of the score that picked it.
+  const reasons = STORIES.slice(0, 3).map((story) => story.reason);
+  await expect(card.locator('.story__reason')).toHaveText(reasons);
 
+  await card.locator('.card__title a').click();
+  await expect(page.locator('.content-card .story__reason')).toHaveText(reasons);
+
+  await page.goto(`/a/${audience.slug}`);
   await titles.first().click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(articles[0]!.title);
   await expect(page.getByText(`${articles[0]!.title}: what it means for auditors.`)).toBeVisible();
+  await expect(page.locator('.post__reason')).toHaveText(STORIES[0]!.reason);
   const source = page.getByRole('link', { name: 'Read on news.example.org' });
   await expect(source).toHaveAttribute('href', articles[0]!.canonicalUrl);
   await expect(page.getByRole('complementary', { name: 'About the author' })).toContainText(

@@ -1,4 +1,5 @@
-// A story (post) in a list: title link, teaser, and how long it takes.
+// A story (post) in a list: title link, teaser, why it was picked (a picked post), and how long it
+// takes.
 import { duration } from '#web/lib/format';
 import type { StoryView } from '#web/lib/views';
 import { TrackedLink } from './tracked-link';
@@ -18,6 +19,7 @@ export function Story({
         {post.title}
       </TrackedLink>
       {withTeaser && <p className="story__teaser">{post.teaser}</p>}
+      {post.reason && <p className="story__reason">{post.reason}</p>}
       <p className="story__meta">
         {duration(post)} · {post.author.name}
       </p>

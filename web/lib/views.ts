@@ -5,14 +5,14 @@ import type { Post } from '#core/posts';
 
 export type StoryView = Pick<
   Post,
-  'id' | 'slug' | 'title' | 'teaser' | 'minutes' | 'type' | 'cover'
+  'id' | 'slug' | 'title' | 'teaser' | 'minutes' | 'type' | 'cover' | 'reason'
 > & {
   author: { name: string };
 };
 
 export function storyView(post: Post): StoryView {
-  const { id, slug, title, teaser, minutes, type, cover, author } = post;
-  return { id, slug, title, teaser, minutes, type, cover, author: { name: author.name } };
+  const { id, slug, title, teaser, minutes, type, cover, reason, author } = post;
+  return { id, slug, title, teaser, minutes, type, cover, reason, author: { name: author.name } };
 }
 
 export type CardView = Pick<

@@ -20,7 +20,7 @@ const PREFIX = 'I am one of those who';
 const ANSWER = {
   score: 'very insightful',
   reasoning: 'Lending protocols on Ethereum is a clear niche.',
-  suggestions: ['build DeFi lending protocols on Ethereum, especially liquidation engines'],
+  suggestions: ['build DeFi lending protocols for liquidation engines on Ethereum'],
 };
 
 const args = (request: Request) => ({ request, params: {}, context: {} });

@@ -73,6 +73,7 @@ export default function PostPage() {
         />
       )}
       <p className="post__teaser">{post.teaser}</p>
+      {post.reason && <p className="post__reason">{post.reason}</p>}
       {post.link && (
         <p className="post__source">
           <a className="button" href={post.link.url} rel="noopener noreferrer">

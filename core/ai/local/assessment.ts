@@ -1,12 +1,13 @@
 // Local audience-name assessment: a clue is insightful when it names topics narrowly. Specificity
 // is the sum of its content words' rarity (BM25 IDF, scaled 0..1) weighted by part of speech, so
 // "crypto" is broad, "build DeFi protocols" moderate and "build DeFi lending protocols on
-// Ethereum L2s" specific. Suggestions extend the clue with keyphrases from the closest background
-// lines, i.e. the topics people who write like this usually mean.
+// Ethereum L2s" specific. Suggestions make the reader's own words more specific with words of
+// the closest background lines, i.e. the topics people who write like this usually mean
+// (suggestions.ts): a grammatical extension of the descriptor, or none.
 import type { AssessmentAnswer, AssessmentScore } from '../tasks';
-import { BACKGROUND } from './background';
 import { backgroundTerms, bm25 } from './bm25';
-import { keyphrases, terms, topicWeight } from './text';
+import { moreSpecific } from './suggestions';
+import { terms, topicWeight } from './text';
 
 const BANDS: [number, AssessmentScore][] = [
   [3.2, 'super insightful'],
@@ -45,12 +46,11 @@ export function assessClue(input: {
     }))
     .filter((line) => line.overlap > 0)
     .sort((a, b) => b.overlap - a.overlap || a.index - b.index);
-  const own = input.audienceName.toLowerCase();
-  const suggestions = closest
-    .flatMap(({ index }) => keyphrases(BACKGROUND[index]!))
-    .filter((phrase) => !own.includes(phrase) && !phrase.split(' ').every((w) => own.includes(w)))
-    .filter((phrase, i, all) => all.indexOf(phrase) === i)
-    .slice(0, 3)
-    .map((phrase) => `${input.audienceName}, especially ${phrase}`);
+  const starter = [input.prefix, input.pointer ?? ''].join(' ');
+  const suggestions = moreSpecific(
+    input.audienceName,
+    starter,
+    closest.map(({ index }) => index),
+  );
   return { score, reasoning, suggestions };
 }

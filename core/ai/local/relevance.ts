@@ -5,12 +5,14 @@
 // ("generative art") found intact. Because readers write "DeFi" where articles write "lending",
 // each clue is also expanded by pseudo-relevance feedback: the topic words of the background
 // lines that share the clue's topic words, which count for part of the rest. The article scores
-// its best clue, a little more per other matched clue.
+// its best clue, a little more per other matched clue. Every clue from 'Slightly Relevant' up is
+// named, and the reason says so in a sentence (reason.ts).
 import { labelOf, type ArticleInput, type RelevanceAnswer } from '../tasks';
 import { backgroundTerms, bm25 } from './bm25';
+import { reasonFor, topicOf } from './reason';
 import { bigrams, terms, topicWeight, type Term } from './text';
 
-/** A clue counts as matched from this share of its weighted words. */
+/** A clue counts as matched, for the bonus of matching several, from this share of its weighted words. */
 const MATCHED = 0.3;
 const PHRASE_BONUS = 0.1;
 const EXTRA_CLUE_BONUS = 0.1;
@@ -58,19 +60,20 @@ function expansion(clue: Term[], idf: (stem: string) => number): Weighted {
 function coverage(weights: Weighted, article: Record<string, number>, idf: (s: string) => number) {
   let total = 0;
   let covered = 0;
-  const words: string[] = [];
-  for (const [stem, { weight, word }] of weights) {
+  const stems: string[] = [];
+  for (const [stem, { weight }] of weights) {
     total += weight;
     const inArticle = article[stem] ?? 0;
     if (inArticle > 0) {
       covered += weight * Math.min(1, inArticle / idf(stem));
-      words.push(word);
+      stems.push(stem);
     }
   }
-  return { share: total === 0 ? 0 : covered / total, words };
+  return { share: total === 0 ? 0 : covered / total, stems };
 }
 
-type ClueScore = { clue: string; score: number; words: string[]; related: string[] };
+/** The stems a clue found in the article: its own words, and the related ones of its topic. */
+type ClueScore = { clue: string; score: number; stems: string[]; related: string[] };
 
 function scoreClue(
   clue: Term[],
@@ -83,12 +86,10 @@ function scoreClue(
   const phrases = bigrams(clue).filter((pair) => articlePairs.has(pair)).length;
   const own = Math.min(1, direct.share + PHRASE_BONUS * phrases);
   const score = own + (1 - own) * EXPANSION_WEIGHT * related.share;
-  return { score, words: direct.words, related: related.words };
+  return { score, stems: direct.stems, related: related.stems };
 }
 
-const quote = (clue: string) => `"${clue}"`;
-const list = (words: string[]) =>
-  words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+const rounded = (score: number) => Math.round(score * 1000) / 1000;
 
 export function rateArticle(article: ArticleInput, clues: string[]): RelevanceAnswer {
   const title = terms(article.title);
@@ -108,24 +109,18 @@ export function rateArticle(article: ArticleInput, clues: string[]): RelevanceAn
     .sort((a, b) => b.score - a.score);
   const matched = scored.filter((s) => s.score >= MATCHED);
   const best = scored[0]!;
-  const score = Math.min(1, best.score + EXTRA_CLUE_BONUS * Math.max(0, matched.length - 1));
-  const rounded = Math.round(score * 1000) / 1000;
-
-  let reason: string;
-  if (matched.length > 0) {
-    const others = matched.length > 1 ? ` and ${matched.length - 1} more clue(s)` : '';
-    const through = best.words.length > 0 ? best.words : best.related;
-    reason = `The article covers ${quote(best.clue)} through ${list(through)}${others}.`;
-  } else if (best.words.length + best.related.length > 0) {
-    const words = [...best.words, ...best.related].slice(0, 4);
-    reason = `The article only touches ${quote(best.clue)} in passing (${list(words)}).`;
-  } else {
-    reason = 'None of the key words of the clues appear in the title or summary.';
-  }
+  const score = rounded(
+    Math.min(1, best.score + EXTRA_CLUE_BONUS * Math.max(0, matched.length - 1)),
+  );
+  const label = labelOf(score);
+  // A story rated from 'Slightly Relevant' up names the clues that earned that much on their own:
+  // the best one at least, since only several matched clues add a bonus.
+  const named = scored.filter((s) => labelOf(rounded(s.score)) !== 'Not Relevant');
+  const topic = topicOf(article, { direct: new Set(best.stems), related: new Set(best.related) });
   return {
-    label: labelOf(rounded),
-    score: rounded,
-    reason,
-    relevantClues: matched.map((s) => s.clue),
+    label,
+    score,
+    reason: reasonFor({ label, clues: named.map((s) => s.clue), nearest: best.clue, topic }),
+    relevantClues: named.map((s) => s.clue),
   };
 }
