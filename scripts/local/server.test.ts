@@ -1,7 +1,12 @@
 // The local web server in front of the real Remix build (npm test builds before the unit tests).
 import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { send, startLocalServer, type LocalServer } from '#tests/integration/local-server';
+import {
+  logsDuring,
+  send,
+  startLocalServer,
+  type LocalServer,
+} from '#tests/integration/local-server';
 import { frontDoor } from '../../stacks/front-door';
 
 let server: LocalServer;
@@ -12,29 +17,6 @@ beforeAll(async () => {
   origin = server.origin;
 });
 afterAll(() => server.stop());
-
-/** The log lines written while `run` ran, at each level, and what went to console.error. */
-async function logsDuring(run: () => Promise<unknown>) {
-  const lines: { level: string; message: string }[] = [];
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    for (const line of String(chunk).split('\n').filter(Boolean)) {
-      try {
-        lines.push(JSON.parse(line) as { level: string; message: string });
-      } catch {
-        lines.push({ level: 'unparsed', message: line });
-      }
-    }
-    return true;
-  });
-  const consoleErrors = vi.spyOn(console, 'error').mockImplementation(() => {});
-  try {
-    await run();
-    return { lines, consoleErrors: consoleErrors.mock.calls };
-  } finally {
-    stdout.mockRestore();
-    consoleErrors.mockRestore();
-  }
-}
 
 describe('local web server', () => {
   it('answers a malformed percent-encoding with the branded 400 page and logs no error', async () => {

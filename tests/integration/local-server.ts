@@ -3,6 +3,7 @@
 // handling. `npm test` builds before the unit tests; run `npm run build` before running one alone.
 import { request, type Agent, type IncomingHttpHeaders, type Server } from 'node:http';
 import { join } from 'node:path';
+import { vi } from 'vitest';
 import { freePort } from '#scripts/local/net';
 import { startWebServer } from '#scripts/local/server';
 
@@ -92,4 +93,30 @@ export function send(
       outgoing.end(body);
     }
   });
+}
+
+/**
+ * The log lines (JSON on stdout) written while `run` ran, and what went to console.error; a line
+ * that is not JSON counts as an error line.
+ */
+export async function logsDuring(run: () => Promise<unknown>) {
+  const lines: { level: string; message: string }[] = [];
+  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    for (const line of String(chunk).split('\n').filter(Boolean)) {
+      try {
+        lines.push(JSON.parse(line) as { level: string; message: string });
+      } catch {
+        lines.push({ level: 'error', message: line });
+      }
+    }
+    return true;
+  });
+  const consoleErrors = vi.spyOn(console, 'error').mockImplementation(() => {});
+  try {
+    await run();
+    return { lines, consoleErrors: consoleErrors.mock.calls };
+  } finally {
+    stdout.mockRestore();
+    consoleErrors.mockRestore();
+  }
 }
