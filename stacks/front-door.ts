@@ -3,18 +3,34 @@
 // same code through `frontDoor`, so both environments refuse and label requests alike.
 //  - The viewer's address is the one CloudFront saw, in `x-viewer-address`; whatever a client
 //    sent in that header is overwritten, so rate limits cannot be dodged by naming another address.
-//  - A write (POST, PUT, PATCH, DELETE) whose Origin is another site, `null` or malformed is refused
-//    with a 403 here: Remix would otherwise throw on it and answer a bare 500.
+//  - The host is the `Host` the viewer sent (docs/decisions/0013): it is copied into
+//    `x-forwarded-host` over anything a client sent there, as the Router's own code does after
+//    this one on AWS, so Remix builds URLs from and compares Origins with that host only.
+//  - A write (POST, PUT, PATCH, DELETE) whose Origin is not this host, or is `null` or malformed,
+//    is refused with a 403 here. Remix checks the same thing and throws on a mismatch (a bare
+//    500), so the rule here is at least as strict as Remix's: the Origin's host, lower-cased and
+//    without its scheme's default port, must equal a Host written as browsers write it (lower
+//    case, a port without leading zeros), which is exactly when `new URL(origin).host` equals it.
 export const FRONT_DOOR_INJECTION = `
   var frontDoorRequest = event.request;
   frontDoorRequest.headers['x-viewer-address'] = { value: event.viewer.ip };
+  var frontDoorHost = frontDoorRequest.headers.host && frontDoorRequest.headers.host.value;
+  if (frontDoorHost) frontDoorRequest.headers['x-forwarded-host'] = { value: frontDoorHost };
+  else delete frontDoorRequest.headers['x-forwarded-host'];
   if (['POST', 'PUT', 'PATCH', 'DELETE'].indexOf(frontDoorRequest.method) !== -1) {
     var frontDoorOrigin = frontDoorRequest.headers.origin && frontDoorRequest.headers.origin.value;
-    var frontDoorHost = frontDoorRequest.headers.host && frontDoorRequest.headers.host.value;
-    var frontDoorMatch = frontDoorOrigin ? /^https?:\\/\\/([^\\/?#\\s]+)$/i.exec(frontDoorOrigin) : null;
+    var frontDoorMatch = frontDoorOrigin ? /^(https?):\\/\\/([^\\/?#\\s]+)$/i.exec(frontDoorOrigin) : null;
+    var frontDoorOriginHost = frontDoorMatch
+      ? frontDoorMatch[2]
+          .toLowerCase()
+          .replace(frontDoorMatch[1].toLowerCase() === 'https' ? /:443$/ : /:80$/, '')
+      : null;
     if (
       frontDoorOrigin &&
-      (!frontDoorMatch || !frontDoorHost || frontDoorMatch[1].toLowerCase() !== frontDoorHost.toLowerCase())
+      (!frontDoorOriginHost ||
+        !frontDoorHost ||
+        !/^([a-z0-9.-]+|\\[[0-9a-f:.]+\\])(:[1-9][0-9]*)?$/.test(frontDoorHost) ||
+        frontDoorOriginHost !== frontDoorHost)
     ) {
       return {
         statusCode: 403,

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ulid } from 'ulid';
 import * as Logs from '#core/logs';
-import { handleDataRequest } from '#web/entry.server';
+import { handleDataRequest, handleError } from '#web/entry.server';
 
 const today = () => new Date().toISOString().slice(0, 10);
 /** Logs a line whose timed flush never fires: only the request's own flush can store it. */
@@ -43,5 +43,56 @@ describe('server entry', () => {
     expect(response.headers.get('X-Remix-Redirect')).toBe('/');
     await response.arrayBuffer();
     expect(await stored(marker)).toHaveLength(1);
+  });
+});
+
+describe('the log line of a failed request', () => {
+  /** The level and message of each line `handleError` writes for `error`. */
+  function loggedFor(error: unknown, url = 'http://localhost/a/x') {
+    const lines: { level: string; message: string; status?: number }[] = [];
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(JSON.parse(String(chunk)) as (typeof lines)[number]);
+      return true;
+    });
+    try {
+      handleError(error, { request: new Request(url), params: {}, context: {} });
+    } finally {
+      stdout.mockRestore();
+    }
+    return lines.map(({ level, message, status }) => ({ level, message, status }));
+  }
+  /** What Remix hands over when it refuses a request itself (an ErrorResponse). */
+  const refusal = (status: number, statusText: string) => ({
+    status,
+    statusText,
+    internal: true,
+    data: `Error: refused with ${status}`,
+  });
+
+  it('is info for a request Remix refused with a 4xx: the client asked for something wrong', () => {
+    expect(loggedFor(refusal(405, 'Method Not Allowed'))).toEqual([
+      { level: 'info', message: 'Request refused', status: 405 },
+    ]);
+    expect(loggedFor(refusal(404, 'Not Found'), 'http://localhost/?_data=routes/nope')).toEqual([
+      { level: 'info', message: 'Request refused', status: 404 },
+    ]);
+  });
+
+  it("is debug for Remix's notice that a client used the old ?_data= protocol", () => {
+    const notice = new Error(
+      'Warning: Single fetch-enabled apps should not be making ?_data requests, this is likely to break in the future',
+    );
+    expect(loggedFor(notice, 'http://localhost/?_data=root')).toEqual([
+      { level: 'debug', message: 'Request in the old data protocol', status: undefined },
+    ]);
+  });
+
+  it('stays an error for a thrown error and for a 5xx', () => {
+    expect(loggedFor(new TypeError("Cannot read properties of undefined (reading '0')"))).toEqual([
+      { level: 'error', message: 'Request failed', status: undefined },
+    ]);
+    expect(loggedFor(refusal(500, 'Internal Server Error'))).toEqual([
+      { level: 'error', message: 'Request failed', status: undefined },
+    ]);
   });
 });

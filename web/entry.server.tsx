@@ -10,7 +10,7 @@ import type {
   HandleErrorFunction,
 } from '@remix-run/node';
 import { createReadableStreamFromReadable } from '@remix-run/node';
-import { RemixServer } from '@remix-run/react';
+import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { flush, logger } from '#core/logs';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -116,12 +116,26 @@ function withoutTokens(url: string): string {
   return parsed.toString();
 }
 
-/** Unexpected errors of loaders, actions and rendering reach the server log (aborted requests do not). */
+/**
+ * Remix's notice, on every `?_data=` request, that the client speaks the data protocol this app
+ * left for single fetch: a stale tab or a prober asked for it, nothing failed on our side.
+ */
+const DATA_PROTOCOL_NOTICE = 'Warning: Single fetch-enabled apps should not be making ?_data';
+
+/**
+ * Unexpected errors of loaders, actions and rendering reach the server log as errors (aborted
+ * requests do not). A request Remix itself refused with a 4xx (no such route, a method the route
+ * does not take, an old client's `?_data=`) is the client's doing, logged at info (the notice
+ * about the old protocol itself at debug).
+ */
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
-  logger.error('Request failed', {
-    method: request.method,
-    url: withoutTokens(request.url),
-    error,
-  });
+  const fields = { method: request.method, url: withoutTokens(request.url) };
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    logger.info('Request refused', { ...fields, status: error.status, reason: error.data });
+  } else if (error instanceof Error && error.message.startsWith(DATA_PROTOCOL_NOTICE)) {
+    logger.debug('Request in the old data protocol', fields);
+  } else {
+    logger.error('Request failed', { ...fields, error });
+  }
 };

@@ -113,7 +113,8 @@ export function ErrorBoundary() {
   const root = useRouteLoaderData<RootData>('root');
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const badRequest = isRouteErrorResponse(error) && error.status === 400;
-  if (!notFound && !badRequest) console.error(error);
+  // A refusal (4xx) is the visitor's doing, not an error of ours.
+  if (!isRouteErrorResponse(error) || error.status >= 500) console.error(error);
   return (
     <>
       <SiteHeader featured={root?.featured ?? []} />

@@ -11,7 +11,7 @@ import {
   type AiModelRef,
   type RetryPolicy,
 } from '#core/ai';
-import { startFakeOpenAi, type FakeOpenAi } from '#tests/fakes/openai';
+import { startFakeOpenAi, type FakeOpenAi, type Scripted } from '#tests/fakes/openai';
 
 let fake: FakeOpenAi;
 let defaultAnswer: FakeOpenAi['answer'];
@@ -55,6 +55,38 @@ const relevanceRequest = {
   },
   user: 'Rate this article for the clue I build DeFi protocols.',
 };
+
+const HTML_PAGE = '<!doctype html><title>502 Bad Gateway</title><h1>Bad Gateway</h1>';
+const NO_CONTENT = JSON.stringify({
+  choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'stop' }],
+});
+
+/**
+ * 200s that are no usable completion, as proxies and OpenAI-compatible servers send them, with
+ * the raw text a structured answer's AiBadAnswer keeps (the body, or the empty content).
+ */
+const malformedCompletions: [string, Scripted, string][] = [
+  ['an HTML page', { body: HTML_PAGE, contentType: 'text/html; charset=utf-8' }, HTML_PAGE],
+  ['an HTML page labelled JSON', { body: HTML_PAGE }, HTML_PAGE],
+  [
+    'cut-off JSON',
+    { body: '{"id":"chatcmpl-1","choices":[{"in' },
+    '{"id":"chatcmpl-1","choices":[{"in',
+  ],
+  ['an empty body', { body: '' }, ''],
+  [
+    'JSON without choices',
+    { body: '{"object":"chat.completion"}' },
+    '{"object":"chat.completion"}',
+  ],
+  ['an empty list of choices', { body: '{"choices":[]}' }, '{"choices":[]}'],
+  [
+    'a choice without a message',
+    { body: '{"choices":[{"index":0}]}' },
+    '{"choices":[{"index":0}]}',
+  ],
+  ['a message without content', { body: NO_CONTENT }, ''],
+];
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -193,6 +225,61 @@ describe('OpenAI adapter', () => {
     const error = await rejection(provider().complete(relevanceRequest));
     expect(error).toBeInstanceOf(AiBadAnswer);
     expect((error as Error).message).toContain('cut off');
+  });
+
+  it.each(malformedCompletions)(
+    'reports a 200 with %s as AiBadAnswer keeping what was sent, without retrying',
+    async (_what, step, raw) => {
+      fake.script(step);
+      const error = await rejection(provider().complete(relevanceRequest));
+
+      expect(error).toBeInstanceOf(AiBadAnswer);
+      expect(error).toMatchObject({ code: 'ai.bad_answer', raw });
+      expect(fake.requests).toHaveLength(1);
+    },
+  );
+
+  it.each(malformedCompletions)(
+    'reports a chat reply of %s as AiBadAnswer',
+    async (_what, step) => {
+      fake.script(step);
+      const error = await rejection(
+        provider().chat({ model, system: 'You interview a new reader.', messages: [] }),
+      );
+      expect(error).toBeInstanceOf(AiBadAnswer);
+    },
+  );
+
+  it.each([
+    ['an HTML page', { body: HTML_PAGE, contentType: 'text/html' }],
+    ['data that is not a list', { body: '{"object":"list","data":"none"}' }],
+    ['a vector of strings', { body: '{"data":[{"index":0,"embedding":["0.1"]}]}' }],
+    ['too few vectors', { body: '{"data":[]}' }],
+  ] as [string, Scripted][])(
+    'reports embeddings answered with %s as AiBadAnswer',
+    async (_what, step) => {
+      fake.script(step);
+      const error = await rejection(
+        provider().embed({
+          model: { ...model, model: 'text-embedding-3-small', modelType: 'embeddings' },
+          texts: ['I build DeFi protocols'],
+        }),
+      );
+      expect(error).toBeInstanceOf(AiBadAnswer);
+    },
+  );
+
+  it('retries an answer that broke off mid-body, and reports AiUnavailable when it keeps breaking', async () => {
+    const broken: Scripted = { body: '{"choices":[{"index":0,', breakOff: true };
+    fake.script(broken);
+    await expect(provider().complete(relevanceRequest)).resolves.toMatchObject({
+      answer: { label: 'Not Relevant' },
+    });
+    expect(waits).toEqual([100]);
+
+    fake.script(broken, broken);
+    const error = await rejection(provider({ retries: 1 }).complete(relevanceRequest));
+    expect(error).toBeInstanceOf(AiUnavailable);
   });
 
   it('refuses a wrong key as AiRejected without retrying', async () => {

@@ -2,7 +2,12 @@
 // through the official client. It speaks to OpenAI or to any OpenAI-compatible server (Ollama,
 // vLLM, LM Studio) at a base URL. The client's own retries are off: ours (retry.ts) honour
 // retry-after, map every failure to an AiError, and can be made instant in tests.
+// A 200 is read as text and checked against the shape we use before anything touches it: a server
+// that answers HTML, cut-off JSON or JSON without choices is an AiBadAnswer like a refusal, never
+// a TypeError (the client would hand us whatever the body parsed to).
 import OpenAI from 'openai';
+import type { APIPromise } from 'openai/core/api-promise';
+import * as v from 'valibot';
 import { readAnswer } from './answer';
 import {
   AiBadAnswer,
@@ -27,6 +32,55 @@ export type OpenAiSettings = {
 
 /** Inputs per embeddings request (OpenAI accepts up to 2,048; servers like Ollama want fewer). */
 const EMBED_BATCH = 128;
+
+const Usage = v.nullish(
+  v.object({ prompt_tokens: v.nullish(v.number()), completion_tokens: v.nullish(v.number()) }),
+);
+
+/** What we read of a chat completion; the rest of the body is ignored. */
+const CompletionBody = v.object({
+  choices: v.pipe(
+    v.array(
+      v.object({
+        message: v.object({ content: v.nullish(v.string()), refusal: v.nullish(v.string()) }),
+        finish_reason: v.nullish(v.string()),
+      }),
+    ),
+    v.minLength(1, 'no choices'),
+  ),
+  usage: Usage,
+});
+
+/** What we read of an embeddings answer. */
+const EmbeddingsBody = v.object({
+  data: v.array(v.object({ index: v.number(), embedding: v.array(v.number()) })),
+  usage: Usage,
+});
+
+/** A 200's body as the shape `schema` describes, or an AiBadAnswer carrying the text. */
+function readBody<S extends v.GenericSchema>(
+  what: string,
+  schema: S,
+  raw: string,
+): v.InferOutput<S> {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (cause) {
+    throw new AiBadAnswer(`${what}: the server's answer is not JSON`, raw, { cause });
+  }
+  const result = v.safeParse(schema, json);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const where = v.getDotPath(issue) ?? 'answer';
+    throw new AiBadAnswer(
+      `${what}: the server's answer is malformed at ${where}: ${issue.message}`,
+      raw,
+      { cause: result.issues },
+    );
+  }
+  return result.output;
+}
 
 /** Translates the client's errors into the port's, keeping the original as the cause. */
 export function toAiError(error: unknown, what: string): unknown {
@@ -64,14 +118,28 @@ export function openAiProvider(settings: OpenAiSettings): Ai {
     maxRetries: 0,
   });
 
-  async function attempt<T>(what: string, call: () => Promise<T>): Promise<T> {
-    return withRetries(settings.retry, async () => {
+  /** Sends a request (with our retries) and answers its 200's body as `schema` describes it. */
+  async function send<S extends v.GenericSchema>(
+    what: string,
+    schema: S,
+    call: () => APIPromise<unknown>,
+    signal?: AbortSignal,
+  ): Promise<v.InferOutput<S>> {
+    const raw = await withRetries(settings.retry, async () => {
+      let response: Response;
       try {
-        return await call();
+        response = await call().asResponse();
       } catch (error) {
         throw toAiError(error, what);
       }
+      try {
+        return await response.text();
+      } catch (cause) {
+        if (signal?.aborted) throw cause;
+        throw new AiUnavailable(`${what}: the answer broke off`, { cause });
+      }
     });
+    return readBody(what, schema, raw);
   }
 
   return {
@@ -82,25 +150,29 @@ export function openAiProvider(settings: OpenAiSettings): Ai {
         ...(history ?? []),
         { role: 'user', content: user },
       ];
-      const response = await attempt(what, () =>
-        client.chat.completions.create(
-          {
-            model: model.model,
-            messages,
-            response_format: {
-              type: 'json_schema',
-              json_schema: { name: task.schemaName, strict: true, schema: task.jsonSchema },
+      const response = await send(
+        what,
+        CompletionBody,
+        () =>
+          client.chat.completions.create(
+            {
+              model: model.model,
+              messages,
+              response_format: {
+                type: 'json_schema',
+                json_schema: { name: task.schemaName, strict: true, schema: task.jsonSchema },
+              },
             },
-          },
-          { signal },
-        ),
+            { signal },
+          ),
+        signal,
       );
-      const choice = response.choices[0];
-      const raw = choice?.message.content ?? '';
-      if (choice?.message.refusal) {
+      const choice = response.choices[0]!;
+      const raw = choice.message.content ?? '';
+      if (choice.message.refusal) {
         throw new AiBadAnswer(`${what}: the model refused`, choice.message.refusal);
       }
-      if (choice?.finish_reason === 'length') {
+      if (choice.finish_reason === 'length') {
         throw new AiBadAnswer(`${what}: the answer was cut off at the token limit`, raw);
       }
       return {
@@ -120,20 +192,18 @@ export function openAiProvider(settings: OpenAiSettings): Ai {
       const result: Embeddings = { vectors: [], usage: usageOf(model, 0, 0), model };
       for (let start = 0; start < texts.length; start += EMBED_BATCH) {
         const input = texts.slice(start, start + EMBED_BATCH);
-        const response = await attempt(what, () =>
-          client.embeddings.create(
-            { model: model.model, input, encoding_format: 'float' },
-            { signal },
-          ),
+        const response = await send(
+          what,
+          EmbeddingsBody,
+          () =>
+            client.embeddings.create(
+              { model: model.model, input, encoding_format: 'float' },
+              { signal },
+            ),
+          signal,
         );
         const vectors = [...response.data].sort((a, b) => a.index - b.index);
-        const valid =
-          vectors.length === input.length &&
-          vectors.every(
-            (item) =>
-              Array.isArray(item.embedding) && item.embedding.every((x) => Number.isFinite(x)),
-          );
-        if (!valid) {
+        if (vectors.length !== input.length) {
           throw new AiBadAnswer(
             `${what}: expected ${input.length} vectors`,
             JSON.stringify(response),
@@ -150,13 +220,17 @@ export function openAiProvider(settings: OpenAiSettings): Ai {
 
     async chat({ model, system, messages, signal }) {
       const what = `chat with ${model.model}`;
-      const response = await attempt(what, () =>
-        client.chat.completions.create(
-          { model: model.model, messages: [{ role: 'system', content: system }, ...messages] },
-          { signal },
-        ),
+      const response = await send(
+        what,
+        CompletionBody,
+        () =>
+          client.chat.completions.create(
+            { model: model.model, messages: [{ role: 'system', content: system }, ...messages] },
+            { signal },
+          ),
+        signal,
       );
-      const message = response.choices[0]?.message.content;
+      const message = response.choices[0]!.message.content;
       if (!message) throw new AiBadAnswer(`${what}: the reply was empty`, JSON.stringify(response));
       const usage: AiUsage = usageOf(
         model,

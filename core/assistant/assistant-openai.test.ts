@@ -130,6 +130,20 @@ describe('the assistant with an OpenAI model', () => {
     expect(await messagesOf(threadId)).toHaveLength(1);
   });
 
+  it('wraps a 200 that is no completion (cut-off JSON) as a send-message failure', async () => {
+    const userId = user();
+    const { threadId } = await initializeThread({ userId, category: 'onboarding' });
+    fake.script({ body: '{"id":"chatcmpl-1","choices":[{"index":0,"mess' });
+
+    await expect(
+      sendMessage({ userId, threadId, message: 'I build wallets' }),
+    ).rejects.toMatchObject({
+      status: 503,
+      message: expect.stringMatching(/^Assistant: send-message failed, /),
+    });
+    expect(await messagesOf(threadId)).toHaveLength(1);
+  });
+
   it('wraps an answer that does not match the schema as a retrieve-clues failure', async () => {
     const userId = user();
     const { threadId } = await initializeThread({ userId, category: 'onboarding' });

@@ -339,6 +339,30 @@ describe('an answer the model gets wrong', () => {
     );
   });
 
+  it('records a 200 without choices as a failed run with the body, and skips the audience', async () => {
+    const { audience } = await audienceWith(DEFI_STORIES);
+    const processId = ulid();
+    fake.script({ body: '{"object":"chat.completion","choices":null}' });
+    const result = await Curation.pickForAudience(audience, {
+      processId,
+      log,
+      ai: openAi(),
+      model,
+    });
+
+    expect(result.outcome).toBe('failed');
+    expect(result.note).toContain('malformed at choices');
+    const { data: run } = await Curation.PickRunEntity.get({
+      audienceId: audience.id,
+      processId,
+    }).go();
+    expect(run).toMatchObject({
+      outcome: 'failed',
+      raw: '{"object":"chat.completion","choices":null}',
+    });
+    expect(await allPicks(audience.id)).toEqual([]);
+  });
+
   it('records a primary story that is not a candidate and skips the audience', async () => {
     const { audience } = await audienceWith(DEFI_STORIES);
     const processId = ulid();

@@ -162,6 +162,19 @@ describe('scoring with an OpenAI-compatible server (fake)', () => {
     expect(after.failures).toHaveLength(0);
   });
 
+  it('records a 200 that is no completion (an HTML page) as a failure of every pair, and goes on', async () => {
+    const article = defiArticle();
+    const targets = [audience('build DeFi protocols'), audience('audit smart contracts')];
+    fake.script({ body: '<!doctype html><h1>Bad Gateway</h1>', contentType: 'text/html' });
+    const totals = await Scoring.scoreArticle(article, targets, setup(model));
+    expect(totals).toMatchObject({ scored: 0, failed: 2 });
+    const { failures } = await Scoring.forArticle(article.id);
+    expect(failures.map((failure) => failure.error)).toEqual([
+      expect.stringContaining("the server's answer is not JSON"),
+      expect.stringContaining("the server's answer is not JSON"),
+    ]);
+  });
+
   it('records a provider that keeps failing (500) as failures of every pair of the call', async () => {
     const article = defiArticle();
     const targets = [audience('build DeFi protocols'), audience('audit smart contracts')];

@@ -267,6 +267,19 @@ async function main() {
       bad.statusCode === 400 && bad.body.includes('<h1>Bad request</h1>'),
       bad,
     );
+    const oversized = (await invoke({
+      env,
+      file: web,
+      event: urlEvent('POST', '/api/events', {
+        headers: { 'content-type': 'application/json', origin: publicUrl },
+        body: JSON.stringify({ name: 'page_view', path: `/${'x'.repeat(64 * 1024)}` }),
+      }),
+    })) as { statusCode: number; body: string };
+    check(
+      'web: a body past its limit gets the 413 that says so',
+      oversized.statusCode === 413 && oversized.body.includes('The request body is too large'),
+      oversized,
+    );
     const signIn = (await invoke({
       env,
       file: web,

@@ -1,24 +1,22 @@
 // The local web server in front of the real Remix build (npm test builds before the unit tests).
-import type { Server } from 'node:http';
-import { join } from 'node:path';
+import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  logsDuring,
+  send,
+  startLocalServer,
+  type LocalServer,
+} from '#tests/integration/local-server';
 import { frontDoor } from '../../stacks/front-door';
-import { freePort } from './net';
-import { startWebServer } from './server';
 
-const root = join(import.meta.dirname, '..', '..');
-let server: Server;
+let server: LocalServer;
 let origin: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  server = await startWebServer({ buildDir: join(root, 'build'), port });
-  origin = `http://127.0.0.1:${port}`;
+  server = await startLocalServer();
+  origin = server.origin;
 });
-afterAll(() => {
-  server.close();
-  server.closeAllConnections();
-});
+afterAll(() => server.stop());
 
 describe('local web server', () => {
   it('answers a malformed percent-encoding with the branded 400 page and logs no error', async () => {
@@ -55,6 +53,161 @@ describe('local web server', () => {
     const read = await fetch(`${origin}/healthz`, { headers: { Origin: 'http://evil.example' } });
     expect([sameSite.status, noOrigin.status, read.status]).toEqual([405, 405, 200]);
   });
+
+  it('answers a method CloudFront does not forward with 405 and the methods it does', async () => {
+    for (const method of ['TRACE', 'PROPFIND', 'MKCOL']) {
+      const answer = await send(server, { method, path: '/' });
+      expect(answer.status, method).toBe(405);
+      expect(answer.headers.allow).toBe('DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT');
+      expect(answer.body).toBe(`This site does not answer ${method} requests.`);
+    }
+  });
+
+  it.each(['a b', '[::1', 'a:70000', 'evil.example@127.0.0.1', '127.0.0.1/x', '127.1', ''])(
+    'answers the Host %j with a 400 that says so',
+    async (host) => {
+      const answer = await send(server, { path: '/login', headers: { Host: host } });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toBe('The Host header does not name a host.');
+    },
+  );
+
+  it('builds the page from the Host, whatever X-Forwarded-Host says', async () => {
+    for (const forwarded of ['a:70000', 'evil.example', '[::1', 'evil.example, other.example']) {
+      const answer = await send(server, {
+        path: '/login',
+        headers: { 'X-Forwarded-Host': forwarded },
+      });
+      expect(answer.status, forwarded).toBe(200);
+      expect(answer.body).toContain('<title>Sign in · Cluefeed</title>');
+    }
+  });
+
+  it('lets a same-site write through to the app whatever X-Forwarded-Host names', async () => {
+    const answer = await send(server, {
+      method: 'POST',
+      path: '/login',
+      headers: {
+        Origin: origin,
+        'X-Forwarded-Host': 'evil.example',
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: 'email=',
+    });
+    // The action ran: it refused the empty sign-in.
+    expect(answer.status).toBe(401);
+    expect(answer.body).toContain('Access denied: Invalid credentials');
+  });
+
+  it('refuses a write whose Origin names the forwarded host instead of the Host', async () => {
+    const answer = await send(server, {
+      method: 'POST',
+      path: '/login',
+      headers: {
+        Origin: 'http://evil.example',
+        'X-Forwarded-Host': 'evil.example',
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: 'email=reader%40example.org',
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toBe('This request came from another site and was refused.');
+  });
+
+  it('refuses a write to a Host in capitals at the front door, which Remix would answer with a 500', async () => {
+    const host = server.host.replace('127.0.0.1', 'LOCALHOST');
+    const answer = await send(server, {
+      method: 'POST',
+      path: '/login',
+      headers: {
+        Host: host,
+        Origin: `http://${host}`,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: 'email=reader%40example.org',
+    });
+    expect(answer.status).toBe(403);
+  });
+
+  it('answers a body sent chunked past the limit with a 413 that says so, not a reset', async () => {
+    const megabyte = Array.from({ length: 64 }, () => Buffer.alloc(16 * 1024, 'a'));
+    const api = await send(server, {
+      method: 'POST',
+      path: '/api/events',
+      headers: { 'Content-Type': 'application/json' },
+      body: [Buffer.from('{"name":"'), ...megabyte],
+    });
+    expect(api.status).toBe(413);
+    expect(JSON.parse(api.body)).toEqual({
+      error: { code: 'request.too_large', message: 'The request body is too large' },
+    });
+
+    const form = await send(server, {
+      method: 'POST',
+      path: '/login',
+      headers: { Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: [Buffer.from('email='), ...megabyte],
+    });
+    expect(form.status).toBe(413);
+    expect(form.body).toContain('The request body is too large');
+  });
+
+  it('keeps a keep-alive connection usable after refusing a body past the limit', async () => {
+    // One connection, kept open between requests as a browser keeps it.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const overLimit = [
+      Buffer.from('email='),
+      ...Array.from({ length: 4 }, () => Buffer.alloc(8192)),
+    ];
+    try {
+      const chunked = await send(server, {
+        method: 'POST',
+        path: '/login',
+        headers: { Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: overLimit,
+        agent,
+      });
+      const declared = await send(server, {
+        method: 'POST',
+        path: '/login',
+        headers: { Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: Buffer.concat(overLimit).toString(),
+        agent,
+      });
+      const next = await send(server, { path: '/healthz', agent });
+
+      expect([chunked.status, declared.status, next.status]).toEqual([413, 413, 200]);
+      expect([declared.reusedSocket, next.reusedSocket]).toEqual([true, true]);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('answers concurrent requests for a missing post each with the 404 page', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => fetch(`${origin}/p/no-such-post-${Date.now()}`)),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(404));
+  });
+
+  it('logs requests it refused with a 4xx at info at most, and writes nothing to console.error', async () => {
+    const { lines, consoleErrors } = await logsDuring(async () => {
+      const statuses = [];
+      for (const path of [
+        '/?_data=routes/nope',
+        '/?_data=routes/home',
+        '/a/x?_data=routes/audience',
+      ]) {
+        statuses.push((await send(server, { path })).status);
+      }
+      statuses.push((await send(server, { method: 'OPTIONS', path: '/' })).status);
+      statuses.push((await send(server, { method: 'DELETE', path: '/about' })).status);
+      expect(statuses.every((status) => status >= 400 && status < 500)).toBe(true);
+    });
+    expect(lines.filter((line) => line.level === 'error' || line.level === 'unparsed')).toEqual([]);
+    expect(lines.filter((line) => line.message === 'Request refused').length).toBeGreaterThan(0);
+    expect(consoleErrors).toEqual([]);
+  });
 });
 
 describe('front door', () => {
@@ -67,6 +220,18 @@ describe('front door', () => {
     expect(request.headers['x-viewer-address']).toEqual({ value: '203.0.113.9' });
   });
 
+  it('forwards the Host as the host, over whatever X-Forwarded-Host the client sent', () => {
+    const request = {
+      method: 'GET',
+      headers: {
+        host: { value: 'cluefeed.xyz' },
+        'x-forwarded-host': { value: 'evil.example' },
+      } as Record<string, { value: string }>,
+    };
+    expect(frontDoor(request, '203.0.113.9')).toBeUndefined();
+    expect(request.headers['x-forwarded-host']).toEqual({ value: 'cluefeed.xyz' });
+  });
+
   it('compares the Origin with the host the request was sent to', () => {
     const write = (origin: string, host = 'cluefeed.xyz') => ({
       method: 'POST',
@@ -74,11 +239,22 @@ describe('front door', () => {
     });
     expect(frontDoor(write('https://cluefeed.xyz'), '203.0.113.9')).toBeUndefined();
     expect(frontDoor(write('https://CLUEFEED.xyz'), '203.0.113.9')).toBeUndefined();
-    expect(frontDoor(write('https://cluefeed.xyz.evil.example'), '203.0.113.9')).toMatchObject({
-      statusCode: 403,
-    });
-    expect(frontDoor(write('https://cluefeed.xyz/path'), '203.0.113.9')).toMatchObject({
-      statusCode: 403,
-    });
+    expect(frontDoor(write('https://cluefeed.xyz:443'), '203.0.113.9')).toBeUndefined();
+    expect(frontDoor(write('http://localhost:3000', 'localhost:3000'), '1.2.3.4')).toBeUndefined();
+    for (const [foreign, host] of [
+      ['https://cluefeed.xyz.evil.example', 'cluefeed.xyz'],
+      ['https://cluefeed.xyz/path', 'cluefeed.xyz'],
+      // Remix compares `new URL(origin).host` with the Host as written, so these would be 500s.
+      ['https://cluefeed.xyz', 'CLUEFEED.xyz'],
+      ['https://cluefeed.xyz:443', 'cluefeed.xyz:443'],
+      ['http://localhost:03000', 'localhost:03000'],
+    ]) {
+      expect(
+        frontDoor(write(foreign!, host), '203.0.113.9'),
+        `${foreign} to ${host}`,
+      ).toMatchObject({
+        statusCode: 403,
+      });
+    }
   });
 });

@@ -1,13 +1,64 @@
 // The local web server: the Remix build behind Express with compression and long-lived assets.
-// It stands in for CloudFront + Lambda, so it also sets X-Forwarded-For from the socket.
+// It stands in for CloudFront + Lambda: it refuses what CloudFront refuses before any code of ours
+// runs, then runs the front door (stacks/front-door.ts) on every request as CloudFront does.
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
 import compression from 'compression';
-import express from 'express';
-import { frontDoor } from '../../stacks/front-door';
+import express, { type Response } from 'express';
+import { frontDoor, type FrontDoorRefusal } from '../../stacks/front-door';
+
+/** The methods CloudFront passes to the app (the Router's allowed methods); it refuses others. */
+const FORWARDED_METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
+
+function refusal(statusCode: number, message: string, headers: Record<string, string> = {}) {
+  return {
+    statusCode,
+    headers: Object.fromEntries(
+      Object.entries({
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+        ...headers,
+      }).map(([name, value]) => [name, { value }]),
+    ),
+    body: { encoding: 'text', data: message },
+  } satisfies FrontDoorRefusal;
+}
+
+/**
+ * A Host a URL parser keeps as it is (case and the default port aside): no user, path, port out
+ * of range or unusual spelling of an address, so the app can build its URL from it.
+ */
+function isHost(host: string): boolean {
+  try {
+    return new URL(`http://${host}`).host === host.toLowerCase().replace(/:80$/, '');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What CloudFront answers itself before its viewer-request function runs: a method it does not
+ * forward, and a Host that is not one of its names (here: not a host at all). Without this the
+ * request reached Remix, which cannot build a Request from it, and Express answered a bare 500.
+ */
+function edgeRefusal(method: string, host: string | undefined): FrontDoorRefusal | undefined {
+  if (!FORWARDED_METHODS.includes(method)) {
+    return refusal(405, `This site does not answer ${method} requests.`, {
+      allow: FORWARDED_METHODS.join(', '),
+    });
+  }
+  if (!host || !isHost(host)) return refusal(400, 'The Host header does not name a host.');
+  return undefined;
+}
+
+function send(res: Response, { statusCode, headers, body }: FrontDoorRefusal) {
+  res.status(statusCode);
+  for (const [name, { value }] of Object.entries(headers)) res.setHeader(name, value);
+  res.send(body.data);
+}
 
 export async function startWebServer(options: {
   buildDir: string;
@@ -20,6 +71,12 @@ export async function startWebServer(options: {
   const app = express();
   app.disable('x-powered-by');
   app.use(compression());
+  // What CloudFront refuses itself, before anything else.
+  app.use((req, res, next) => {
+    const refused = edgeRefusal(req.method, req.headers.host);
+    if (refused) return send(res, refused);
+    next();
+  });
   app.use(
     '/assets',
     express.static(join(options.buildDir, 'client', 'assets'), {
@@ -36,23 +93,25 @@ export async function startWebServer(options: {
       redirect: false,
     }),
   );
-  // CloudFront's viewer-request function, run as it runs there (stacks/front-door.ts).
+  // CloudFront's viewer-request function, run as it runs there (stacks/front-door.ts); the app
+  // gets the request with the headers it set or removed.
   app.use((req, res, next) => {
-    const headers = Object.fromEntries(
+    const sent = Object.fromEntries(
       Object.entries(req.headers).map(([name, value]) => [
         name,
-        { value: Array.isArray(value) ? value.join(', ') : (value ?? '') },
+        Array.isArray(value) ? value.join(', ') : (value ?? ''),
       ]),
+    );
+    const headers = Object.fromEntries(
+      Object.entries(sent).map(([name, value]) => [name, { value }]),
     );
     const request = { method: req.method, headers };
     const refusal = frontDoor(request, req.socket.remoteAddress ?? 'unknown');
-    if (refusal) {
-      res.status(refusal.statusCode);
-      for (const [name, { value }] of Object.entries(refusal.headers)) res.setHeader(name, value);
-      res.send(refusal.body.data);
-      return;
+    if (refusal) return send(res, refusal);
+    for (const name of Object.keys(sent)) if (!(name in headers)) delete req.headers[name];
+    for (const [name, { value }] of Object.entries(headers)) {
+      if (sent[name] !== value) req.headers[name] = value;
     }
-    req.headers['x-viewer-address'] = request.headers['x-viewer-address']!.value;
     next();
   });
   app.use(createRequestHandler({ build, mode: 'production' }));

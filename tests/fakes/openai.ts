@@ -1,6 +1,7 @@
 // A small fake of the OpenAI API on 127.0.0.1: chat completions (plain and strict json_schema)
 // and embeddings, with OpenAI's JSON shapes and error bodies. Tests script failures (429 with
-// retry-after, 500, a slow answer, malformed JSON) and drive the real `openai` client against it.
+// retry-after, 500, a slow answer, malformed JSON, a 200 whose body is not a completion at all)
+// and drive the real `openai` client against it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -10,7 +11,10 @@ export type FakeOpenAiRequest = { path: string; body: Record<string, unknown>; a
 export type Scripted =
   | { status: number; retryAfter?: string; message?: string }
   | { delayMs: number }
-  | { content: string; finishReason?: 'stop' | 'length' };
+  | { content: string; finishReason?: 'stop' | 'length' }
+  /** A 200 with exactly this body (HTML, cut-off JSON, JSON of another shape); with `breakOff`
+   * the connection closes before the length it declared has been sent. */
+  | { body: string; contentType?: string; breakOff?: boolean };
 
 export type FakeOpenAi = {
   /** Base URL for the client's baseURL (includes /v1). */
@@ -127,6 +131,15 @@ export async function startFakeOpenAi(apiKey = 'sk-fake-key'): Promise<FakeOpenA
         errorBody(step.message ?? 'Scripted failure', 'server_error'),
         headers,
       );
+    }
+    if (step && 'body' in step) {
+      const body = Buffer.from(step.body);
+      res.writeHead(200, {
+        'content-type': step.contentType ?? 'application/json',
+        'content-length': body.length + (step.breakOff ? 100 : 0),
+      });
+      if (step.breakOff) return res.write(body, () => res.destroy());
+      return res.end(body);
     }
     if (path === '/v1/embeddings') {
       const input = (Array.isArray(body.input) ? body.input : [body.input]) as string[];

@@ -24,3 +24,23 @@ describe('cachedRead', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('cachedRead and a thrown Response', () => {
+  it('gives every request waiting on the same read its own readable copy', async () => {
+    let reads = 0;
+    const missing = async () => {
+      reads++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      throw new Response('Not found', { status: 404 });
+    };
+    const waiting = Array.from({ length: 5 }, () =>
+      cachedRead('k3', missing, 7).then(
+        () => 'loaded',
+        (thrown: Response) => thrown.text().then((body) => `${thrown.status} ${body}`),
+      ),
+    );
+
+    expect(await Promise.all(waiting)).toEqual(Array(5).fill('404 Not found'));
+    expect(reads).toBe(1);
+  });
+});

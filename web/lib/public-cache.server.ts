@@ -8,10 +8,21 @@ const entries = new Map<string, { expires: number; value: Promise<unknown> }>();
 
 export function cachedRead<T>(key: string, load: () => Promise<T>, now = Date.now()): Promise<T> {
   const hit = entries.get(key);
-  if (hit && hit.expires > now) return hit.value as Promise<T>;
+  if (hit && hit.expires > now) return own(hit.value as Promise<T>);
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
   const value = load();
   entries.set(key, { expires: now + TTL_MS, value });
   value.catch(() => entries.delete(key));
-  return value;
+  return own(value);
+}
+
+/**
+ * The shared read as this caller's own: a thrown Response (a loader's 404) has a body that
+ * whoever renders it reads, so every waiting request gets its own copy and the shared one is
+ * never read (two requests sharing one failed with 'Body has already been read').
+ */
+function own<T>(shared: Promise<T>): Promise<T> {
+  return shared.catch((reason: unknown) => {
+    throw reason instanceof Response ? reason.clone() : reason;
+  });
 }

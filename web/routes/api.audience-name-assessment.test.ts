@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import * as Ai from '#core/ai';
 import { ASSESSMENT_MESSAGES, AUTOMATION_ID, LIMIT_PER_IP } from '#core/assessment';
 import * as Prompts from '#core/prompts';
-import { startFakeOpenAi, type FakeOpenAi } from '#tests/fakes/openai';
+import { startFakeOpenAi, type FakeOpenAi, type Scripted } from '#tests/fakes/openai';
 import { action, loader } from './api.audience-name-assessment';
 
 // The configured gpt model is an OpenAI-compatible one served by the fake, so every model call is
@@ -159,6 +159,30 @@ describe('POST /api/audience-name-assessment', () => {
     expect(recovered).toEqual({ status: 200, body: { ...ANSWER, rank: 'HIGH' } });
     expect(completions()).toHaveLength(3);
   });
+
+  it.each([
+    ['an HTML page', { body: '<!doctype html><h1>Bad Gateway</h1>', contentType: 'text/html' }],
+    ['cut-off JSON', { body: '{"id":"chatcmpl-1","choices":[{"index":0,"message":{"con' }],
+    ['JSON without choices', { body: '{"id":"chatcmpl-1","object":"chat.completion"}' }],
+    ['a message without content', { body: '{"choices":[{"message":{"content":null}}]}' }],
+  ] as [string, Scripted][])(
+    'answers 503 when the model server sends %s with a 200, and caches nothing',
+    async (_what, step) => {
+      const text = clue();
+      fake.script(step);
+      const failed = await read(await assess({ prefix: PREFIX, clue: text }));
+      const recovered = await read(await assess({ prefix: PREFIX, clue: text }));
+
+      expect(failed).toEqual({
+        status: 503,
+        body: {
+          error: { code: 'assessment.unavailable', message: ASSESSMENT_MESSAGES.unavailable },
+        },
+      });
+      expect(recovered).toEqual({ status: 200, body: { ...ANSWER, rank: 'HIGH' } });
+      expect(completions()).toHaveLength(2);
+    },
+  );
 
   it('stops waiting for a slow model when the caller goes away, answering 503', async () => {
     fake.script({ delayMs: 3_000 });
