@@ -45,10 +45,14 @@ const changedMeanwhile = () =>
   new VisibleError('subscriber.changed', 'Your subscription just changed. Please try again.', 409);
 const now = () => new Date().toISOString();
 
-/** Runs a write transaction; false when one of its conditions failed (nothing was written). */
-async function committed(transaction: { go(): Promise<{ canceled: boolean }> }): Promise<boolean> {
+/**
+ * Runs a write (one item or a transaction); false when it was refused (a condition failed, or the
+ * transaction collided with another one) and nothing was written.
+ */
+async function committed(write: { go(): Promise<object> }): Promise<boolean> {
   try {
-    return !(await transaction.go()).canceled;
+    const result = await write.go();
+    return !('canceled' in result && result.canceled);
   } catch (error) {
     if (isConditionFailure(error)) return false;
     throw error;
@@ -67,6 +71,19 @@ export async function byEmail(email: string): Promise<Subscriber | undefined> {
   return data ? byId(data.subscriberId) : undefined;
 }
 
+/**
+ * Whether a link for `purpose` still works for the subscriber as stored. Every link dies with the
+ * link version it names. An `assemble` link is handed to whoever typed the address, so it only
+ * works on a subscription nobody has confirmed: confirming kills it for good (ADR 0008).
+ */
+function linkWorks(purpose: Tokens.TokenPurpose, subscriber: Subscriber, linkVersion: number) {
+  if ((subscriber.linkVersion ?? 0) !== linkVersion) return false;
+  return (
+    purpose !== 'assemble' ||
+    (subscriber.status === 'pending' && subscriber.confirmedAt === undefined)
+  );
+}
+
 /** The subscriber a `subscriberHash` token names, if the token is valid for one of `purposes`. */
 export async function fromToken(
   token: string | null | undefined,
@@ -77,7 +94,7 @@ export async function fromToken(
     const owner = verified.ok && verified.subject ? parseLinkSubject(verified.subject) : undefined;
     if (!owner) continue;
     const subscriber = await byId(owner.id);
-    if (subscriber && (subscriber.linkVersion ?? 0) === owner.linkVersion) return subscriber;
+    if (subscriber && linkWorks(purpose, subscriber, owner.linkVersion)) return subscriber;
   }
   throw brokenLink();
 }
@@ -102,9 +119,7 @@ export const subscribe = fn(SubscribeInput, async (input) => {
   if (!audience || audience.state !== 'active') {
     throw new VisibleError('audience.not_found', 'This audience does not exist', 404);
   }
-  if (existing?.status === 'subscribed') {
-    throw new VisibleError(ALREADY_SUBSCRIBED_CODE, 'You are already a subscriber!', 409);
-  }
+  if (existing?.status === 'subscribed') throw alreadySubscribed();
   await RateLimit.hit(RateLimit.LIMITS.confirmationsPerAddress, input.email);
   const created = existing ? undefined : await createPending(input, audience);
   const { subscriber, email } =
@@ -119,6 +134,9 @@ export const subscribe = fn(SubscribeInput, async (input) => {
     assembleToken: created && linkToken('assemble', subscriber),
   };
 });
+
+const alreadySubscribed = () =>
+  new VisibleError(ALREADY_SUBSCRIBED_CODE, 'You are already a subscriber!', 409);
 
 /** Another request created the same address a moment ago: continue with that subscriber. */
 async function racedWinner(email: string): Promise<Subscriber> {
@@ -175,12 +193,11 @@ async function createPending(
 /**
  * Adds the audience to a pending subscriber, or starts an unsubscribed one over as pending with
  * every audience chosen before plus this one, with a fresh confirmation e-mail. Fails if the
- * status or the address changed meanwhile (the e-mail names the address and its links).
+ * subscriber changed meanwhile (the e-mail names the address and its links); one confirmed
+ * meanwhile is already a subscriber.
  */
 async function reopen(subscriber: Subscriber, audienceId: string): Promise<Written> {
-  if (subscriber.status === 'subscribed') {
-    throw new VisibleError(ALREADY_SUBSCRIBED_CODE, 'You are already a subscriber!', 409);
-  }
+  if (subscriber.status === 'subscribed') throw alreadySubscribed();
   const email = await confirmationDraft({
     ...subscriber,
     audienceIds: new Set([...(subscriber.audienceIds ?? []), audienceId]),
@@ -198,17 +215,17 @@ async function reopen(subscriber: Subscriber, audienceId: string): Promise<Writt
           .add({ audienceIds: [audienceId] })
           .set({ status: 'pending', updatedAt: now() })
           .remove(['unsubscribedAt'])
-          .where(
-            (attr, op) =>
-              `${op.eq(attr.status, subscriber.status)} AND ${sameLinks(subscriber, attr, op)}`,
-          )
+          .where((attr, op) => unchanged(subscriber, attr, op))
           .commit(),
         member.put({ audienceId, subscriberId: subscriber.id, addedAt: now() }).commit(),
         outbox.create(email).commit(),
       ],
     ),
   );
-  if (!reopened) throw changedMeanwhile();
+  if (!reopened) {
+    if ((await byId(subscriber.id))?.status === 'subscribed') throw alreadySubscribed();
+    throw changedMeanwhile();
+  }
   return { subscriber: (await byId(subscriber.id))!, email };
 }
 
@@ -216,33 +233,66 @@ type Where = Parameters<
   Parameters<ReturnType<ReturnType<typeof SubscriberEntity.patch>['set']>['where']>[0]
 >;
 
-/** The condition that the address and link version are still those an e-mail was drafted for. */
-function sameLinks(subscriber: Subscriber, attr: Where[0], op: Where[1]): string {
-  const version =
-    subscriber.linkVersion === undefined
-      ? op.notExists(attr.linkVersion)
-      : op.eq(attr.linkVersion, subscriber.linkVersion);
-  return `${op.eq(attr.email, subscriber.email)} AND ${version}`;
+/**
+ * What every decision about a subscriber rests on: whether a link still works, what the mailing
+ * list hears, whether an e-mail goes out. (The audience sets are not among them: toggles of
+ * different audiences from one page both land.)
+ */
+const DECIDED_FROM = ['status', 'email', 'linkVersion', 'confirmedAt'] as const;
+
+/** Whether two reads of a subscriber agree on everything a request decides from. */
+const sameState = (a: Subscriber, b: Subscriber) =>
+  DECIDED_FROM.every((name) => a[name] === b[name]);
+
+/**
+ * The condition that the subscriber is still in the state a request decided from. Every write to
+ * a subscriber carries it, so of two requests that decided from one state, the one that writes
+ * second is refused and told so.
+ */
+function unchanged(subscriber: Subscriber, attr: Where[0], op: Where[1]): string {
+  return DECIDED_FROM.map((name) => {
+    const value = subscriber[name];
+    return value === undefined ? op.notExists(attr[name]) : op.eq(attr[name], value);
+  }).join(' AND ');
 }
 
-/** Confirms a pending subscription from the e-mail link; confirming twice is fine. */
+/**
+ * After a refused write: the subscriber as they are now if they already are what the request
+ * asked for (the same click twice, or two tabs), or else the 'just changed' error, since the
+ * request decided from a state that is gone.
+ */
+async function settled(id: string, wanted: (now: Subscriber) => boolean): Promise<Subscriber> {
+  const current = await byId(id);
+  if (current && wanted(current)) return current;
+  throw changedMeanwhile();
+}
+
+/**
+ * Confirms a pending subscription from the e-mail link; confirming twice is fine. Only the address
+ * and link version the link was sent for are confirmed: an address change landing first retires
+ * the link, and one landing second is refused.
+ */
 export async function confirm(token: string | null | undefined) {
   const subscriber = await fromToken(token, ['confirm']);
-  if (subscriber.status === 'unsubscribed' || subscriber.status === 'cleaned') throw brokenLink();
-  if (subscriber.status === 'pending') {
-    await SubscriberEntity.update({ id: subscriber.id })
-      .set({ status: 'subscribed', confirmedAt: now(), updatedAt: now() })
-      .where((attr, op) => op.eq(attr.status, 'pending'))
-      .go()
-      .catch((error: unknown) => {
-        if (!isConditionFailure(error)) throw error;
-      });
-    const confirmed = (await byId(subscriber.id))!;
-    await mirror.member(confirmed);
-    await track('subscription_confirmed', '/confirm-subscription', confirmed);
-    return confirmed;
+  if (!canReceiveMail(subscriber)) throw brokenLink();
+  if (subscriber.status === 'subscribed') return subscriber;
+  const at = now();
+  const confirmed = await committed(
+    SubscriberEntity.patch({ id: subscriber.id })
+      .set({ status: 'subscribed', confirmedAt: at, updatedAt: at })
+      .where((attr, op) => unchanged(subscriber, attr, op)),
+  );
+  if (!confirmed) {
+    return settled(
+      subscriber.id,
+      (current) =>
+        current.status === 'subscribed' && current.linkVersion === subscriber.linkVersion,
+    );
   }
-  return subscriber;
+  const current = (await byId(subscriber.id))!;
+  await mirror.member(current);
+  await track('subscription_confirmed', '/confirm-subscription', current);
+  return current;
 }
 
 /** Ids are ULIDs; anything longer than a key may be is refused before it reaches the table. */
@@ -261,7 +311,9 @@ export async function setAudience(subscriber: Subscriber, input: v.InferInput<ty
     throw new VisibleError('audience.not_found', 'This audience does not exist', 404);
   }
   // The audience set and its membership item change together, so concurrent toggles leave the
-  // lookup equal to the set, whichever toggle lands last.
+  // lookup equal to the set, whichever toggle lands last. The subscriber must still be as read:
+  // whether the mailing list hears of it, and whether the link may change it at all, were decided
+  // from that.
   const saved = await committed(
     createWriteTransaction(
       { entity: SubscriberEntity, member: AudienceMemberEntity },
@@ -273,6 +325,7 @@ export async function setAudience(subscriber: Subscriber, input: v.InferInput<ty
               patch
                 .add({ audienceIds: [audienceId] })
                 .set({ updatedAt: now() })
+                .where((attr, op) => unchanged(subscriber, attr, op))
                 .commit(),
               member.put({ ...membership, addedAt: now() }).commit(),
             ]
@@ -280,6 +333,7 @@ export async function setAudience(subscriber: Subscriber, input: v.InferInput<ty
               patch
                 .delete({ audienceIds: [audienceId] })
                 .set({ updatedAt: now() })
+                .where((attr, op) => unchanged(subscriber, attr, op))
                 .commit(),
               member.delete(membership).commit(),
             ];
@@ -306,13 +360,15 @@ export async function setShadowAudience(
     throw new VisibleError('audience.not_upcoming', 'Please choose among the upcoming niches', 400);
   }
   const update = SubscriberEntity.patch({ id: subscriber.id });
-  await (
-    subscribed
+  const saved = await committed(
+    (subscribed
       ? update.add({ shadowAudienceIds: [audienceId] })
       : update.delete({ shadowAudienceIds: [audienceId] })
-  )
-    .set({ updatedAt: now() })
-    .go();
+    )
+      .set({ updatedAt: now() })
+      .where((attr, op) => unchanged(subscriber, attr, op)),
+  );
+  if (!saved) throw changedMeanwhile();
   if (subscriber.status === 'subscribed') {
     await mirror.tags(subscriber.email, [
       { name: audience.tag, status: subscribed ? 'active' : 'inactive' },
@@ -328,56 +384,67 @@ export async function setShadowAudience(
 export async function changeEmail(subscriber: Subscriber, newEmail: string): Promise<Subscriber> {
   const email = parse(EmailSchema, newEmail);
   if (email === subscriber.email) return subscriber;
-  const taken = () =>
-    new VisibleError(
+  // The new address gets a confirmation e-mail: the same per-address limit as a subscription.
+  await RateLimit.hit(RateLimit.LIMITS.confirmationsPerAddress, email);
+  const linkVersion = (subscriber.linkVersion ?? 0) + 1;
+  const confirmation = await confirmationDraft({ ...subscriber, email, linkVersion });
+  const moved = await committed(
+    createWriteTransaction(
+      {
+        entity: SubscriberEntity,
+        claim: SubscriberEmailEntity,
+        outbox: Outbox.OutboundEmailEntity,
+      },
+      ({ entity, claim, outbox }) => [
+        claim.create({ email, subscriberId: subscriber.id }).commit(),
+        claim
+          .delete({ email: subscriber.email })
+          .where((attr, op) => op.eq(attr.subscriberId, subscriber.id))
+          .commit(),
+        entity
+          .patch({ id: subscriber.id })
+          .set({
+            email,
+            updatedAt: now(),
+            ...(subscriber.status === 'subscribed' && { status: 'pending' }),
+          })
+          // Every link sent to the old address names the old version and stops working, and an
+          // e-mail to it still in the outbox is cancelled. The new address is not confirmed.
+          .add({ linkVersion: 1 })
+          .remove(['confirmedAt'])
+          .where((attr, op) => unchanged(subscriber, attr, op))
+          .commit(),
+        outbox.create(confirmation).commit(),
+      ],
+    ),
+  );
+  if (!moved) return refusedMove(subscriber, email, linkVersion);
+  if (subscriber.status === 'subscribed') await mirror.status(subscriber.email, 'unsubscribed');
+  const current = (await byId(subscriber.id))!;
+  await Outbox.dispatch([confirmation]);
+  await track('preferences_updated', '/subscription', subscriber);
+  return current;
+}
+
+/**
+ * Why an address change was refused: the same change landed first (a second click: fine), the
+ * subscriber changed meanwhile, or else the address is another subscriber's.
+ */
+async function refusedMove(
+  subscriber: Subscriber,
+  email: string,
+  linkVersion: number,
+): Promise<Subscriber> {
+  const current = await byId(subscriber.id);
+  if (current?.email === email && current.linkVersion === linkVersion) return current;
+  if (current && sameState(current, subscriber)) {
+    throw new VisibleError(
       'subscriber.email_taken',
       'This email address is already used by another subscription',
       409,
     );
-  // The new address gets a confirmation e-mail: the same per-address limit as a subscription.
-  await RateLimit.hit(RateLimit.LIMITS.confirmationsPerAddress, email);
-  const confirmation = await confirmationDraft({
-    ...subscriber,
-    email,
-    linkVersion: (subscriber.linkVersion ?? 0) + 1,
-  });
-  await createWriteTransaction(
-    { entity: SubscriberEntity, claim: SubscriberEmailEntity, outbox: Outbox.OutboundEmailEntity },
-    ({ entity, claim, outbox }) => [
-      claim.create({ email, subscriberId: subscriber.id }).commit(),
-      claim
-        .delete({ email: subscriber.email })
-        .where((attr, op) => op.eq(attr.subscriberId, subscriber.id))
-        .commit(),
-      entity
-        .patch({ id: subscriber.id })
-        .set({
-          email,
-          updatedAt: now(),
-          ...(subscriber.status === 'subscribed' && { status: 'pending' }),
-        })
-        // Every link sent to the old address names the old version and stops working, and an
-        // e-mail to it still in the outbox is cancelled.
-        .add({ linkVersion: 1 })
-        .where((attr, op) => sameLinks(subscriber, attr, op))
-        .commit(),
-      outbox.create(confirmation).commit(),
-    ],
-  )
-    .go()
-    .then((result) => {
-      if (result.canceled) throw taken();
-    })
-    .catch((error: unknown) => {
-      if (error instanceof VisibleError) throw error;
-      if (isConditionFailure(error)) throw taken();
-      throw error;
-    });
-  if (subscriber.status === 'subscribed') await mirror.status(subscriber.email, 'unsubscribed');
-  const moved = (await byId(subscriber.id))!;
-  await Outbox.dispatch([confirmation]);
-  await track('preferences_updated', '/subscription', subscriber);
-  return moved;
+  }
+  throw changedMeanwhile();
 }
 
 /** How long after an issue an unsubscribe still counts against it. */
@@ -396,8 +463,8 @@ export async function unsubscribe(subscriber: Subscriber): Promise<void> {
     Date.parse(at) - Date.parse(subscriber.lastIssueSentAt ?? '') < UNSUBSCRIBE_ATTRIBUTION_MS
       ? subscriber.lastIssueId
       : undefined;
-  try {
-    const result = await createWriteTransaction(
+  const left = await committed(
+    createWriteTransaction(
       { subscriber: SubscriberEntity, issue: NewsletterIssueEntity },
       (entities) => [
         entities.subscriber
@@ -406,21 +473,18 @@ export async function unsubscribe(subscriber: Subscriber): Promise<void> {
           // Counted now: someone who comes back and leaves before another issue reaches them
           // counts against nothing more. (lastIssueSentAt stays: only a later issue sets it.)
           .remove(['lastIssueId'])
-          .where(
-            (attr, op) =>
-              `(${op.eq(attr.status, 'pending')} OR ${op.eq(attr.status, 'subscribed')})`,
-          )
+          .where((attr, op) => unchanged(subscriber, attr, op))
           .commit(),
         ...(lastIssueId
           ? [entities.issue.patch({ id: lastIssueId }).add({ unsubscribes: 1 }).commit()]
           : []),
       ],
-    ).go();
-    // Cancelled: they left meanwhile (or the issue was deleted); nothing more to do.
-    if (result.canceled) return;
-  } catch (error) {
-    if (isConditionFailure(error)) return;
-    throw error;
+    ),
+  );
+  // Refused: fine if they left meanwhile (a second click); not if they moved or confirmed since.
+  if (!left) {
+    await settled(subscriber.id, (current) => !canReceiveMail(current));
+    return;
   }
   await mirror.status(subscriber.email, 'unsubscribed');
   await track('unsubscribe', '/unsubscribe', subscriber);

@@ -1,0 +1,28 @@
+// Races for tests: two (or more) actions started at the same moment, round after round.
+import { setTimeout as after } from 'node:timers/promises';
+
+/**
+ * From round to round each action starts up to 12 steps of this later than round 0's "all at
+ * once", in a fixed pattern: one action is usually quicker than the other, and without the offsets
+ * the quicker one would always write first, leaving the other order of writes untried.
+ */
+const STEP_MS = 4;
+
+/** Starts each action (at its round's offset) and answers their results in order. */
+export type Race = <T extends unknown[]>(
+  ...actions: { [K in keyof T]: () => Promise<T[K]> }
+) => Promise<T>;
+
+/** Runs `run` `count` times, each with a `race` that starts its actions together (or nearly). */
+export async function rounds(count: number, run: (race: Race) => Promise<void>): Promise<void> {
+  for (let round = 0; round < count; round++) {
+    await run(<T extends unknown[]>(...actions: { [K in keyof T]: () => Promise<T[K]> }) => {
+      const started = actions.map(async (action: () => Promise<unknown>, index) => {
+        const offset = ((round * (index + 1) * 7) % 13) * STEP_MS;
+        if (offset > 0) await after(offset);
+        return action();
+      });
+      return Promise.all(started) as Promise<T>;
+    });
+  }
+}
