@@ -30,6 +30,7 @@ export {
   sanitiseInvitationBody,
   InviteInput,
   INVITATION_LINK_INVALID,
+  INVITATION_ONBOARDED,
   INVITATION_TTL_SECONDS,
   INVITATIONS_PER_ADMIN,
 } from './invitations';
@@ -300,6 +301,7 @@ export async function setDescriptors(id: string, clues: string[]): Promise<User>
   return { ...user, descriptors, updatedAt };
 }
 export { UserSessionEntity } from './user-session-entity';
+export { markFeedReady } from './feed-ready';
 export {
   signIn,
   sessionUser,
