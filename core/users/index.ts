@@ -317,6 +317,17 @@ export {
   USER_SESSION_RENEW_AFTER_SECONDS,
 } from './sessions';
 export {
+  DRAFT_MESSAGES,
+  DRAFT_STEPS,
+  DraftStateSchema,
+  MAX_DRAFT_CHARS,
+  openInvitation,
+  saveDraft,
+  SaveDraftInput,
+  type Draft,
+  type DraftState,
+} from './signup-draft';
+export {
   checkSignupStatus,
   completeSignup,
   CheckSignupStatusInput,
