@@ -40,7 +40,7 @@ const EntryFields = {
   starterId: Text(100),
   /** The pointer chosen ('Add your own' has no name); absent before one is chosen. */
   pointer: v.optional(v.object({ name: v.optional(Text(200)) })),
-  score: v.optional(Text(100)),
+  score: v.optional(Text(300)),
   rank: v.picklist(RANKS),
   suggestions: v.pipe(v.array(Text(300)), v.maxLength(10)),
   finalized: v.boolean(),

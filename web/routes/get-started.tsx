@@ -3,7 +3,7 @@
 // one step back; what the reader builds is saved on the server against the invitation (the draft)
 // and found again on a reload or a return. Every call is a JSON POST authorised by the token.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { useLoaderData, useSearchParams, type ShouldRevalidateFunction } from '@remix-run/react';
+import { useLoaderData, useSearchParams } from '@remix-run/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DraftState } from '#core/users';
 import { ChatStep, CluesStep, type Chat } from '#web/components/get-started/chat-step';
@@ -38,15 +38,7 @@ export function loader(args: LoaderFunctionArgs) {
   return loadGetStarted(args);
 }
 
-/** Moving between steps changes only `step`: the page already holds everything the loader read. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, ...rest }) => {
-  const withoutStep = (url: URL) => {
-    const params = new URLSearchParams(url.search);
-    params.delete('step');
-    return `${url.pathname}?${params.toString()}`;
-  };
-  return withoutStep(currentUrl) === withoutStep(nextUrl) ? false : rest.defaultShouldRevalidate;
-};
+export { shouldRevalidate } from '#web/components/get-started/use-steps';
 
 export default function GetStarted() {
   const data = useLoaderData<typeof loader>();
@@ -74,12 +66,7 @@ export default function GetStarted() {
   // Moves read the step on screen when they are made, once it is resolved below.
   let shown: Step = 'welcome';
   const steps = useSteps(() => shown);
-  const funnel = useEntries(
-    variant,
-    { entries: restoredEntries(saved?.entries ?? [], starters), currentId: saved?.currentId },
-    steps,
-    fail,
-  );
+  const funnel = useEntries(variant, restoredEntries(saved, starters), steps, fail);
   const clues =
     variant === 'ip'
       ? (review?.clues ?? [])
@@ -94,8 +81,7 @@ export default function GetStarted() {
     reviewed: review !== undefined,
   });
 
-  // Arriving at a step, however (a click, Back, Forward, a reload): its state, no old error, and
-  // the URL of the step shown (one the reader cannot be at yet, or the thank-you after signup).
+  // Arriving at a step, however (a click, Back, Forward, a reload): its state and no old error.
   const [moved, setMoved] = useState(false);
   const first = useRef(shown);
   const { settle } = funnel;
@@ -105,10 +91,16 @@ export default function GetStarted() {
       setMoved(true);
       setError(undefined);
     }
-    const url = shown === 'welcome' || shown === 'verification' ? null : shown;
-    if (url !== steps.requested) steps.correct();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per step shown
   }, [shown]);
+  // The URL names a step the reader cannot be at (yet), or the review after the signup: it is
+  // replaced by the step shown. Only once a move has landed: a click changes the state first
+  // and the URL after, and must not be undone in between.
+  useEffect(() => {
+    const url = shown === 'welcome' || shown === 'verification' ? null : shown;
+    if (url !== steps.requested) steps.correct();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- when the URL or the signup changes
+  }, [steps.requested, done]);
 
   const draft: DraftState | undefined =
     verified && shown !== 'welcome' && shown !== 'completed'
@@ -122,7 +114,13 @@ export default function GetStarted() {
           review,
         }
       : undefined;
-  useDraftSaver(token, { revision: data.draft?.revision ?? 0, state: saved }, draft, done, fail);
+  useDraftSaver(
+    token,
+    { revision: data.draft?.revision ?? 0, state: saved },
+    draft,
+    { finished: done, typing: shown === 'descriptor' },
+    fail,
+  );
 
   async function call(path: string, body: object, then: () => void) {
     setBusy(true);

@@ -84,12 +84,16 @@ export function resolveStep(requested: string | null, at: Progress): Step {
   if (at.done) return 'completed';
   if (!at.verified || requested === null) return at.invited ? 'welcome' : 'verification';
   const first: Step = at.variant === 'ip' ? 'chat' : 'starters';
-  const building = at.variant !== 'ip' && at.current !== undefined && !at.current.finalized;
+  // An entry just added is still current until the list is reached: the step stays as the URL
+  // says until the move lands, so nothing is clicked on a screen whose URL is not there yet.
+  const current = at.variant === 'ip' ? undefined : at.current;
   switch (requested) {
     case 'pointer':
-      return building && at.variant === '' && !at.current!.starter.skipToClue ? 'pointer' : first;
+      return current && !current.finalized && at.variant === '' && !current.starter.skipToClue
+        ? 'pointer'
+        : first;
     case 'descriptor':
-      return building ? 'descriptor' : first;
+      return current ? 'descriptor' : first;
     case 'clues':
       return at.variant === 'ip' && at.reviewed ? 'clues' : first;
     case 'review':
@@ -118,8 +122,14 @@ export function storedEntry(entry: Entry): StoredEntry {
   return { ...fields(entry), before: entry.before && fields(entry.before) };
 }
 
-/** The draft's entries with their starters and pointers again (one whose starter is gone, dropped). */
-export function restoredEntries(stored: StoredEntry[], starters: Starter[]): Entry[] {
+/**
+ * The draft's entries with their starters and pointers again (one whose starter is gone is
+ * dropped), and the one being built: not one saved on its way to the list.
+ */
+export function restoredEntries(
+  draft: Pick<DraftState, 'entries' | 'currentId'> | undefined,
+  starters: Starter[],
+): { entries: Entry[]; currentId?: string } {
   const restore = (item: Omit<StoredEntry, 'before'>): Entry | undefined => {
     const starter = starters.find((candidate) => candidate.id === item.starterId);
     if (!starter) return undefined;
@@ -131,10 +141,12 @@ export function restoredEntries(stored: StoredEntry[], starters: Starter[]): Ent
     };
     return { ...item, starter, pointer, before: undefined };
   };
-  return stored.flatMap((item) => {
+  const entries = (draft?.entries ?? []).flatMap((item) => {
     const entry = restore(item);
     return entry ? [{ ...entry, before: item.before && restore(item.before) }] : [];
   });
+  const current = entries.find((entry) => entry.id === draft?.currentId && !entry.finalized);
+  return { entries, currentId: current?.id };
 }
 
 export const ADD_YOUR_OWN = 'Add your own';
@@ -180,7 +192,10 @@ export const canEvaluate = (entry: Entry) =>
 
 /** 'Add' only after the same name was evaluated above very low (spec §4). */
 export const canAdd = (entry: Entry) =>
-  entry.submitted === entry.name && entry.rank !== 'NOT_RANKED' && entry.rank !== 'VERY_LOW';
+  !entry.finalized &&
+  entry.submitted === entry.name &&
+  entry.rank !== 'NOT_RANKED' &&
+  entry.rank !== 'VERY_LOW';
 
 /** POSTs JSON; a refusal becomes an Error with the server's message. */
 export async function post<T>(path: string, body: object): Promise<T> {

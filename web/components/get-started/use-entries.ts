@@ -122,7 +122,8 @@ export function useEntries(
       }
     },
     add() {
-      if (!current) return;
+      // Finalized: already on its way to the list (a second click must not go back twice).
+      if (!current || current.finalized) return;
       change(current.id, { finalized: true, isEditMode: false, before: undefined });
       moves.returnTo('starters');
     },
@@ -131,7 +132,7 @@ export function useEntries(
      * the default variant returns to select pointer (cleared there); else to the list (dropped).
      */
     backFromDescriptor() {
-      if (!current) return;
+      if (!current || current.finalized) return;
       const toPointer =
         !current.isEditMode && variant === '' && current.pointer && !current.starter.skipToClue;
       moves.returnTo(toPointer ? 'pointer' : 'starters');

@@ -1,8 +1,23 @@
 // The funnel's steps as URLs (`?step=`): each step the reader moves on to is a history entry, so
 // the browser's Back (a phone's swipe) goes one step back, a reload stays on the step, and the
 // page's own 'Back' returns to the history entry the step came from when it is there.
-import { useLocation, useNavigate, useSearchParams } from '@remix-run/react';
+import {
+  useLocation,
+  useNavigate,
+  useSearchParams,
+  type ShouldRevalidateFunction,
+} from '@remix-run/react';
 import type { Step } from './funnel';
+
+/** Moving between steps changes only `step`: the page already holds everything the loader read. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, ...rest }) => {
+  const withoutStep = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    params.delete('step');
+    return `${url.pathname}?${params.toString()}`;
+  };
+  return withoutStep(currentUrl) === withoutStep(nextUrl) ? false : rest.defaultShouldRevalidate;
+};
 
 /** Kept with each history entry the funnel pushes: the steps before it, oldest first. */
 type EntryState = { funnelSteps?: Step[] } | null;
