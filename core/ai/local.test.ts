@@ -180,7 +180,7 @@ describe('local provider', () => {
       system: '',
       messages: [{ role: 'user', content: 'I design wallet onboarding flows.' }],
     });
-    expect(reply.message).toMatch(/^Got it: wallet/);
+    expect(reply.message).toMatch(/^Noted: you design wallet onboarding flows\. /);
     expect(reply.usage.costUsd).toBe(0);
   });
 });

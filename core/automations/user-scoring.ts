@@ -1,6 +1,7 @@
 // 'Score articles for a new reader': right after signup, the newest articles are scored against
 // the reader's own descriptors (a 'user' target), so their feed has stories before the next
-// scheduled run. One slot per reader: two signups at once never refuse each other.
+// scheduled run, and the reader gets the 'newsfeed is ready' e-mail the funnel promised. One slot
+// per reader: two signups at once never refuse each other.
 import * as v from 'valibot';
 import * as Articles from '#core/articles';
 import { mapPool } from '#core/common';
@@ -36,6 +37,8 @@ export const scoreUserArticles = Jobs.defineJob({
       await context.progress(done / articles.length);
     });
     context.log.info(`Scored ${done} article(s) for a new reader`, { userId, ...totals });
+    // The funnel promised an e-mail when the feed is ready: this run made it so (once per reader).
+    await Users.markFeedReady(userId);
     return totals;
   },
 });

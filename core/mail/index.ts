@@ -12,6 +12,12 @@ export {
 } from './templates/confirm-subscription';
 export { DigestEmail, renderDigestEmail, type DigestEmailProps } from './templates/digest';
 export {
+  FEED_READY_SUBJECT,
+  FeedReadyEmail,
+  renderFeedReady,
+  type FeedReadyProps,
+} from './templates/feed-ready';
+export {
   INVITATION_SUBJECT,
   InvitationEmail,
   renderInvitation,

@@ -3,7 +3,9 @@
 import * as v from 'valibot';
 import {
   CONFIRM_SUBSCRIPTION_SUBJECT,
+  FEED_READY_SUBJECT,
   renderConfirmSubscription,
+  renderFeedReady,
   INVITATION_SUBJECT,
   renderDigestEmail,
   renderInvitation,
@@ -73,6 +75,12 @@ export const TEMPLATES = {
     }),
     subject: () => INVITATION_SUBJECT,
     render: renderInvitation,
+  }),
+  // A new reader's first stories are scored (core/users): the link to sign in and read them.
+  'feed-ready': template({
+    props: v.object({ name: v.string(), loginUrl: v.string() }),
+    subject: () => FEED_READY_SUBJECT,
+    render: renderFeedReady,
   }),
 };
 

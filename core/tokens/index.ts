@@ -36,7 +36,9 @@ export function sign(
 
 export type Verified =
   | { ok: true; subject?: string }
-  | { ok: false; reason: 'malformed' | 'forged' | 'expired' | 'wrong_purpose' };
+  | { ok: false; reason: 'malformed' | 'forged' | 'wrong_purpose' }
+  /** Ours and for this purpose, but too old: whom it named is still known (an old link's holder). */
+  | { ok: false; reason: 'expired'; subject?: string };
 
 /** Checks signature, purpose and expiry; never throws on bad input. */
 export function verify(
@@ -59,6 +61,6 @@ export function verify(
   }
   if (payload.p !== purpose) return { ok: false, reason: 'wrong_purpose' };
   if (typeof payload.exp !== 'number' || payload.exp * 1000 < now)
-    return { ok: false, reason: 'expired' };
+    return { ok: false, reason: 'expired', ...(payload.sub && { subject: payload.sub }) };
   return { ok: true, ...(payload.sub && { subject: payload.sub }) };
 }

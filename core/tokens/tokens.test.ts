@@ -18,6 +18,20 @@ describe('tokens', () => {
     expect(Tokens.verify('waitlist', null)).toEqual({ ok: false, reason: 'malformed' });
   });
 
+  it('tells whom an expired token of ours named, and never whom a forged one names', () => {
+    const token = Tokens.sign('invite', 60, 'abc');
+    expect(Tokens.verify('invite', token, Date.now() + 61_000)).toEqual({
+      ok: false,
+      reason: 'expired',
+      subject: 'abc',
+    });
+    const [body] = token.split('.');
+    expect(Tokens.verify('invite', `${body}.AAAA`, Date.now() + 61_000)).toEqual({
+      ok: false,
+      reason: 'forged',
+    });
+  });
+
   it('carries a subject', () => {
     expect(Tokens.verify('waitlist', Tokens.sign('waitlist', 60, 'abc'))).toEqual({
       ok: true,

@@ -32,6 +32,14 @@ export const UserEntity = defineEntity({
     onboardedAt: { type: 'string' },
     onboardingThreadId: { type: 'string' },
     onboardingTimeSpentMs: { type: 'number' },
+    /**
+     * The get-started funnel's draft (JSON, core/users/signup-draft.ts) for the current
+     * invitation, and its revision; removed by a new invitation and by the signup.
+     */
+    signupDraft: { type: 'string' },
+    signupDraftRevision: { type: 'number' },
+    /** When the reader's first scoring run finished and the 'newsfeed is ready' e-mail was queued. */
+    feedReadyAt: { type: 'string' },
     createdAt: { type: 'string', required: true },
     updatedAt: { type: 'string', required: true },
   },

@@ -30,6 +30,7 @@ export {
   sanitiseInvitationBody,
   InviteInput,
   INVITATION_LINK_INVALID,
+  INVITATION_ONBOARDED,
   INVITATION_TTL_SECONDS,
   INVITATIONS_PER_ADMIN,
 } from './invitations';
@@ -300,6 +301,7 @@ export async function setDescriptors(id: string, clues: string[]): Promise<User>
   return { ...user, descriptors, updatedAt };
 }
 export { UserSessionEntity } from './user-session-entity';
+export { markFeedReady } from './feed-ready';
 export {
   signIn,
   sessionUser,
@@ -315,6 +317,17 @@ export {
   USER_SESSION_MAX_SECONDS,
   USER_SESSION_RENEW_AFTER_SECONDS,
 } from './sessions';
+export {
+  DRAFT_MESSAGES,
+  DRAFT_STEPS,
+  DraftStateSchema,
+  MAX_DRAFT_CHARS,
+  openInvitation,
+  saveDraft,
+  SaveDraftInput,
+  type Draft,
+  type DraftState,
+} from './signup-draft';
 export {
   checkSignupStatus,
   completeSignup,

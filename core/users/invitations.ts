@@ -14,6 +14,8 @@ import { byId, committed, IdSchema, mustGet, type User } from './read';
 
 export const INVITATION_TTL_SECONDS = 14 * 24 * 3600;
 export const INVITATION_LINK_INVALID = 'This invitation link is not valid or has expired';
+/** What any invitation link of a reader who signed up says: they sign in now. */
+export const INVITATION_ONBOARDED = 'You have already completed your profile. Please sign in.';
 /** Invitations one admin may send in an hour: a slip (or a stolen session) cannot spam. */
 export const INVITATIONS_PER_ADMIN: RateLimit.Limit = {
   bucket: 'invitations-admin',
@@ -111,6 +113,8 @@ export const invite = fn(
           users
             .patch({ id: user.id })
             .set({ invitationVersion, invitedAt: at, status, updatedAt: at })
+            // A new invitation starts the funnel afresh: the old link's draft goes with it.
+            .remove(['signupDraft', 'signupDraftRevision'])
             .where((attr, op) => op.eq(attr.invitationVersion, current))
             .commit(),
           outbox.create(email).commit(),
@@ -155,15 +159,20 @@ const invalidLink = (status: 400 | 410) =>
 /**
  * The user an invitation link names: refused (400) when the token is malformed, forged or for
  * another purpose, and (410) when it expired, a newer invitation replaced it, or the user was
- * deactivated.
+ * deactivated. Any link we signed for a reader who has signed up (spent by the signup, replaced
+ * or expired since) is a 409 that says so: its holder is that reader, and they sign in now.
  */
 export async function fromInvitation(token: string | null | undefined, now = Date.now()) {
   const verified = Tokens.verify('invite', token, now);
-  if (!verified.ok) throw invalidLink(verified.reason === 'expired' ? 410 : 400);
+  if (!verified.ok && verified.reason !== 'expired') throw invalidLink(400);
   const match = /^([0-9A-Z]{26})\.(\d{1,9})$/.exec(verified.subject ?? '');
   if (!match) throw invalidLink(400);
   const user = await byId(match[1]!);
   if (!user) throw invalidLink(400);
-  if ((user.invitationVersion ?? 0) !== Number(match[2]) || !user.isActive) throw invalidLink(410);
+  if (!user.isActive) throw invalidLink(410);
+  if (user.status === 'Onboarded') {
+    throw new VisibleError('user.already_onboarded', INVITATION_ONBOARDED, 409);
+  }
+  if (!verified.ok || (user.invitationVersion ?? 0) !== Number(match[2])) throw invalidLink(410);
   return user;
 }

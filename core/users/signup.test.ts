@@ -7,10 +7,12 @@ import * as Assistant from '#core/assistant';
 import * as Automations from '#core/automations';
 import { config } from '#core/config';
 import * as Jobs from '#core/jobs';
+import * as Outbox from '#core/outbox';
 import * as Scoring from '#core/scoring';
 import * as Tokens from '#core/tokens';
 import * as Users from '#core/users';
 import { receive } from '#tests/integration/job-queue';
+import { linkIn, messagesTo } from '#tests/integration/mail';
 import { useOwnTable } from '#tests/integration/own-table';
 
 const unique = () => ulid().toLowerCase();
@@ -112,6 +114,33 @@ describe('checkSignupStatus (the verification step)', () => {
   });
 });
 
+describe("a signed-up reader's invitation links", () => {
+  it('say so and ask them to sign in, whether spent, replaced by a newer invitation or expired', async () => {
+    const { user, token } = await invited();
+    await Users.completeSignup({ token, password: 'good pass 1', clues: CLUES });
+    const { user: reinvited } = await Users.invite({
+      userId: user.id,
+      body: '<p>Again</p>',
+      landingUrl: landing,
+      actorId: `admin-${unique()}`,
+    });
+    const newer = new URL(Users.invitationLink(landing, reinvited)).searchParams.get('user')!;
+    const expired = Tokens.sign('invite', 1, `${user.id}.${reinvited.invitationVersion}`, 0);
+    const onboarded = { message: Users.SIGNUP_MESSAGES.alreadyDone, status: 409 };
+    for (const link of [token, newer, expired]) {
+      expect(await refusal(Users.fromInvitation(link))).toEqual(onboarded);
+      expect(await refusal(Users.checkSignupStatus({ token: link, email: user.email }))).toEqual(
+        onboarded,
+      );
+    }
+    // A forged link is still told nothing about anyone.
+    expect(
+      (await refusal(Users.checkSignupStatus({ token: `${token}x`, email: user.email }))).message,
+    ).toBe(Users.SIGNUP_MESSAGES.needInvitation);
+    await receive((await Jobs.lastRun('score-user-articles'))!.id);
+  });
+});
+
 describe('completeSignup', () => {
   it('stores the clues, the argon2id hash and Onboarded, retires the link and queues scoring', async () => {
     const { user, token } = await invited();
@@ -136,10 +165,10 @@ describe('completeSignup', () => {
     expect(await verify(stored.passwordHash!, 'correct horse 1')).toBe(true);
     expect(done.id).toBe(user.id);
 
-    // The link is spent: a replay is told so, and changes nothing.
+    // The link is spent: a replay is told to sign in, and changes nothing.
     expect(
       await refusal(Users.completeSignup({ token, password: 'another pass 2', clues: CLUES })),
-    ).toEqual({ message: 'This invitation link is not valid or has expired', status: 410 });
+    ).toEqual({ message: 'You have already completed your profile. Please sign in.', status: 409 });
     expect((await Users.byId(user.id))?.passwordHash).toBe(stored.passwordHash);
 
     const run = await Jobs.lastRun('score-user-articles');
@@ -243,7 +272,7 @@ describe('completeSignup', () => {
       );
     const outcomes = await Promise.all([submit('first pass 1'), submit('second pass 2')]);
     expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(1);
-    expect(outcomes).toContain(410);
+    expect(outcomes).toContain(409);
     const stored = (await Users.byId(user.id))!;
     const matches = await Promise.all(
       ['first pass 1', 'second pass 2'].map((password) => verify(stored.passwordHash!, password)),
@@ -277,5 +306,50 @@ describe('score-user-articles', () => {
     expect(scores.find((score) => score.matchingId === user.id)).toMatchObject({
       matchingType: 'user',
     });
+  });
+
+  it("sends the reader the 'newsfeed is ready' e-mail with the sign-in link once the run is done, and only once", async () => {
+    const { token, user } = await invited();
+    await Users.completeSignup({ token, password: 'good pass 1', clues: CLUES });
+    const run = (await Jobs.lastRun('score-user-articles'))!;
+    const feedReady = async () =>
+      (await Outbox.recent({ limit: 200 })).filter(
+        (email) => email.to === user.email && email.kind === 'feed-ready',
+      );
+    expect(await feedReady()).toEqual([]);
+    const messages = await receive(run.id);
+    await Jobs.handleBatch(messages, Automations.jobs);
+    expect((await Jobs.byId(run.id))?.status).toBe('Success');
+    expect((await Users.byId(user.id))?.feedReadyAt).toEqual(expect.any(String));
+    expect(await feedReady()).toHaveLength(1);
+
+    // A redelivered message, and a second run for the same reader, send nothing more.
+    await Jobs.handleBatch(messages, Automations.jobs);
+    const again = await Jobs.enqueue(Automations.scoreUserArticles, { userId: user.id }, user.id);
+    await Jobs.handleBatch(await receive(again.id), Automations.jobs);
+    expect((await Jobs.byId(again.id))?.status).toBe('Success');
+    expect(await feedReady()).toHaveLength(1);
+
+    const sent = (await messagesTo(user.email)).filter(
+      (message) => message.subject === 'Your Cluefeed newsfeed is ready',
+    );
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.text).toContain('Your newsfeed is ready');
+    expect(linkIn(sent[0]!, config().PUBLIC_URL)).toBe(`${config().PUBLIC_URL}/login`);
+  });
+
+  it('queues the e-mail once when runs finish at the same moment', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const { user } = await invited(`Ready ${round}`);
+      const marks = await Promise.all(
+        Array.from({ length: 4 }, () => Users.markFeedReady(user.id).catch(() => 'refused')),
+      );
+      // One queued it; the others saw it done (or were refused and would be retried).
+      expect(marks.filter((mark) => mark === true)).toHaveLength(1);
+      const queued = (await Outbox.recent({ limit: 200 })).filter(
+        (email) => email.to === user.email && email.kind === 'feed-ready',
+      );
+      expect(queued).toHaveLength(1);
+    }
   });
 });

@@ -11,7 +11,7 @@ import { fn, PASSWORD_MESSAGES, passwordProblem, VisibleError } from '#core/comm
 import { isConditionFailure } from '#core/db';
 import { logger } from '#core/logs';
 import { UserEntity } from './entity';
-import { fromInvitation, INVITATION_LINK_INVALID } from './invitations';
+import { fromInvitation, INVITATION_LINK_INVALID, INVITATION_ONBOARDED } from './invitations';
 
 import { ClueSchema, type User, userEmailSchema } from './read';
 
@@ -34,7 +34,8 @@ export const SIGNUP_MESSAGES = {
   tooFewClues: `Please add at least ${MIN_CLUES} clues`,
   noClues: 'Please add at least 1 clue',
   tooManyClues: `At most ${MAX_CLUES} clues`,
-  alreadyDone: 'You have already completed your profile. Please sign in.',
+  /** Any invitation link of a reader who signed up. */
+  alreadyDone: INVITATION_ONBOARDED,
   timeSpentInvalid: 'The time spent is not valid',
   threadNotFound: Assistant.ASSISTANT_MESSAGES.threadNotFound,
 } as const;
@@ -52,12 +53,15 @@ const EmailSchema = userEmailSchema({
   invalid: SIGNUP_MESSAGES.emailInvalid,
 });
 
-/** The invited user, or the message that they need their invitation link (never who is invited). */
-async function invitedBy(token: string): Promise<User> {
+/**
+ * The invited user, or the message that they need their invitation link (never who is invited),
+ * or, for a reader who signed up, that they sign in.
+ */
+export async function invitedBy(token: string): Promise<User> {
   try {
     return await fromInvitation(token);
   } catch (error) {
-    if (error instanceof VisibleError) {
+    if (error instanceof VisibleError && error.status !== 409) {
       // Only a link we signed can be spent or expired (410): saying so tells its holder nothing
       // new, while a forged or malformed one gets the same answer as no link at all.
       const [code, message] =
@@ -87,9 +91,6 @@ export const checkSignupStatus = fn(
     const user = await invitedBy(token);
     if (user.email !== email) {
       throw new VisibleError('user.wrong_email', SIGNUP_MESSAGES.wrongEmail, 403);
-    }
-    if (user.status === 'Onboarded') {
-      throw new VisibleError('user.already_onboarded', SIGNUP_MESSAGES.alreadyDone, 409);
     }
     if (user.status !== 'Verified') {
       // Only from the status read: an Onboarded user (a signup meanwhile) is never moved back.
@@ -142,7 +143,7 @@ export type CompleteSignupInput = v.InferInput<typeof CompleteSignupInput>;
 /**
  * Completes the signup: descriptors, password hash, status Onboarded and the invitation retired
  * (its version bumped) in one write conditioned on the version the link carries, so a replayed
- * link or a second submit is refused with the invitation message. Then queues the scoring of the
+ * link or a second submit is refused: the reader has signed up and is asked to sign in. Then queues the scoring of the
  * newest articles for the new reader.
  */
 export const completeSignup = fn(CompleteSignupInput, async (input): Promise<User> => {
@@ -155,9 +156,6 @@ export const completeSignup = fn(CompleteSignupInput, async (input): Promise<Use
     throw new VisibleError('user.too_few_clues', SIGNUP_MESSAGES.tooFewClues, 400);
   }
   const user = await invitedBy(input.token);
-  if (user.status === 'Onboarded') {
-    throw new VisibleError('user.already_onboarded', SIGNUP_MESSAGES.alreadyDone, 409);
-  }
   // The thread lowers the clue minimum and is stored with the user: only their own interview.
   if (input.threadId && !(await Assistant.isOnboardingThreadOf(user.id, input.threadId))) {
     throw new VisibleError('user.thread_not_found', SIGNUP_MESSAGES.threadNotFound, 400);
@@ -178,6 +176,8 @@ export const completeSignup = fn(CompleteSignupInput, async (input): Promise<Use
   };
   const written = await UserEntity.patch({ id: user.id })
     .set(changes)
+    // The funnel's draft has served its purpose: the clues are the reader's descriptors now.
+    .remove(['signupDraft', 'signupDraftRevision'])
     .where(
       (attr, op) =>
         `${op.eq(attr.invitationVersion, user.invitationVersion ?? 0)} AND ${op.eq(attr.isActive, true)}`,
@@ -191,6 +191,8 @@ export const completeSignup = fn(CompleteSignupInput, async (input): Promise<Use
       },
     );
   if (!written) {
+    // The link changed meanwhile: a signup at the same moment (409, sign in) or a new invitation.
+    await invitedBy(input.token);
     throw new VisibleError('user.invitation_expired', SIGNUP_MESSAGES.invitationExpired, 410);
   }
   await queueScoring(user.id);

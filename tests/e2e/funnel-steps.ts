@@ -12,3 +12,12 @@ export async function evaluate(page: Page, text: string) {
   await field.press('Enter');
   await expect(page.getByRole('status')).toContainText('Score:');
 }
+
+/** The clues listed under 'Your clues', without their actions' labels. */
+export function clueTexts(page: Page): Promise<string[]> {
+  return page
+    .getByRole('list', { name: 'Your clues' })
+    .getByRole('listitem')
+    .locator('span')
+    .allTextContents();
+}

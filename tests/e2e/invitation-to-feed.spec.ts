@@ -5,7 +5,7 @@
 import type { Page } from '@playwright/test';
 import { ulid } from 'ulid';
 import { expect, test as base } from './fixtures';
-import { evaluate, heading } from './funnel-steps';
+import { clueTexts, evaluate, heading } from './funnel-steps';
 import { onlyMessageTo, pathOfLink } from './mail';
 
 const ADMIN = { userName: 'admin', password: 'e2e-admin-password-0123' };
@@ -139,7 +139,7 @@ async function ipClues(page: Page) {
   await expect(heading(page, 'So those are your clues')).toBeVisible();
   const clues = page.getByRole('list', { name: 'Your clues' }).getByRole('listitem');
   await expect(clues.first()).toBeVisible();
-  const found = await clues.allTextContents();
+  const found = await clueTexts(page);
   expect(found.join(' ')).toMatch(/lending protocols/);
   await page.getByRole('button', { name: 'Complete Profile' }).click();
   return found;

@@ -24,3 +24,20 @@ export function pathOfLink(message: StoredMessage, pathname: string): string {
   if (!link) throw new Error(`No ${pathname} link in "${message.subject}"`);
   return `${link.pathname}${link.search}`;
 }
+
+/** Waits for the one message to `email` with this subject, and returns it. */
+export async function messageTo(email: string, subject: string): Promise<StoredMessage> {
+  let found: StoredMessage[] = [];
+  await expect
+    .poll(
+      async () => {
+        found = (await readMessages(E2E_MAIL_DIR)).filter(
+          (message) => message.to.includes(email) && message.subject === subject,
+        );
+        return found.length;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(1);
+  return found[0]!;
+}

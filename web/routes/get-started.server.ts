@@ -13,7 +13,7 @@ import { handleApi, json, methodNotAllowed, readJson } from '#web/lib/api.server
 export const VARIANTS = ['', 'sp', 'ip'] as const;
 export type Variant = (typeof VARIANTS)[number];
 
-/** The page's data: the variant, the invited user when the link is valid, and the starters. */
+/** The page's data: the variant, who the link names and what they built so far, the starters. */
 export async function loadGetStarted({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const given = url.searchParams.getAll('vus');
@@ -28,29 +28,55 @@ export async function loadGetStarted({ request }: LoaderFunctionArgs) {
     throw redirect(`${url.pathname}${url.search}`);
   }
   const variant = vus ?? '';
-  const { invited, linkProblem } = await invitation(url.searchParams.get('user'));
-  const starters = variant === 'ip' ? [] : await SentenceStarters.list();
-  return { variant, invited, linkProblem, starters };
+  const { invited, linkProblem, onboarded, draft } = await invitation(url.searchParams.get('user'));
+  if (draft && invited?.status === 'Verified' && !url.searchParams.has('step')) {
+    // The invitation opened again: the reader goes on where they were, in the variant they used.
+    if (draft.state.variant) url.searchParams.set('vus', draft.state.variant);
+    else url.searchParams.delete('vus');
+    url.searchParams.set('step', draft.state.step);
+    throw redirect(`${url.pathname}${url.search}`);
+  }
+  // A draft made in another variant does not fit this one's steps: the page starts afresh.
+  const kept = draft?.state.variant === variant ? draft : null;
+  const [starters, chat] = await Promise.all([
+    variant === 'ip' ? [] : SentenceStarters.list(),
+    invited && kept?.state.threadId ? interview(invited.id, kept.state.threadId) : null,
+  ]);
+  return {
+    variant,
+    invited: invited && { name: invited.name, email: invited.email, status: invited.status },
+    linkProblem,
+    onboarded,
+    starters,
+    draft: kept,
+    chat,
+  };
 }
 
 /**
- * Name and e-mail of the user the link names (null for no link, a bad one, or a spent one), and
- * for a link we signed that is spent, replaced or expired, what the page says at once. A forged
- * or malformed link is told nothing until the verification step answers.
+ * The reader the link names (null for no link, a bad one, or one of a reader who signed up) and
+ * their draft; for a link we signed that is replaced or expired, what the page says at once. A
+ * reader who signed up is told so, with the way to sign in. A forged or malformed link is told
+ * nothing until the verification step answers.
  */
 async function invitation(token: string | null) {
-  const none = { invited: null, linkProblem: null };
+  const none = { invited: null, linkProblem: null, onboarded: null, draft: null };
   if (!token || token.length > 500) return none;
   try {
-    const user = await Users.fromInvitation(token);
-    return user.status === 'Onboarded'
-      ? { invited: null, linkProblem: Users.SIGNUP_MESSAGES.alreadyDone }
-      : { invited: { name: user.name, email: user.email }, linkProblem: null };
+    const { user, draft } = await Users.openInvitation(token);
+    return { ...none, invited: user, draft: draft ?? null };
   } catch (error) {
     if (!isVisibleError(error)) throw error;
+    if (error.status === 409) return { ...none, onboarded: error.message };
     if (error.status !== 410) return none;
-    return { invited: null, linkProblem: Users.SIGNUP_MESSAGES.invitationExpired };
+    return { ...none, linkProblem: Users.SIGNUP_MESSAGES.invitationExpired };
   }
+}
+
+/** The ip variant's interview so far, as the chat shows it (only the reader's own onboarding). */
+async function interview(userId: string, threadId: string) {
+  if (!(await Assistant.isOnboardingThreadOf(userId, threadId))) return null;
+  return { threadId, messages: bubbles(await Assistant.messagesOf(threadId)) };
 }
 
 /** Bodies are small: at most 50 clues of 500 characters, or one 1,000-character message. */
@@ -103,6 +129,11 @@ const CALLS = {
       email: input.email as string,
     });
     return { name: status.name, status: status.status };
+  },
+  'save-draft': async (body: unknown) => {
+    // core/users validates the draft; here only that the body is an object with a token.
+    const input = parsed(v.looseObject({ token: Token }), body);
+    return Users.saveDraft(input as v.InferInput<typeof Users.SaveDraftInput>);
   },
   signup: async (body: unknown) => {
     // core/users validates every field; here only that the body is an object with a token.

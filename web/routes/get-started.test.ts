@@ -67,27 +67,90 @@ describe('GET /get-started', () => {
     }
   });
 
-  it('names the invited user for a valid link, nobody for a missing, forged or spent one, and says a spent one is spent', async () => {
+  it('names the invited user for a valid link, nobody for a missing or forged one, and tells a signed-up reader to sign in', async () => {
     const { user, token } = await invited();
     expect((await load(`?user=${token}`)).data?.invited).toEqual({
       name: user.name,
       email: user.email,
+      status: 'Initial',
     });
     expect((await load('')).data?.invited).toBeNull();
     expect((await load(`?user=${token}`)).data?.linkProblem).toBeNull();
     for (const query of ['', `?user=${token.slice(0, -2)}xx`, `?user=${'a'.repeat(5000)}`]) {
-      expect((await load(query)).data).toMatchObject({ invited: null, linkProblem: null });
+      expect((await load(query)).data).toMatchObject({
+        invited: null,
+        linkProblem: null,
+        onboarded: null,
+      });
     }
     await Users.completeSignup({
       token,
       password: 'good pass 1',
       clues: ['I build a', 'I build b'],
     });
-    // The spent link says so at once, before any address is typed.
+    // The spent link says at once that the reader has signed up, with no step to take.
     expect((await load(`?user=${token}`)).data).toMatchObject({
       invited: null,
-      linkProblem: 'This invitation link is not valid or has expired',
+      linkProblem: null,
+      onboarded: 'You have already completed your profile. Please sign in.',
+      draft: null,
     });
+  });
+
+  it('sends a reopened invitation to the step its draft was at, in its variant; with a step, shows the draft', async () => {
+    const { user, token } = await invited();
+    await Users.checkSignupStatus({ token, email: user.email });
+    const state: Users.DraftState = {
+      variant: 'sp',
+      step: 'descriptor',
+      entries: [
+        {
+          id: 'entry-1',
+          name: 'lending markets',
+          starterId: 'build',
+          pointer: { name: 'protocols for' },
+          rank: 'NOT_RANKED',
+          suggestions: [],
+          finalized: false,
+          isEditMode: false,
+        },
+      ],
+      currentId: 'entry-1',
+    };
+    await Users.saveDraft({ token, revision: 0, state });
+    const { thrown } = await load(`?utm=mail&user=${token}`);
+    expect(thrown?.status).toBe(302);
+    expect(thrown?.headers.get('Location')).toBe(
+      `/get-started?utm=mail&user=${token}&vus=sp&step=descriptor`,
+    );
+    const { data } = await load(`?utm=mail&user=${token}&vus=sp&step=descriptor`);
+    expect(data?.draft).toEqual({ revision: 1, state });
+    // Another variant's steps do not fit the draft: that page starts afresh.
+    expect((await load(`?user=${token}&vus=ip&step=chat`)).data?.draft).toBeNull();
+    // Another reader's link never shows it.
+    const other = await invited();
+    expect((await load(`?user=${other.token}&vus=sp&step=descriptor`)).data?.draft).toBeNull();
+  });
+
+  it("shows a reopened interview's messages from the reader's own thread", async () => {
+    const { user, token } = await invited();
+    await Users.checkSignupStatus({ token, email: user.email });
+    const thread = await call('initialize-thread', { token });
+    const threadId = thread.body.threadId as string;
+    await call('send-message', { token, threadId, message: 'I collect generative art' });
+    await call('save-draft', {
+      token,
+      revision: 0,
+      state: { variant: 'ip', step: 'chat', entries: [], threadId },
+    });
+    const { data } = await load(`?user=${token}&vus=ip&step=chat`);
+    expect(data?.chat?.threadId).toBe(threadId);
+    expect(data?.chat?.messages.map((message) => message.role)).toEqual([
+      'assistant',
+      'user',
+      'assistant',
+    ]);
+    expect(data?.chat?.messages[1]?.bubbles).toEqual(['I collect generative art']);
   });
 });
 
@@ -130,11 +193,32 @@ describe('POST /get-started/{call}', () => {
       (await call('signup', { token, password: 'abcdefg1', clues: ['a b', 'c d'] })).status,
     ).toBe(200);
     const replay = await call('signup', { token, password: 'abcdefg1', clues: ['a b', 'c d'] });
-    expect(replay.status).toBe(410);
+    expect(replay.status).toBe(409);
     expect(replay.body.error).toEqual({
-      code: 'user.invitation_expired',
-      message: 'This invitation link is not valid or has expired',
+      code: 'user.already_onboarded',
+      message: 'You have already completed your profile. Please sign in.',
     });
+  });
+
+  it('save-draft: stores the draft for the link; bad input is a 4xx, a stale revision a 409', async () => {
+    const { user, token } = await invited();
+    const state = { variant: '', step: 'starters', entries: [] };
+    expect(await call('save-draft', { token, revision: 0, state })).toEqual({
+      status: 200,
+      body: { revision: 1 },
+    });
+    expect(JSON.parse((await Users.byId(user.id))!.signupDraft!)).toEqual(state);
+    const stale = await call('save-draft', { token, revision: 0, state });
+    expect(stale).toMatchObject({
+      status: 409,
+      body: { error: { code: 'user.draft_changed', message: Users.DRAFT_MESSAGES.changed } },
+    });
+    expect((await call('save-draft', { token, revision: 1, state: { step: 'x' } })).status).toBe(
+      400,
+    );
+    expect((await call('save-draft', { token: 'forged', revision: 1, state })).status).toBe(400);
+    expect((await call('save-draft', { revision: 1, state })).status).toBe(400);
+    expect((await Users.byId(user.id))!.signupDraftRevision).toBe(1);
   });
 
   it("assistant: a thread answers only its own user's token; bad and overlong input is a 4xx", async () => {

@@ -1,20 +1,32 @@
-// GetStarted (/get-started?utm&vus&user): the signup funnel in three variants (spec §2-§5).
-// The invitation link's `user` token names the reader; the steps' state lives in the page, and
-// every server call (verification, evaluation, chat, signup) is a JSON POST authorised by it.
+// GetStarted (/get-started?utm&vus&user&step): the signup funnel in three variants (spec §2-§5).
+// The invitation link's `user` token names the reader; each step has its URL (`step`), so Back goes
+// one step back; what the reader builds is saved on the server against the invitation (the draft)
+// and found again on a reload or a return. Every call is a JSON POST authorised by the token.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData, useSearchParams } from '@remix-run/react';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { DraftState } from '#core/users';
 import { ChatStep, CluesStep, type Chat } from '#web/components/get-started/chat-step';
 import { DescriptorStep } from '#web/components/get-started/descriptor-step';
 import {
   CompletedStep,
+  OnboardedStep,
   ReviewStep,
   VerificationStep,
   WelcomeStep,
 } from '#web/components/get-started/entry-steps';
-import { entryClue, post, type Step } from '#web/components/get-started/funnel';
+import {
+  entryClue,
+  post,
+  resolveStep,
+  restoredEntries,
+  storedEntry,
+  type Step,
+} from '#web/components/get-started/funnel';
 import { PointerStep, StarterStep } from '#web/components/get-started/starter-steps';
+import { useDraftSaver } from '#web/components/get-started/use-draft';
 import { useEntries } from '#web/components/get-started/use-entries';
+import { useSteps } from '#web/components/get-started/use-steps';
 import { privatePageHeaders } from '#web/lib/cache';
 import { loadGetStarted } from './get-started.server';
 
@@ -26,30 +38,89 @@ export function loader(args: LoaderFunctionArgs) {
   return loadGetStarted(args);
 }
 
+export { shouldRevalidate } from '#web/components/get-started/use-steps';
+
 export default function GetStarted() {
-  const { variant, invited, linkProblem, starters } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const { variant, invited, starters } = data;
+  const saved = data.draft?.state;
   const token = useSearchParams()[0].get('user') ?? '';
-  const [step, setStep] = useState<Step>(invited ? 'welcome' : 'verification');
-  const [moved, setMoved] = useState(false);
-  const [error, setError] = useState<string | undefined>(linkProblem ?? undefined);
+  const [verified, setVerified] = useState(invited?.status === 'Verified');
+  const [done, setDone] = useState(false);
+  const [error, setError] = useState<string | undefined>(data.linkProblem ?? undefined);
   const [busy, setBusy] = useState(false);
-  const [chat, setChat] = useState<Chat>({ messages: [] });
-  const [chatClues, setChatClues] = useState({ clues: [] as string[], suggestion: '' });
+  const [chat, setChat] = useState<Chat>({
+    threadId: data.chat?.threadId,
+    messages: data.chat?.messages ?? [],
+    startedAt: saved?.startedAt,
+  });
+  const [review, setReview] = useState(saved?.review);
   const timeSpent = useRef<number>();
   const errorRef = useRef<HTMLDivElement>(null);
 
-  const go = useCallback((next: Step) => {
-    setError(undefined);
-    setMoved(true);
-    setStep(next);
-  }, []);
   const fail = useCallback((message: string) => {
     setError(message);
     window.scrollTo({ top: 0 });
     errorRef.current?.focus();
   }, []);
-  const funnel = useEntries(variant, go, fail);
-  const firstStep: Step = variant === 'ip' ? 'chat' : 'starters';
+  // Moves read the step on screen when they are made, once it is resolved below.
+  let shown: Step = 'welcome';
+  const steps = useSteps(() => shown);
+  const funnel = useEntries(variant, restoredEntries(saved, starters), steps, fail);
+  const clues =
+    variant === 'ip'
+      ? (review?.clues ?? [])
+      : funnel.entries.filter((entry) => entry.finalized).map(entryClue);
+  shown = resolveStep(steps.requested, {
+    variant,
+    invited: Boolean(invited),
+    verified,
+    done,
+    current: funnel.current,
+    clues,
+    reviewed: review !== undefined,
+  });
+
+  // Arriving at a step, however (a click, Back, Forward, a reload): its state and no old error.
+  const [moved, setMoved] = useState(false);
+  const first = useRef(shown);
+  const { settle } = funnel;
+  useEffect(() => {
+    settle(shown);
+    if (first.current !== shown) {
+      setMoved(true);
+      setError(undefined);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per step shown
+  }, [shown]);
+  // The URL names a step the reader cannot be at (yet), or the review after the signup: it is
+  // replaced by the step shown. Only once a move has landed: a click changes the state first
+  // and the URL after, and must not be undone in between.
+  useEffect(() => {
+    const url = shown === 'welcome' || shown === 'verification' ? null : shown;
+    if (url !== steps.requested) steps.correct();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- when the URL or the signup changes
+  }, [steps.requested, done]);
+
+  const draft: DraftState | undefined =
+    verified && shown !== 'welcome' && shown !== 'completed'
+      ? {
+          variant,
+          step: shown as DraftState['step'],
+          entries: funnel.entries.map(storedEntry),
+          currentId: funnel.currentId,
+          threadId: chat.threadId,
+          startedAt: chat.startedAt,
+          review,
+        }
+      : undefined;
+  useDraftSaver(
+    token,
+    { revision: data.draft?.revision ?? 0, state: saved },
+    draft,
+    { finished: done, typing: shown === 'descriptor' },
+    fail,
+  );
 
   async function call(path: string, body: object, then: () => void) {
     setBusy(true);
@@ -62,11 +133,16 @@ export default function GetStarted() {
       setBusy(false);
     }
   }
-
-  const clues =
-    variant === 'ip'
-      ? chatClues.clues
-      : funnel.entries.filter((entry) => entry.finalized).map(entryClue);
+  /** The interview's time until 'Complete Profile' (to now after a reload); a day at most. */
+  const spentMs = () => {
+    const spent = timeSpent.current ?? (chat.startedAt && Date.now() - chat.startedAt);
+    return spent !== undefined && spent <= 86_400_000 ? spent : undefined;
+  };
+  const start = (email: string) =>
+    void call('/get-started/check-signup-status', { email }, () => {
+      setVerified(true);
+      steps.go(variant === 'ip' ? 'chat' : 'starters');
+    });
 
   return (
     <div className="page narrow funnel">
@@ -78,27 +154,14 @@ export default function GetStarted() {
       >
         {error}
       </div>
-      {step === 'verification' && (
-        <VerificationStep
-          focus={moved}
-          busy={busy}
-          onSubmit={(email) =>
-            void call('/get-started/check-signup-status', { email }, () => go(firstStep))
-          }
-        />
+      {data.onboarded && <OnboardedStep message={data.onboarded} />}
+      {!data.onboarded && shown === 'verification' && (
+        <VerificationStep focus={moved} busy={busy} onSubmit={start} />
       )}
-      {step === 'welcome' && invited && (
-        <WelcomeStep
-          name={invited.name}
-          busy={busy}
-          onStart={() =>
-            void call('/get-started/check-signup-status', { email: invited.email }, () =>
-              go(firstStep),
-            )
-          }
-        />
+      {shown === 'welcome' && invited && (
+        <WelcomeStep name={invited.name} busy={busy} onStart={() => start(invited.email)} />
       )}
-      {step === 'starters' && variant !== 'ip' && (
+      {shown === 'starters' && variant !== 'ip' && (
         <StarterStep
           variant={variant}
           starters={starters}
@@ -108,10 +171,10 @@ export default function GetStarted() {
           onPointer={funnel.chooseBoth}
           onEdit={funnel.edit}
           onDelete={funnel.remove}
-          onComplete={() => go('review')}
+          onComplete={() => steps.go('review')}
         />
       )}
-      {step === 'pointer' && funnel.current && (
+      {shown === 'pointer' && funnel.current && (
         <PointerStep
           starter={funnel.current.starter}
           focus={moved}
@@ -119,7 +182,7 @@ export default function GetStarted() {
           onBack={funnel.backFromPointer}
         />
       )}
-      {step === 'descriptor' && funnel.current && (
+      {shown === 'descriptor' && funnel.current && (
         <DescriptorStep
           entry={funnel.current}
           index={funnel.entries.indexOf(funnel.current)}
@@ -131,7 +194,7 @@ export default function GetStarted() {
           onAdd={funnel.add}
         />
       )}
-      {step === 'chat' && (
+      {shown === 'chat' && (
         <ChatStep
           token={token}
           chat={chat}
@@ -139,23 +202,24 @@ export default function GetStarted() {
           setChat={setChat}
           onError={fail}
           onClues={(found, suggestion) => {
-            setChatClues({ clues: found, suggestion });
-            go('clues');
+            setReview({ clues: found, suggestion });
+            steps.go('clues');
           }}
         />
       )}
-      {step === 'clues' && (
+      {shown === 'clues' && review && (
         <CluesStep
-          {...chatClues}
+          {...review}
           focus={moved}
-          onBack={() => go('chat')}
+          onChange={(edited) => setReview({ ...review, clues: edited })}
+          onBack={() => steps.returnTo('chat')}
           onComplete={() => {
             timeSpent.current = chat.startedAt ? Date.now() - chat.startedAt : undefined;
-            go('review');
+            steps.go('review');
           }}
         />
       )}
-      {step === 'review' && (
+      {shown === 'review' && (
         <ReviewStep
           focus={moved}
           busy={busy}
@@ -166,17 +230,14 @@ export default function GetStarted() {
                 password,
                 confirmPassword,
                 clues,
-                ...(variant === 'ip' && {
-                  threadId: chat.threadId,
-                  timeSpentMs: timeSpent.current,
-                }),
+                ...(variant === 'ip' && { threadId: chat.threadId, timeSpentMs: spentMs() }),
               },
-              () => go('completed'),
+              () => setDone(true),
             )
           }
         />
       )}
-      {step === 'completed' && <CompletedStep focus={moved} />}
+      {shown === 'completed' && <CompletedStep focus={moved} />}
     </div>
   );
 }

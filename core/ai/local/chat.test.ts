@@ -24,9 +24,51 @@ describe('the local interviewer', () => {
     ]);
     const replies = transcript.filter((m) => m.role === 'assistant').map((m) => m.content);
     expect(replies.slice(1)).toEqual([
-      'Got it: lending protocols. Which chains or ecosystems matter most for that? For example Ethereum, Solana or an L2.',
-      'Got it: Ethereum, Arbitrum. What is your role: developer, founder, researcher, investor, designer or another?',
-      'Got it: smart contract engineer. Thanks, that gives me a good picture. Is there anything else you follow closely? When you are done, finish the interview to see your clues.',
+      'Noted: you build lending protocols. Which chains or ecosystems matter most for that? For example Ethereum, Solana or an L2.',
+      'Noted: you build lending protocols on Ethereum and Arbitrum. What is your role: developer, founder, researcher, investor, designer or another?',
+      'Noted: you are a smart contract engineer. Thanks, that gives me a good picture. Is there anything else you follow closely? When you are done, finish the interview to see your clues.',
+    ]);
+  });
+
+  it('says back the clue an answer made, never a list of its keywords', () => {
+    const [, , reply] = interview([
+      'I collect generative art and sit on a market making desk at my fund.',
+    ]).map((m) => m.content);
+    expect(reply).toBe(
+      'Noted: you collect generative art and sit on a market making desk at your fund. Which chains or ecosystems matter most for that? For example Ethereum, Solana or an L2.',
+    );
+    expect(reply).not.toMatch(/Got it|, market, desk/);
+  });
+
+  it('ends the interview when the reader says that covers it, whatever was asked', () => {
+    for (const closing of [
+      'No, that covers it',
+      "That's all.",
+      'Nothing else, thanks',
+      "I'm done",
+      'No more, thank you!',
+    ]) {
+      const transcript = interview(['I build lending protocols on Arbitrum.', closing]);
+      expect(transcript.at(-1)?.content, closing).toBe(
+        "Thanks, that's all I need. Choose Complete Interview to see your clues.",
+      );
+      expect(cluesFrom(transcript, []).cluesToBeAdded, closing).toEqual([
+        'I build lending protocols on Arbitrum',
+      ]);
+    }
+  });
+
+  it("takes a bare 'no' as the end only when asked for anything else", () => {
+    const afterRole = interview(['I build lending protocols on Arbitrum.', 'No']);
+    expect(afterRole.at(-3)?.content).toMatch(/What is your role/);
+    expect(afterRole.at(-1)?.content).toMatch(/^Thanks, that gives me a good picture/);
+    const afterMore = interview(['I build lending protocols on Arbitrum.', 'Founder', 'Nope']);
+    expect(afterMore.at(-1)?.content).toBe(
+      "Thanks, that's all I need. Choose Complete Interview to see your clues.",
+    );
+    expect(cluesFrom(afterMore, []).cluesToBeAdded).toEqual([
+      'I build lending protocols on Arbitrum',
+      'I am a founder',
     ]);
   });
 
@@ -46,6 +88,25 @@ describe('the local interviewer', () => {
 });
 
 describe('clues from an interview', () => {
+  it('makes no clue of a refusal, a closing or a hedge, whichever question it answers', () => {
+    const transcript = interview([
+      'I research restaking protocols',
+      "I'm not sure",
+      'No, that covers it',
+    ]);
+    expect(cluesFrom(transcript, []).cluesToBeAdded).toEqual(['I research restaking protocols']);
+  });
+
+  it('keeps the capitals of names that start an answer', () => {
+    const transcript: ChatMessage[] = [
+      { role: 'assistant', content: OPENING },
+      { role: 'user', content: 'I invest.' },
+      { role: 'assistant', content: 'What exactly do you invest in? For example ...' },
+      { role: 'user', content: 'DeFi yield vaults' },
+    ];
+    expect(cluesFrom(transcript, []).cluesToBeAdded).toEqual(['I invest in DeFi yield vaults']);
+  });
+
   it('turns a scripted interview into specific clues, answers completing their questions', () => {
     const transcript = interview([
       'I build lending protocols.',

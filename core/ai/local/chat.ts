@@ -3,7 +3,9 @@
 // role), skipping what the reader already said and never asking twice, and it reads the clues out
 // of the answers: a first-person sentence is a clue as written, an answer fragment completes the
 // question it answers ("Ethereum and Arbitrum" after the chains question extends "I build lending
-// protocols" to "I build lending protocols on Ethereum and Arbitrum").
+// protocols" to "I build lending protocols on Ethereum and Arbitrum"). It acknowledges an answer
+// by the clue it made of it, addressed to the reader ("Noted: you collect generative art"), and an
+// answer that says there is nothing more ("No, that covers it") ends the interview: no clue.
 import type { ItemSentence } from 'wink-nlp';
 import type { ChatMessage } from '../types';
 import type { ClueChanges } from '../tasks';
@@ -86,8 +88,25 @@ const ROLE =
 
 const REMOVAL =
   /\b(no longer|not interested( in)?|don'?t care( about)?|remove|stop(ped)?( caring about)?|drop|forget)\b/i;
-const FILLER =
-  /^(done|that'?s (it|all)|nothing( else)?|no(pe)?|thanks?( you)?|thank you|ok(ay)?|yes|yep|sure)$/i;
+/**
+ * Words that add nothing to what a reader follows: refusals, thanks, hedges, 'that covers it'. A
+ * sentence made only of these is no clue, whatever its shape ("I am not sure", "No, that's all").
+ */
+const EMPTY_WORDS = new Set(
+  (
+    "no nope nah not nothing none else more any anything that that's thats this it it's its is " +
+    "was all everything covers cover covered about i i'm im am me done finished set for now " +
+    'thanks thank thx you ok okay yes yep yeah sure good fine great perfect alright really ' +
+    "think so pretty much enough just that'll do don't dont know can't cant of there right " +
+    "maybe the at moment in particular well oh hmm idk we we are were we're be will would " +
+    'have has got to from me cheers bye let leave'
+  ).split(' '),
+);
+/** What says "that is all" outright, whatever question it answers. */
+const CLOSING =
+  /\b(that'?s (it|all|everything)|that is (it|all|everything)|covers it|covered it|nothing (else|more)|no(thing)? more|(i'?m|i am|we'?re|all) (done|finished|set)|that'?s enough|that'?ll do|no,? thanks?( you)?)\b/i;
+/** A bare refusal: the end only as the answer to 'anything else?'. */
+const REFUSAL = /^(no|nope|nah|nothing|none)\b/i;
 const HEDGES = /\b(also|mostly|mainly|really|just|primarily|currently)\b\s*/gi;
 
 function activityOf(text: string): string | undefined {
@@ -107,6 +126,18 @@ const topicsIn = (text: string) =>
     (phrase) => !ROLE.test(phrase) && chainsIn(phrase).length === 0 && !activityOf(phrase),
   );
 
+const wordsOf = (sentence: string) =>
+  sentence
+    .toLowerCase()
+    .replace(/’/g, "'")
+    .match(/[a-z0-9']+/g) ?? [];
+const saysNothing = (sentence: string) => wordsOf(sentence).every((w) => EMPTY_WORDS.has(w));
+
+/** Whether this sentence, answering `question`, says the reader has nothing more to add. */
+const closes = (sentence: string, question: Question | undefined) =>
+  saysNothing(sentence) &&
+  (CLOSING.test(sentence) || (question === 'more' && REFUSAL.test(sentence)));
+
 const listed = (items: string[]) =>
   items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 
@@ -118,7 +149,26 @@ function questionOf(message: ChatMessage): Question | undefined {
   return found.at(-1);
 }
 
-/** The next reply of the interview: what it heard in the last answer, then the next question. */
+const CLOSING_REPLY = "Thanks, that's all I need. Choose Complete Interview to see your clues.";
+
+/** A clue said back to the reader: "I collect generative art" -> "you collect generative art". */
+function addressed(clue: string): string {
+  return clue
+    .replace(/^I am\b/, 'you are')
+    .replace(/^I was\b/, 'you were')
+    .replace(/^I\b/, 'you')
+    .replace(/\bI am\b/g, 'you are')
+    .replace(/\bI\b/g, 'you')
+    .replace(/\bmyself\b/gi, 'yourself')
+    .replace(/\bmy\b/gi, 'your')
+    .replace(/\bmine\b/gi, 'yours')
+    .replace(/\bme\b/gi, 'you');
+}
+
+/**
+ * The next reply of the interview: the clues the last answer made, said back to the reader, then
+ * the next question, or the end when the answer says there is nothing more.
+ */
 export function interviewReply(messages: ChatMessage[]): string {
   const asked = new Set(messages.map(questionOf).filter((q) => q !== undefined));
   const answers = messages.filter((m) => m.role === 'user').map((m) => m.content);
@@ -131,26 +181,32 @@ export function interviewReply(messages: ChatMessage[]): string {
     role: ROLE.test(said),
   };
   const next: Question = ORDER.find((slot) => !filled[slot] && !asked.has(slot)) ?? 'more';
-  const last = answers.at(-1) ?? '';
-  const heard = [
-    ...keyphrases(last)
-      .filter((phrase) => chainsIn(phrase).length === 0)
-      .slice(0, 3),
-    ...chainsIn(last),
-  ];
+  const lastAt = messages.findLastIndex((m) => m.role === 'user');
+  const last = messages[lastAt]?.content ?? '';
+  const answered = messages.slice(0, Math.max(0, lastAt)).map(questionOf).findLast(Boolean);
+  const before = new Set(cluesFrom(messages.slice(0, Math.max(0, lastAt)), []).cluesToBeAdded);
+  const heard = cluesFrom(messages, []).cluesToBeAdded.filter((clue) => !before.has(clue));
   const ack = REMOVAL.test(last)
     ? 'Noted, I will drop that. '
     : heard.length > 0
-      ? `Got it: ${heard.join(', ')}. `
+      ? `Noted: ${listed(heard.map(addressed))}. `
       : '';
+  const closing = sentencesOf(last).at(-1);
+  if (closing !== undefined && closes(closing, answered)) return ack + CLOSING_REPLY;
   return ack + QUESTIONS[next].text(verb ?? 'do');
 }
 
-const lowerFirst = (text: string) =>
-  /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+/** "Smart contract engineer" -> "smart contract engineer"; "DeFi" and chain names keep theirs. */
+const lowerFirst = (text: string) => {
+  const first = text.split(/\s/)[0] ?? '';
+  return /^[A-Z][a-z]*$/.test(first) && chainsIn(first).length === 0
+    ? text[0]!.toLowerCase() + text.slice(1)
+    : text;
+};
 const withArticle = (text: string) =>
   /^(a|an|the)\b/i.test(text) ? text : `${/^[aeiou]/i.test(text) ? 'an' : 'a'} ${text}`;
 
+/** The sentences of an answer, tidied ("I'm" -> "I am", hedges dropped, end punctuation off). */
 function sentencesOf(text: string): string[] {
   const out: string[] = [];
   wink()
@@ -164,7 +220,7 @@ function sentencesOf(text: string): string[] {
         .replace(/\s+/g, ' ')
         .trim()
         .replace(/[.!?,;]+$/, '');
-      if (tidy && !FILLER.test(tidy) && terms(tidy).length > 0) out.push(tidy);
+      if (tidy) out.push(tidy);
     });
   return out;
 }
@@ -185,6 +241,8 @@ export function cluesFrom(messages: ChatMessage[], currentClues: string[]): Clue
     }
     if (message.role !== 'user') continue;
     for (const sentence of sentencesOf(message.content)) {
+      // "No, that covers it", "Not sure", "Thanks": nothing the reader follows.
+      if (saysNothing(sentence) || terms(sentence).length === 0) continue;
       if (REMOVAL.test(sentence)) {
         removals.push(sentence);
         continue;

@@ -1,7 +1,8 @@
 // The ip variant's interview (spec §4): a thread is started when the chat appears, messages are
-// shown as bubbles (the server splits them and hides clue JSON), 'Complete Interview' fetches the
-// clues, and 'So those are your clues' confirms them ('Back' returns to the chat).
-import { useEffect, useId, useRef, useState } from 'react';
+// shown as bubbles (the server splits them and hides clue JSON) with the newest in view,
+// 'Complete Interview' fetches the clues, and 'So those are your clues' confirms them: each can be
+// edited or deleted there ('Back' returns to the chat).
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { post } from './funnel';
 import { StepHeading } from './step-heading';
 
@@ -28,6 +29,16 @@ export function ChatStep({ token, chat, focus, setChat, onClues, onError }: Prop
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const started = useRef(false);
+  const log = useRef<HTMLOListElement>(null);
+  const count = chat.messages.length;
+
+  // The newest message in view: the log scrolls to its end, and the page to the log if needed.
+  useEffect(() => {
+    const newest = log.current?.lastElementChild;
+    if (!newest || !log.current) return;
+    log.current.scrollTop = log.current.scrollHeight;
+    newest.scrollIntoView({ block: 'nearest' });
+  }, [count]);
 
   useEffect(() => {
     if (chat.threadId || started.current) return;
@@ -77,7 +88,7 @@ export function ChatStep({ token, chat, focus, setChat, onClues, onError }: Prop
   return (
     <section>
       <StepHeading focus={focus}>Hello, this is your Content Curator</StepHeading>
-      <ol className="chat" role="log" aria-live="polite" aria-label="Conversation">
+      <ol ref={log} className="chat" role="log" aria-live="polite" aria-label="Conversation">
         {chat.messages.flatMap((message) =>
           message.bubbles.map((bubble, index) => (
             <li
@@ -135,20 +146,38 @@ export function ChatStep({ token, chat, focus, setChat, onClues, onError }: Prop
   );
 }
 
+/** A clue as the reader may edit it: the assistant's own limit, and never empty. */
+const CLUE_MAX = 300;
+const CLUE_MESSAGES = {
+  empty: 'A clue cannot be empty',
+  tooLong: `A clue has at most ${CLUE_MAX} characters`,
+} as const;
+
 export function CluesStep(props: {
   clues: string[];
   suggestion: string;
   focus: boolean;
+  onChange(clues: string[]): void;
   onBack(): void;
   onComplete(): void;
 }) {
+  const replace = (index: number, clue?: string) =>
+    props.onChange(
+      props.clues.flatMap((old, at) => (at !== index ? [old] : clue === undefined ? [] : [clue])),
+    );
   return (
     <section>
       <StepHeading focus={props.focus}>So those are your clues</StepHeading>
       {props.clues.length > 0 ? (
         <ul className="funnel__entries" aria-label="Your clues">
-          {props.clues.map((clue) => (
-            <li key={clue}>{clue}</li>
+          {props.clues.map((clue, index) => (
+            <ClueRow
+              // By position: an edited clue keeps its row, and the focus on it.
+              key={index}
+              clue={clue}
+              onSave={(edited) => replace(index, edited)}
+              onDelete={() => replace(index)}
+            />
           ))}
         </ul>
       ) : null}
@@ -167,5 +196,96 @@ export function CluesStep(props: {
         </button>
       </div>
     </section>
+  );
+}
+
+function ClueRow(props: { clue: string; onSave(clue: string): void; onDelete(): void }) {
+  const id = useId();
+  const [text, setText] = useState<string>();
+  const [problem, setProblem] = useState<string>();
+  const field = useRef<HTMLInputElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const editing = text !== undefined;
+  const wasEditing = useRef(false);
+  // Into the field when editing starts; back to its Edit button when it ends.
+  useEffect(() => {
+    if (editing) field.current?.focus();
+    else if (wasEditing.current) editButton.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
+
+  function save(event: FormEvent) {
+    event.preventDefault();
+    const clue = (text ?? '').replace(/\s+/g, ' ').trim();
+    if (!clue) return setProblem(CLUE_MESSAGES.empty);
+    if (clue.length > CLUE_MAX) return setProblem(CLUE_MESSAGES.tooLong);
+    setText(undefined);
+    setProblem(undefined);
+    props.onSave(clue);
+  }
+
+  if (!editing) {
+    return (
+      <li>
+        <span>{props.clue}</span>
+        <button
+          ref={editButton}
+          type="button"
+          className="funnel__action"
+          aria-label={`Edit ${props.clue}`}
+          onClick={() => setText(props.clue)}
+        >
+          Edit
+        </button>
+        <button
+          type="button"
+          className="funnel__action"
+          aria-label={`Delete ${props.clue}`}
+          onClick={props.onDelete}
+        >
+          Delete
+        </button>
+      </li>
+    );
+  }
+  return (
+    <li>
+      <form className="funnel__edit" noValidate onSubmit={save}>
+        <label htmlFor={id} className="visually-hidden">
+          Edit your clue
+        </label>
+        <input
+          ref={field}
+          id={id}
+          type="text"
+          value={text}
+          maxLength={CLUE_MAX}
+          aria-invalid={Boolean(problem)}
+          aria-describedby={problem ? `${id}-error` : undefined}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') setText(undefined);
+          }}
+        />
+        <button type="submit" className="funnel__action">
+          Save
+        </button>
+        <button
+          type="button"
+          className="funnel__action"
+          onClick={() => {
+            setText(undefined);
+            setProblem(undefined);
+          }}
+        >
+          Cancel
+        </button>
+        {problem && (
+          <p id={`${id}-error`} className="field__error">
+            {problem}
+          </p>
+        )}
+      </form>
+    </li>
   );
 }

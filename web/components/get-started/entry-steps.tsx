@@ -1,4 +1,6 @@
-// The funnel's first and last screens: verification, welcome, review (the password) and completed.
+// The funnel's first and last screens: verification, welcome, review (the password), completed,
+// and what a link of a reader who already signed up shows.
+import { Link } from '@remix-run/react';
 import { useEffect, useId, useState } from 'react';
 import { isEmail, PASSWORD_MESSAGES, passwordProblem } from '#core/common';
 import { StepHeading } from './step-heading';
@@ -169,6 +171,28 @@ export function CompletedStep({ focus }: { focus: boolean }) {
     <section>
       <StepHeading focus={focus}>Thank you :)</StepHeading>
       <p className="lede">You&apos;ll receive an email when your newsfeed is ready</p>
+      <SignIn />
     </section>
+  );
+}
+
+/** An invitation link of a reader who signed up: no steps left, only the way in. */
+export function OnboardedStep({ message }: { message: string }) {
+  return (
+    <section>
+      <StepHeading focus={false}>Welcome back!</StepHeading>
+      <p className="lede">{message}</p>
+      <SignIn />
+    </section>
+  );
+}
+
+function SignIn() {
+  return (
+    <div className="actions">
+      <Link to="/login" className="button button--large">
+        Sign in
+      </Link>
+    </div>
   );
 }

@@ -1,5 +1,7 @@
 // The get-started funnel's client state (spec §3-§4): entries the reader builds from a starter, a
-// pointer and a descriptor, the score ranks, the texts that depend on them, and the JSON calls.
+// pointer and a descriptor, the score ranks, the texts that depend on them, the step the URL may
+// show, the entries as the server keeps them in the draft, and the JSON calls.
+import type { DraftState } from '#core/users';
 export type Pointer = { name?: string; ordering: number; examples: string[] };
 export type Starter = {
   id: string;
@@ -46,6 +48,107 @@ export type Step =
   | 'review'
   | 'completed';
 
+/** Steps with a URL of their own (`?step=`); Welcome and verification are the page without one. */
+export const URL_STEPS: readonly Step[] = [
+  'starters',
+  'pointer',
+  'descriptor',
+  'chat',
+  'clues',
+  'review',
+  'completed',
+];
+
+export type Variant = '' | 'sp' | 'ip';
+
+/** What decides which steps the reader may be at. */
+export type Progress = {
+  variant: Variant;
+  /** The link names an invited reader (Welcome), else the page verifies an address. */
+  invited: boolean;
+  /** The reader passed Welcome's 'Start' (now or earlier): the steps after it are open. */
+  verified: boolean;
+  done: boolean;
+  current?: Entry;
+  clues: string[];
+  /** The ip variant's interview answered with clues ('So those are your clues'). */
+  reviewed: boolean;
+};
+
+/**
+ * The step the page shows for the URL's `step`: the one asked for when the reader's progress
+ * allows it, else the first step of their variant (or Welcome before 'Start'). The server's render
+ * and the browser's agree, since both read the same URL and draft.
+ */
+export function resolveStep(requested: string | null, at: Progress): Step {
+  if (at.done) return 'completed';
+  if (!at.verified || requested === null) return at.invited ? 'welcome' : 'verification';
+  const first: Step = at.variant === 'ip' ? 'chat' : 'starters';
+  // An entry just added is still current until the list is reached: the step stays as the URL
+  // says until the move lands, so nothing is clicked on a screen whose URL is not there yet.
+  const current = at.variant === 'ip' ? undefined : at.current;
+  switch (requested) {
+    case 'pointer':
+      return current && !current.finalized && at.variant === '' && !current.starter.skipToClue
+        ? 'pointer'
+        : first;
+    case 'descriptor':
+      return current ? 'descriptor' : first;
+    case 'clues':
+      return at.variant === 'ip' && at.reviewed ? 'clues' : first;
+    case 'review':
+      return at.clues.length >= (at.variant === 'ip' ? 1 : 2) ? 'review' : first;
+    default:
+      return first;
+  }
+}
+
+export type StoredEntry = DraftState['entries'][number];
+
+/** An entry as the draft keeps it: its starter by id and its pointer by name. */
+export function storedEntry(entry: Entry): StoredEntry {
+  const fields = (of: Entry) => ({
+    id: of.id,
+    name: of.name,
+    starterId: of.starter.id,
+    pointer: of.pointer && { name: of.pointer.name },
+    score: of.score,
+    rank: of.rank,
+    suggestions: of.suggestions,
+    finalized: of.finalized,
+    isEditMode: of.isEditMode,
+    submitted: of.submitted,
+  });
+  return { ...fields(entry), before: entry.before && fields(entry.before) };
+}
+
+/**
+ * The draft's entries with their starters and pointers again (one whose starter is gone is
+ * dropped), and the one being built: not one saved on its way to the list.
+ */
+export function restoredEntries(
+  draft: Pick<DraftState, 'entries' | 'currentId'> | undefined,
+  starters: Starter[],
+): { entries: Entry[]; currentId?: string } {
+  const restore = (item: Omit<StoredEntry, 'before'>): Entry | undefined => {
+    const starter = starters.find((candidate) => candidate.id === item.starterId);
+    if (!starter) return undefined;
+    const pointer = item.pointer && {
+      ordering: 0,
+      examples: [],
+      ...starter.pointers.find((candidate) => candidate.name === item.pointer!.name),
+      name: item.pointer.name,
+    };
+    return { ...item, starter, pointer, before: undefined };
+  };
+  const entries = (draft?.entries ?? []).flatMap((item) => {
+    const entry = restore(item);
+    return entry ? [{ ...entry, before: item.before && restore(item.before) }] : [];
+  });
+  const current = entries.find((entry) => entry.id === draft?.currentId && !entry.finalized);
+  return { entries, currentId: current?.id };
+}
+
 export const ADD_YOUR_OWN = 'Add your own';
 
 /** The entry's clue: starter, pointer name and descriptor joined by spaces (core's combinedClue). */
@@ -89,7 +192,10 @@ export const canEvaluate = (entry: Entry) =>
 
 /** 'Add' only after the same name was evaluated above very low (spec §4). */
 export const canAdd = (entry: Entry) =>
-  entry.submitted === entry.name && entry.rank !== 'NOT_RANKED' && entry.rank !== 'VERY_LOW';
+  !entry.finalized &&
+  entry.submitted === entry.name &&
+  entry.rank !== 'NOT_RANKED' &&
+  entry.rank !== 'VERY_LOW';
 
 /** POSTs JSON; a refusal becomes an Error with the server's message. */
 export async function post<T>(path: string, body: object): Promise<T> {

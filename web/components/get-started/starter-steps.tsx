@@ -29,7 +29,7 @@ export function StarterStep(props: ListProps) {
                 <span>{clue}</span>
                 <button
                   type="button"
-                  className="link-button"
+                  className="funnel__action"
                   aria-label={`Edit ${clue}`}
                   onClick={() => props.onEdit(entry)}
                 >
@@ -37,7 +37,7 @@ export function StarterStep(props: ListProps) {
                 </button>
                 <button
                   type="button"
-                  className="link-button"
+                  className="funnel__action"
                   aria-label={`Delete ${clue}`}
                   onClick={() => props.onDelete(entry)}
                 >

@@ -1,22 +1,32 @@
-// The default and sp variants' entries and the transitions between their steps (spec §4).
+// The default and sp variants' entries and the transitions between their steps (spec §4). Each
+// step is a history entry: moving on pushes one, and 'Back' or 'Add' return to the entry the step
+// came from, so the browser's Back and the page's agree. What 'Back' undoes is done on arrival
+// (`settle`), so the browser's Back undoes it too.
 import { useState } from 'react';
 import { post, type Entry, type Pointer, type Rank, type Starter, type Step } from './funnel';
 
 let counter = 0;
 const newId = () => `entry-${Date.now()}-${counter++}`;
 
+export type Moves = {
+  /** A step after this one: a new history entry. */
+  go(step: Step): void;
+  /** Back to an earlier step: to its history entry when it is there, else in place of this one. */
+  returnTo(step: Step): void;
+};
+
 export function useEntries(
   variant: '' | 'sp' | 'ip',
-  go: (step: Step) => void,
+  initial: { entries: Entry[]; currentId?: string },
+  moves: Moves,
   fail: (message: string) => void,
 ) {
-  const [entries, setEntries] = useState<Entry[]>([]);
-  const [currentId, setCurrentId] = useState<string>();
+  const [entries, setEntries] = useState<Entry[]>(initial.entries);
+  const [currentId, setCurrentId] = useState<string | undefined>(initial.currentId);
   const [evaluating, setEvaluating] = useState(false);
   const current = entries.find((entry) => entry.id === currentId);
   const change = (id: string, changes: Partial<Entry>) =>
     setEntries((all) => all.map((entry) => (entry.id === id ? { ...entry, ...changes } : entry)));
-  const remove = (id: string) => setEntries((all) => all.filter((entry) => entry.id !== id));
 
   function draft(starter: Starter, pointer?: Pointer) {
     const entry: Entry = {
@@ -37,25 +47,54 @@ export function useEntries(
   return {
     entries,
     current,
+    currentId,
     evaluating,
+    /**
+     * The state a step starts from, however it was reached. The list: an entry being edited is
+     * restored as it was and a new one not added is dropped ('Back' in select pointer and in add
+     * descriptor). Select pointer: the pointer and what followed it are cleared ('Back' in add
+     * descriptor).
+     */
+    settle(step: Step) {
+      if (step === 'starters') {
+        setEntries((all) =>
+          all.flatMap((entry) => {
+            if (entry.finalized) return [entry];
+            if (entry.isEditMode && entry.before) {
+              return [{ ...entry.before, finalized: true, isEditMode: false, before: undefined }];
+            }
+            return [];
+          }),
+        );
+        setCurrentId(undefined);
+      } else if (step === 'pointer' && currentId) {
+        change(currentId, {
+          pointer: undefined,
+          name: '',
+          rank: 'NOT_RANKED',
+          score: undefined,
+          suggestions: [],
+          submitted: undefined,
+        });
+      }
+    },
     /** Default variant: a skip-to-clue starter goes straight to the descriptor. */
     chooseStarter(starter: Starter) {
       draft(starter, starter.skipToClue ? starter.pointers[0] : undefined);
-      go(starter.skipToClue ? 'descriptor' : 'pointer');
+      moves.go(starter.skipToClue ? 'descriptor' : 'pointer');
     },
     choosePointer(pointer: Pointer) {
       if (current) change(current.id, { pointer });
-      go('descriptor');
+      moves.go('descriptor');
     },
     /** sp variant: starter and pointer from one screen. */
     chooseBoth(starter: Starter, pointer: Pointer) {
       draft(starter, pointer);
-      go('descriptor');
+      moves.go('descriptor');
     },
-    /** 'Back' in select pointer removes the draft entry. */
+    /** 'Back' in select pointer: the list drops the draft entry on arrival. */
     backFromPointer() {
-      if (current) remove(current.id);
-      go('starters');
+      moves.returnTo('starters');
     },
     rename(name: string) {
       if (current) change(current.id, { name });
@@ -83,34 +122,26 @@ export function useEntries(
       }
     },
     add() {
-      if (!current) return;
+      // Finalized: already on its way to the list (a second click must not go back twice).
+      if (!current || current.finalized) return;
       change(current.id, { finalized: true, isEditMode: false, before: undefined });
-      go('starters');
+      moves.returnTo('starters');
     },
+    /**
+     * 'Back' in add descriptor: an edit returns to the list (restored there); a pointer chosen in
+     * the default variant returns to select pointer (cleared there); else to the list (dropped).
+     */
     backFromDescriptor() {
-      if (!current) return;
-      if (current.isEditMode && current.before) {
-        change(current.id, { ...current.before, finalized: true, isEditMode: false });
-        go('starters');
-      } else if (variant === '' && current.pointer && !current.starter.skipToClue) {
-        change(current.id, {
-          pointer: undefined,
-          name: '',
-          rank: 'NOT_RANKED',
-          score: undefined,
-          submitted: undefined,
-        });
-        go('pointer');
-      } else {
-        remove(current.id);
-        go('starters');
-      }
+      if (!current || current.finalized) return;
+      const toPointer =
+        !current.isEditMode && variant === '' && current.pointer && !current.starter.skipToClue;
+      moves.returnTo(toPointer ? 'pointer' : 'starters');
     },
     edit(entry: Entry) {
       change(entry.id, { finalized: false, isEditMode: true, before: entry });
       setCurrentId(entry.id);
-      go('descriptor');
+      moves.go('descriptor');
     },
-    remove: (entry: Entry) => remove(entry.id),
+    remove: (entry: Entry) => setEntries((all) => all.filter((item) => item.id !== entry.id)),
   };
 }
