@@ -329,8 +329,9 @@ export async function importAll(context: ImportContext): Promise<ImportSummary> 
 }
 
 const STREAM_GONE = 'This stream no longer exists';
-/** A stream's id as a form sends it. */
-export const StreamId = v.pipe(v.string(STREAM_GONE), v.regex(/^[0-9A-Z]{26}$/, STREAM_GONE));
+/** A stream's id (a ULID), as a form or a link sends it. */
+export const StreamIdPattern = /^[0-9A-Z]{26}$/;
+const StreamId = v.pipe(v.string(STREAM_GONE), v.regex(StreamIdPattern, STREAM_GONE));
 const gone = () => new VisibleError('stream.not_found', STREAM_GONE, 404);
 
 /** Pauses a stream that is not paused: imports skip it until it is resumed. */
