@@ -31,6 +31,7 @@ const ARTICLES_SLOT = 'articles';
 
 export const addStreamAndImport = Jobs.defineJob({
   name: 'add-stream-and-import-articles',
+  title: 'Adding a stream and importing its articles',
   slot: ARTICLES_SLOT,
   priority: 1,
   input: v.object({
@@ -58,6 +59,7 @@ export const addStreamAndImport = Jobs.defineJob({
 
 export const importArticles = Jobs.defineJob({
   name: 'import-articles',
+  title: 'Importing articles',
   slot: ARTICLES_SLOT,
   input: v.object({}),
   async run(_input, context) {
@@ -76,6 +78,7 @@ export type CollectionId = keyof typeof COLLECTIONS;
 
 export const clearTable = Jobs.defineJob({
   name: 'clear-table',
+  title: 'Clearing a table',
   slot: ARTICLES_SLOT,
   priority: 2,
   input: v.object({
@@ -93,6 +96,7 @@ const MATCHING_SLOT = 'matching';
 
 export const populateSourceMatching = Jobs.defineJob({
   name: 'populate-source-audience-matching',
+  title: 'Matching sources to audiences',
   slot: MATCHING_SLOT,
   input: v.object({}),
   run: (_input, context) => SourceMatching.populate(context),
@@ -100,6 +104,7 @@ export const populateSourceMatching = Jobs.defineJob({
 
 export const audienceMatching = Jobs.defineJob({
   name: 'audience-matching',
+  title: 'Matching sources to an audience',
   slot: MATCHING_SLOT,
   input: SourceMatching.AudienceChoice(SourceMatching.AUDIENCE_MATCHING_MESSAGE),
   run: ({ audienceId }, context) => SourceMatching.matchAudience(audienceId, context),
@@ -107,6 +112,7 @@ export const audienceMatching = Jobs.defineJob({
 
 export const promptTesting = Jobs.defineJob({
   name: 'prompt-testing',
+  title: 'Testing prompts',
   input: SourceMatching.AudienceChoice(PROMPT_TESTING_MESSAGE),
   run: ({ audienceId }, context) => testPrompts(audienceId, context),
 });
@@ -128,6 +134,11 @@ export const jobs = Jobs.registry([
   sendNewsletters,
   scoreUserArticles,
 ] as Jobs.JobDefinition[]);
+
+/** A job's title for an operator ('Scoring articles'); a job no longer known keeps its name. */
+export function jobTitle(name: string): string {
+  return jobs.get(name)?.title ?? name;
+}
 
 /** Runs one schedule: enqueue its job as the scheduler, start due campaigns, or recover. */
 export async function runSchedule(id: string): Promise<void> {

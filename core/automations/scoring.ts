@@ -58,6 +58,7 @@ async function scoreChunk(
 
 export const scoreArticles = Jobs.defineChunkedJob({
   name: 'score-articles',
+  title: 'Scoring articles',
   slot: 'scoring',
   input: v.object({}),
   async plan(_input, context): Promise<ScoringChunk[]> {
@@ -111,6 +112,7 @@ export const ExperimentInput = v.object({
  */
 export const scoreArticlesExperiment = Jobs.defineChunkedJob({
   name: 'score-articles-experiment',
+  title: 'Scoring articles (experiment)',
   // Same slot as scoring: the two would otherwise pay twice for the same pairs at once.
   slot: 'scoring',
   input: ExperimentInput,

@@ -16,6 +16,7 @@ const PARALLEL_ARTICLES = 4;
 
 export const scoreUserArticles = Jobs.defineJob({
   name: 'score-user-articles',
+  title: 'Scoring articles for a new reader',
   slotFor: ({ userId }) => `score-user-articles#${userId}`,
   input: v.object({ userId: v.pipe(v.string(), v.regex(/^[0-9A-Z]{26}$/, 'A user id is a ULID')) }),
   async run({ userId }, context) {

@@ -41,6 +41,7 @@ export type PickBestContentOutput = {
 /** 'Pick best content for descriptors': one card per active audience with good candidates. */
 export const pickBestContent = Jobs.defineJob({
   name: 'pick-best-content',
+  title: 'Picking the best content',
   slot: 'curation',
   input: v.object({}),
   async run(_input, { processId, log, progress }): Promise<PickBestContentOutput> {

@@ -20,6 +20,7 @@ const holds = new Map<string, Promise<void>>();
 const summing = (name: string) =>
   Jobs.defineChunkedJob({
     name,
+    title: 'Summing numbers',
     input: v.object({
       numbers: v.array(v.number()),
       size: v.number(),

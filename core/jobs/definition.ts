@@ -13,6 +13,8 @@ export type JobContext = {
 
 export type JobDefinition<S extends v.GenericSchema = v.GenericSchema> = {
   name: string;
+  /** What an operator reads for a run of it, in the product's words: 'Scoring articles'. */
+  title: string;
   /** Jobs that share a slot never run at once (an import and Clear Table); default: the name. */
   slot?: string;
   /** A slot per input instead (one user's scoring), so runs for different inputs never wait. */
@@ -33,6 +35,7 @@ export type ChunkTotals = Record<string, number>;
 
 export type ChunkedJobDefinition<S extends v.GenericSchema = v.GenericSchema, C = unknown> = {
   name: string;
+  title: string;
   slot?: string;
   priority?: number;
   input: S;

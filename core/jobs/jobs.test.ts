@@ -12,6 +12,7 @@ useOwnTable('jobs');
 let runs = 0;
 const echo = Jobs.defineJob({
   name: 'test-echo',
+  title: 'Echoing',
   input: v.object({ text: v.string() }),
   async run({ text }, context) {
     runs++;
@@ -22,6 +23,7 @@ const echo = Jobs.defineJob({
 });
 const broken = Jobs.defineJob({
   name: 'test-broken',
+  title: 'Breaking',
   input: v.object({}),
   async run() {
     throw new Error('the feed is on fire');
@@ -29,6 +31,7 @@ const broken = Jobs.defineJob({
 });
 const other = Jobs.defineJob({
   name: 'test-other',
+  title: 'Another job',
   input: v.object({}),
   async run() {
     return 'other';
@@ -37,6 +40,7 @@ const other = Jobs.defineJob({
 const stallGates: (() => void)[] = [];
 const stall = Jobs.defineJob({
   name: 'test-stall',
+  title: 'Stalling',
   input: v.object({}),
   async run() {
     const attempt = stallGates.length + 1;
@@ -46,6 +50,7 @@ const stall = Jobs.defineJob({
 });
 const sharing = Jobs.defineJob({
   name: 'test-sharing',
+  title: 'Sharing a slot',
   slot: 'test-stall',
   input: v.object({}),
   async run() {

@@ -68,7 +68,13 @@ export {
   TestSendInput,
   type CampaignPreview,
 } from './campaign';
-export { NewsletterIssueEntity, ISSUE_ORIGINS, ISSUE_STATUSES } from './issue-entity';
+export {
+  NewsletterIssueEntity,
+  ISSUE_ORIGINS,
+  ISSUE_STATUSES,
+  SKIP_COUNTS,
+  type SkipReason,
+} from './issue-entity';
 export { ScheduledSendEntity } from './scheduled-send-entity';
 export { DeliveryEntity, DELIVERY_STATUSES } from './delivery-entity';
 export {

@@ -8,6 +8,21 @@ import { defineEntity } from '#core/db';
 export const ISSUE_STATUSES = ['scheduled', 'sending', 'done', 'cancelled'] as const;
 export const ISSUE_ORIGINS = ['schedule', 'campaign'] as const;
 
+/**
+ * Why a subscriber got no e-mail of an issue, each counted on the issue beside `skipped` (in the
+ * same write), so the campaign page can say why without reading the deliveries.
+ */
+export const SKIP_COUNTS = {
+  'not confirmed': 'skippedNotConfirmed',
+  unsubscribed: 'skippedUnsubscribed',
+  cleaned: 'skippedCleaned',
+  'no audiences': 'skippedNoAudiences',
+  'no picks': 'skippedNoPicks',
+  gone: 'skippedGone',
+  'changed address': 'skippedChangedAddress',
+} as const;
+export type SkipReason = keyof typeof SKIP_COUNTS;
+
 export const NewsletterIssueEntity = defineEntity({
   model: { entity: 'newsletterIssue', version: '1', service: 'cluefeed' },
   attributes: {
@@ -37,6 +52,14 @@ export const NewsletterIssueEntity = defineEntity({
     failed: { type: 'number', default: 0 },
     /** Deliveries without an e-mail: not confirmed, unsubscribed, nothing picked for them. */
     skipped: { type: 'number', default: 0 },
+    /** `skipped` by reason (SKIP_COUNTS); absent until a subscriber is skipped for it. */
+    skippedNotConfirmed: { type: 'number' },
+    skippedUnsubscribed: { type: 'number' },
+    skippedCleaned: { type: 'number' },
+    skippedNoAudiences: { type: 'number' },
+    skippedNoPicks: { type: 'number' },
+    skippedGone: { type: 'number' },
+    skippedChangedAddress: { type: 'number' },
     /** Recipients who unsubscribed after this was the last issue they were sent. */
     unsubscribes: { type: 'number', default: 0 },
     /** Clicks through its tracked links, and distinct (recipient, story) pairs clicked. */

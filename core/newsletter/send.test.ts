@@ -77,10 +77,14 @@ describe('Send newsletters', () => {
     expect(chunks).toHaveLength(1);
     expect(ended.status).toBe('Success');
     // Frank follows only a weekly audience: not a recipient of the daily issue at all.
+    // Skips are counted by reason too (an unsubscribed, an unconfirmed, one with nothing picked).
     expect(JSON.parse(ended.output!)).toEqual({
       chunks: 1,
       queued: 2,
       skipped: 3,
+      skippedUnsubscribed: 1,
+      skippedNotConfirmed: 1,
+      skippedNoPicks: 1,
       failed: 0,
       alreadyDone: 0,
     });
@@ -129,6 +133,9 @@ describe('Send newsletters', () => {
       queued: 0,
       sent: 2,
       skipped: 3,
+      skippedUnsubscribed: 1,
+      skippedNotConfirmed: 1,
+      skippedNoPicks: 1,
       failed: 0,
       clicks: 1,
       uniqueClicks: 1,

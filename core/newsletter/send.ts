@@ -19,7 +19,7 @@ import { digestEmail } from './email';
 import { sharedReads, type DigestReads } from './reads';
 import type { Frequency } from './digest';
 import { DeliveryEntity } from './delivery-entity';
-import { NewsletterIssueEntity } from './issue-entity';
+import { NewsletterIssueEntity, SKIP_COUNTS, type SkipReason } from './issue-entity';
 
 export type NewsletterIssue = EntityItem<typeof NewsletterIssueEntity>;
 export type Delivery = EntityItem<typeof DeliveryEntity>;
@@ -43,7 +43,7 @@ export const SendInput = v.object({
 });
 
 type SendChunk = { issueId: string; subscriberIds: string[] };
-type Outcome = 'queued' | 'skipped' | 'failed' | 'alreadyDone';
+type Outcome = 'queued' | 'failed' | 'alreadyDone' | { skipped: SkipReason };
 
 const now = () => new Date().toISOString();
 
@@ -160,22 +160,24 @@ async function membersOf(audienceIds: readonly string[]): Promise<string[]> {
 }
 
 /** Why a subscriber gets no issue whatever it holds; undefined when they may get one. */
-function notConfirmed(subscriber: Subscribers.Subscriber | undefined): string | undefined {
-  if (!subscriber) return 'no longer exists';
+function notConfirmed(subscriber: Subscribers.Subscriber | undefined): SkipReason | undefined {
+  if (!subscriber) return 'gone';
   if (subscriber.status === 'subscribed') return undefined;
   return subscriber.status === 'pending' ? 'not confirmed' : subscriber.status;
 }
 
 /**
- * Writes a Delivery that carries no e-mail (skipped or failed) with the issue's count; false when
- * the subscriber has a Delivery already.
+ * Writes a Delivery that carries no e-mail (skipped, or failed with the error) with the issue's
+ * counts; false when the subscriber has a Delivery already.
  */
 async function writeWithout(
   issue: NewsletterIssue,
   subscriberId: string,
-  status: 'skipped' | 'failed',
-  reason: string,
+  outcome: { status: 'skipped'; reason: SkipReason } | { status: 'failed'; reason: string },
 ): Promise<boolean> {
+  const { status, reason } = outcome;
+  const counts =
+    outcome.status === 'skipped' ? { skipped: 1, [SKIP_COUNTS[outcome.reason]]: 1 } : { failed: 1 };
   return committed(
     createWriteTransaction(
       { delivery: DeliveryEntity, issue: NewsletterIssueEntity },
@@ -183,13 +185,21 @@ async function writeWithout(
         entities.delivery
           .create({ issueId: issue.id, subscriberId, status, reason, createdAt: now() })
           .commit(),
-        entities.issue
-          .patch({ id: issue.id })
-          .add({ [status]: 1 })
-          .commit(),
+        entities.issue.patch({ id: issue.id }).add(counts).commit(),
       ],
     ),
   );
+}
+
+/** A skip, or `alreadyDone` when the subscriber had their Delivery before. */
+async function skip(
+  issue: NewsletterIssue,
+  subscriberId: string,
+  reason: SkipReason,
+): Promise<Outcome> {
+  return (await writeWithout(issue, subscriberId, { status: 'skipped', reason }))
+    ? { skipped: reason }
+    : 'alreadyDone';
 }
 
 async function committed(transaction: { go(): Promise<{ canceled: boolean }> }): Promise<boolean> {
@@ -209,10 +219,7 @@ async function deliverTo(
   reads: DigestReads,
 ): Promise<Outcome> {
   const reason = notConfirmed(subscriber);
-  if (reason || !subscriber) {
-    const written = await writeWithout(issue, subscriberId, 'skipped', reason ?? 'no subscriber');
-    return written ? 'skipped' : 'alreadyDone';
-  }
+  if (reason || !subscriber) return skip(issue, subscriberId, reason ?? 'gone');
   const digest = await composeDigest(
     subscriber,
     {
@@ -223,18 +230,14 @@ async function deliverTo(
     },
     reads,
   );
-  if (digest.empty) {
-    return (await writeWithout(issue, subscriberId, 'skipped', digest.why))
-      ? 'skipped'
-      : 'alreadyDone';
-  }
+  if (digest.empty) return skip(issue, subscriberId, digest.why);
   let email: Outbox.OutboundEmail;
   try {
     email = digestEmail(issue.id, subscriber, digest);
   } catch (error) {
     // Props the template refuses would be refused on every run: recorded, not retried.
     if (!(error instanceof v.ValiError)) throw error;
-    return (await writeWithout(issue, subscriberId, 'failed', error.message))
+    return (await writeWithout(issue, subscriberId, { status: 'failed', reason: error.message }))
       ? 'failed'
       : 'alreadyDone';
   }
@@ -285,6 +288,7 @@ async function closeIfComplete(issueId: string): Promise<void> {
 
 export const sendNewsletters = Jobs.defineChunkedJob({
   name: 'send-newsletters',
+  title: 'Sending newsletters',
   slot: 'newsletter',
   input: SendInput,
   async plan(input, context): Promise<SendChunk[]> {
@@ -327,7 +331,8 @@ export const sendNewsletters = Jobs.defineChunkedJob({
     ]);
     const subscribers = new Map(found.map((subscriber) => [subscriber.id, subscriber]));
     const done = new Set(written.map((delivery) => delivery.subscriberId));
-    const totals: Record<Outcome, number> = {
+    // Skips are also counted by reason, under the issue's names for them (SKIP_COUNTS).
+    const totals: Record<string, number> = {
       queued: 0,
       skipped: 0,
       failed: 0,
@@ -339,7 +344,13 @@ export const sendNewsletters = Jobs.defineChunkedJob({
       chunk.subscriberIds.filter((id) => !done.has(id)),
       SEND_CONCURRENCY,
       async (subscriberId) => {
-        totals[await deliverTo(issue, subscriberId, subscribers.get(subscriberId), reads)] += 1;
+        const outcome = await deliverTo(issue, subscriberId, subscribers.get(subscriberId), reads);
+        if (typeof outcome === 'string') totals[outcome]! += 1;
+        else {
+          const count = SKIP_COUNTS[outcome.skipped];
+          totals.skipped! += 1;
+          totals[count] = (totals[count] ?? 0) + 1;
+        }
         if (++handled % 10 === 0) await context.progress(0);
       },
     );

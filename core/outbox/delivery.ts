@@ -16,7 +16,7 @@ import { isPermanentFailure, type Mailer, senderDomain, SMTP_TIMEOUTS } from '#c
 // The entity files, not the concepts: core/subscribers and core/newsletter write their e-mails
 // through this outbox, and a newsletter e-mail settles its Delivery with it.
 import { DeliveryEntity } from '../newsletter/delivery-entity';
-import { NewsletterIssueEntity } from '../newsletter/issue-entity';
+import { NewsletterIssueEntity, SKIP_COUNTS, type SkipReason } from '../newsletter/issue-entity';
 import { SubscriberEntity } from '../subscribers/entity';
 import { keyOf, OutboundEmailEntity } from './entity';
 import { takeSendSlot } from './send-rate';
@@ -68,7 +68,10 @@ async function claim(id: string, at: number): Promise<OutboundEmail | undefined>
 
 type Settlement = { status: 'queued' | 'sent' | 'failed' | 'cancelled' } & Partial<
   Pick<OutboundEmail, 'lastError' | 'smtpMessageId' | 'smtpResponse' | 'sentAt'>
->;
+> & {
+    /** Why a newsletter e-mail was cancelled, as its issue counts the skip. */
+    skipped?: SkipReason;
+  };
 
 const DELIVERY_OF = { sent: 'sent', failed: 'failed', cancelled: 'skipped' } as const;
 
@@ -77,7 +80,11 @@ const DELIVERY_OF = { sent: 'sent', failed: 'failed', cancelled: 'skipped' } as 
  * ended and another attempt took the e-mail over. A newsletter e-mail's last attempt settles its
  * Delivery and the issue's counts in the same transaction, so each is counted once.
  */
-async function settle(email: OutboundEmail, at: number, change: Settlement): Promise<boolean> {
+async function settle(
+  email: OutboundEmail,
+  at: number,
+  { skipped, ...change }: Settlement,
+): Promise<boolean> {
   const final = change.status === 'queued' ? undefined : DELIVERY_OF[change.status];
   try {
     if (!email.issueId || !email.subscriberId || !final) {
@@ -113,7 +120,7 @@ async function settle(email: OutboundEmail, at: number, change: Settlement): Pro
           .commit(),
         entities.issue
           .patch({ id: delivery.issueId })
-          .add({ queued: -1, [final]: 1 })
+          .add({ queued: -1, [final]: 1, ...(skipped && { [SKIP_COUNTS[skipped]]: 1 }) })
           .commit(),
       ],
     ).go();
@@ -149,17 +156,25 @@ async function lastIssueSent(subscriberId: string, issueId: string, sentAt: stri
     });
 }
 
+type Unwanted = { skipped: SkipReason; lastError: string };
+
 /** Why a subscriber's e-mail must not go out any more, if it must not. */
-async function noLongerWanted(email: OutboundEmail): Promise<string | undefined> {
+async function noLongerWanted(email: OutboundEmail): Promise<Unwanted | undefined> {
   if (!email.subscriberId) return undefined;
   const { data: subscriber } = await SubscriberEntity.get({ id: email.subscriberId }).go({
     consistent: true,
   });
-  if (!subscriber) return 'The subscriber no longer exists';
+  if (!subscriber) return { skipped: 'gone', lastError: 'The subscriber no longer exists' };
   if (subscriber.email !== email.to || (subscriber.linkVersion ?? 0) !== (email.linkVersion ?? 0))
-    return 'The subscriber changed address before it was sent';
-  if (subscriber.status !== 'pending' && subscriber.status !== 'subscribed')
-    return 'The subscriber unsubscribed before it was sent';
+    return {
+      skipped: 'changed address',
+      lastError: 'The subscriber changed address before it was sent',
+    };
+  if (subscriber.status === 'unsubscribed' || subscriber.status === 'cleaned')
+    return {
+      skipped: subscriber.status,
+      lastError: 'The subscriber unsubscribed before it was sent',
+    };
   return undefined;
 }
 
@@ -195,7 +210,7 @@ export async function deliverOne(id: string, mailer: Mailer, aheadMs = 0): Promi
     render(email.kind, email.props),
   ]);
   if (unwanted) {
-    await settle(email, at, { status: 'cancelled', lastError: unwanted });
+    await settle(email, at, { status: 'cancelled', ...unwanted });
     return { result: 'cancelled' };
   }
   try {

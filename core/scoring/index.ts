@@ -5,7 +5,7 @@
 // so the next run tries it again; one bad answer never stops a run.
 import type { EntityItem } from 'electrodb';
 import * as Ai from '#core/ai';
-import type { Article } from '#core/articles';
+import * as Articles from '#core/articles';
 import type { Audience } from '#core/audiences';
 import { mapPool } from '#core/common';
 import { deleteAll, isConditionFailure } from '#core/db';
@@ -146,6 +146,45 @@ export async function recentFor(
   return data;
 }
 
+/** Most scored articles User Management shows for one reader. */
+export const READER_SCORES_SHOWN = 20;
+
+export type ReaderScore = Pick<
+  ArticleScore,
+  'articleId' | 'label' | 'score' | 'reason' | 'relevantClues' | 'publishedAt'
+> & { title: string; source: string };
+
+/**
+ * A reader's articles as scored by the current scoring prompt and model, newest published first,
+ * with each article's title and source: what their feed is made from (User Management shows them,
+ * so an operator can tell why a feed is empty). One bounded Query of the reader's scores and one
+ * BatchGet of their articles.
+ */
+export async function forReader(
+  userId: string,
+  limit = READER_SCORES_SHOWN,
+): Promise<ReaderScore[]> {
+  const [prompt, model] = await Promise.all([Prompts.current('scoring'), Ai.configured('gpt')]);
+  const scores = await recentFor(
+    { type: 'user', id: userId },
+    { promptId: prompt.id, modelId: model.id },
+    limit,
+  );
+  const articles = new Map(
+    (await Articles.byIds(scores.map((score) => score.articleId))).map((article) => [
+      article.id,
+      article,
+    ]),
+  );
+  return scores.flatMap(({ articleId, label, score, reason, relevantClues, publishedAt }) => {
+    const article = articles.get(articleId);
+    // Cleared meanwhile (Clear table: Articles forgets the scores right after).
+    if (!article) return [];
+    const { title, source } = article;
+    return [{ articleId, label, score, reason, relevantClues, publishedAt, title, source }];
+  });
+}
+
 /** Deletes every score and failure of these articles (Clear table: Articles). */
 export async function forgetArticles(articleIds: string[]): Promise<void> {
   await mapPool(articleIds, 8, async (articleId) => {
@@ -166,7 +205,7 @@ export async function forgetArticles(articleIds: string[]): Promise<void> {
   });
 }
 
-type ArticleForScoring = Pick<Article, 'id' | 'title' | 'summary' | 'publishedAt'> & {
+type ArticleForScoring = Pick<Articles.Article, 'id' | 'title' | 'summary' | 'publishedAt'> & {
   category?: string;
 };
 

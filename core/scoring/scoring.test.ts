@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as Ai from '#core/ai';
 import * as Scoring from '#core/scoring';
 import { startFakeOpenAi, type FakeOpenAi } from '#tests/fakes/openai';
+import { createArticle } from '#tests/integration/factories';
 import { runSummary, type RunView } from '#web/lib/run-summary';
 
 const local: Ai.AiModelRef = { id: 'local:cluefeed-bm25', ...Ai.LOCAL_MODELS.gpt };
@@ -71,6 +72,51 @@ describe('scoring with the local provider', () => {
         ['build DeFi protocols'],
       ),
     ).toEqual(['build DeFi protocols']);
+  });
+});
+
+describe("a reader's scored articles", () => {
+  it('are those scored by the current prompt and model, newest published first, with titles, at most the limit', async () => {
+    const reader = Scoring.userTarget({
+      id: ulid(),
+      descriptors: [{ clue: 'build DeFi protocols' }, { clue: 'audit lending markets' }],
+    });
+    const current = await Scoring.defaultSetup(ulid());
+    const articles = [];
+    for (const day of [18, 20, 19]) {
+      const article = await createArticle({
+        title: `Lending protocol invariants, part ${day}`,
+        publishedAt: `2026-11-${day}T08:00:00.000Z`,
+      });
+      articles.push(article);
+      await Scoring.scoreArticle(article, [reader], current);
+    }
+    // Scored by another prompt (an experiment): not what the feed is made from.
+    const other = await createArticle({ title: 'Scored by an experiment only' });
+    await Scoring.scoreArticle(other, [reader], {
+      ...current,
+      prompt: { id: 'experiment-prompt', prompt: prompt.prompt },
+    });
+
+    const shown = await Scoring.forReader(reader.id);
+    expect(shown.map(({ title }) => title)).toEqual([
+      'Lending protocol invariants, part 20',
+      'Lending protocol invariants, part 19',
+      'Lending protocol invariants, part 18',
+    ]);
+    const { scores } = await Scoring.forArticle(articles[1]!.id);
+    expect(shown[0]).toEqual({
+      articleId: articles[1]!.id,
+      title: 'Lending protocol invariants, part 20',
+      source: 'Protocol Review',
+      publishedAt: '2026-11-20T08:00:00.000Z',
+      label: scores[0]!.label,
+      score: scores[0]!.score,
+      reason: scores[0]!.reason,
+      relevantClues: scores[0]!.relevantClues,
+    });
+    expect(await Scoring.forReader(reader.id, 2)).toHaveLength(2);
+    expect(await Scoring.forReader(ulid())).toEqual([]);
   });
 });
 

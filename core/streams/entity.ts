@@ -1,5 +1,5 @@
 // Stream: a feed we import articles from, with what the last fetch taught us (validators for a
-// conditional GET, failures and backoff), and the claim that keeps a feed URL added once.
+// conditional GET, failures and backoff) and whether an operator paused it.
 import { defineEntity } from '#core/db';
 
 export const StreamEntity = defineEntity({
@@ -16,6 +16,8 @@ export const StreamEntity = defineEntity({
     lastError: { type: 'string' },
     /** JSON of the last import's { found, new, duplicates, notModified }. */
     lastResult: { type: 'string' },
+    /** When an operator paused it: imports skip it until it is resumed. */
+    pausedAt: { type: 'string' },
     /** The first-scoring flag: true once the stream was matched against the audiences. */
     firstScoring: { type: 'boolean', default: false },
     createdAt: { type: 'string', required: true },

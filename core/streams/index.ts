@@ -1,5 +1,6 @@
 // Streams: the feeds articles come from. Add one (once per URL), import one, or import every
-// stream that is due; a feed's failure stays with that feed and, repeated, pauses it for a while.
+// stream that is due; a feed's failure stays with that feed and, repeated, holds it back for a
+// while. An operator may pause a stream (imports skip it until it is resumed) or remove it.
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
@@ -20,7 +21,10 @@ export type ImportSummary = {
   imported: number;
   notModified: number;
   failed: number;
+  /** Held back after repeated failures (backoff). */
   skipped: number;
+  /** Paused or removed by an operator, before the run or while it ran. */
+  paused: number;
   newArticles: number;
   duplicates: number;
   failures: { streamId: string; name: string; url: string; error: string }[];
@@ -260,40 +264,58 @@ export async function importStream(stream: Stream, context: ImportContext): Prom
   return result;
 }
 
-/** Imports every stream not paused by backoff, IMPORT_CONCURRENCY at a time. */
+/**
+ * Imports every stream neither paused nor held back by backoff, IMPORT_CONCURRENCY at a time. Each
+ * stream is read again just before its fetch, so one paused or removed while the run goes on is
+ * skipped if its fetch has not begun (a fetch under way finishes; for a removed stream nothing is
+ * then recorded, see `ignoreRemoved`).
+ */
 export async function importAll(context: ImportContext): Promise<ImportSummary> {
   const streams = await list();
   const at = now();
-  const due = streams.filter((stream) => !stream.backoffUntil || stream.backoffUntil <= at);
+  const active = streams.filter((stream) => !stream.pausedAt);
+  const due = active.filter((stream) => !stream.backoffUntil || stream.backoffUntil <= at);
   const summary: ImportSummary = {
     feeds: streams.length,
     imported: 0,
     notModified: 0,
     failed: 0,
-    skipped: streams.length - due.length,
+    skipped: active.length - due.length,
+    paused: streams.length - active.length,
     newArticles: 0,
     duplicates: 0,
     failures: [],
   };
   let done = 0;
-  await mapPool(due, IMPORT_CONCURRENCY, async (stream) => {
+  await mapPool(due, IMPORT_CONCURRENCY, async (listed) => {
     try {
-      const result = await importFeed(stream);
-      summary[result.notModified ? 'notModified' : 'imported'] += 1;
-      summary.newArticles += result.new;
-      summary.duplicates += result.duplicates;
+      const stream = await byId(listed.id);
+      if (!stream || stream.pausedAt) {
+        summary.paused += 1;
+        context.log.info(
+          `Skipped ${listed.name}: ${stream ? 'paused' : 'removed'} during the run`,
+          {
+            streamId: listed.id,
+          },
+        );
+      } else {
+        const result = await importFeed(stream);
+        summary[result.notModified ? 'notModified' : 'imported'] += 1;
+        summary.newArticles += result.new;
+        summary.duplicates += result.duplicates;
+      }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       summary.failed += 1;
       summary.failures.push({
-        streamId: stream.id,
-        name: stream.name,
-        url: stream.url,
+        streamId: listed.id,
+        name: listed.name,
+        url: listed.url,
         error: message,
       });
-      context.log.error(`Could not import ${stream.name}: ${message}`, {
-        streamId: stream.id,
-        url: stream.url,
+      context.log.error(`Could not import ${listed.name}: ${message}`, {
+        streamId: listed.id,
+        url: listed.url,
         // A feed's own failure needs no stack trace; anything else is a bug or an outage.
         ...(Feeds.isFeedError(error) ? { code: error.code } : { error }),
       });
@@ -305,6 +327,73 @@ export async function importAll(context: ImportContext): Promise<ImportSummary> 
   context.log.info('Imported streams', totals);
   return summary;
 }
+
+const STREAM_GONE = 'This stream no longer exists';
+/** A stream's id (a ULID), as a form or a link sends it. */
+export const StreamIdPattern = /^[0-9A-Z]{26}$/;
+const StreamId = v.pipe(v.string(STREAM_GONE), v.regex(StreamIdPattern, STREAM_GONE));
+const gone = () => new VisibleError('stream.not_found', STREAM_GONE, 404);
+
+/** Pauses a stream that is not paused: imports skip it until it is resumed. */
+export const pause = fn(StreamId, async (id): Promise<Stream> => {
+  try {
+    const { data } = await StreamEntity.patch({ id })
+      .set({ pausedAt: now() })
+      .where((attr, op) => op.notExists(attr.pausedAt))
+      .go({ response: 'all_new' });
+    return data as Stream;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    if (!(await byId(id))) throw gone();
+    throw new VisibleError('stream.already_paused', 'This stream is already paused', 409);
+  }
+});
+
+/** Resumes a paused stream: the next import fetches it again. */
+export const resume = fn(StreamId, async (id): Promise<Stream> => {
+  try {
+    const { data } = await StreamEntity.patch({ id })
+      .remove(['pausedAt'])
+      .where((attr, op) => op.exists(attr.pausedAt))
+      .go({ response: 'all_new' });
+    return data as Stream;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    if (!(await byId(id))) throw gone();
+    throw new VisibleError('stream.not_paused', 'This stream is not paused', 409);
+  }
+});
+
+/**
+ * Removes a stream and its URL claim in one transaction, conditioned on the stream as just read
+ * (still there, with the same feed URL, and its claim still its own); the articles it brought
+ * stay. An import fetching it at that moment records nothing more on it.
+ */
+export const remove = fn(StreamId, async (id): Promise<Stream> => {
+  const stream = await byId(id);
+  if (!stream) throw gone();
+  const result = await createWriteTransaction(
+    { entity: StreamEntity, urlClaim: StreamUrlEntity },
+    ({ entity, urlClaim }) => [
+      entity
+        .delete({ id })
+        .where((attr, op) => op.eq(attr.url, stream.url))
+        .commit(),
+      urlClaim
+        .delete({ url: stream.url })
+        .where((attr, op) => op.eq(attr.streamId, id))
+        .commit(),
+    ],
+  )
+    .go()
+    .catch((error: unknown) => {
+      if (isConditionFailure(error)) return { canceled: true };
+      throw error;
+    });
+  if (!result.canceled) return stream;
+  if (!(await byId(id))) throw gone();
+  throw new VisibleError('stream.changed', 'This feed was just changed. Please try again.', 409);
+});
 
 /** Deletes every stream and its URL claim; returns how many streams went. */
 export async function clearAll(): Promise<number> {

@@ -275,6 +275,7 @@ describe('Streams.importAll', () => {
       notModified: 1,
       failed: 1,
       skipped: 0,
+      paused: 0,
       newArticles: 4,
       duplicates: 4,
       failures: [
@@ -312,5 +313,131 @@ describe('Streams.importAll', () => {
     expect(await Streams.list()).toEqual([]);
     expect(await Streams.byUrl(url)).toBeUndefined();
     expect((await Streams.create({ name: 'Again', url })).id).not.toBe(stream.id);
+  });
+});
+
+describe('pausing, resuming and removing a stream', () => {
+  const hitsOf = (stream: Streams.Stream) => server.hits(new URL(stream.url).pathname);
+
+  it('a paused stream is skipped by imports until it is resumed', async () => {
+    await Streams.clearAll();
+    const stream = await streamFor(uniqueFeed(2), 'Paused');
+    const paused = await Streams.pause(stream.id);
+    expect(paused.pausedAt).toBeDefined();
+    expect((await Streams.byId(stream.id))?.pausedAt).toBe(paused.pausedAt);
+
+    expect(await Streams.importAll(recordingContext())).toMatchObject({
+      feeds: 1,
+      imported: 0,
+      paused: 1,
+    });
+    expect(hitsOf(stream)).toBe(0);
+
+    expect((await Streams.resume(stream.id)).pausedAt).toBeUndefined();
+    expect(await Streams.importAll(recordingContext())).toMatchObject({ imported: 1, paused: 0 });
+    expect(hitsOf(stream)).toBe(1);
+  });
+
+  it('says what is wrong with a pause, resume or removal that cannot be done', async () => {
+    const stream = await streamFor(uniqueFeed(1), 'Twice');
+    await Streams.pause(stream.id);
+    await expect(Streams.pause(stream.id)).rejects.toMatchObject({
+      code: 'stream.already_paused',
+      status: 409,
+    });
+    await Streams.resume(stream.id);
+    await expect(Streams.resume(stream.id)).rejects.toMatchObject({
+      code: 'stream.not_paused',
+      status: 409,
+    });
+    for (const id of [ulid(), 'not-an-id']) {
+      for (const operation of [Streams.pause, Streams.resume, Streams.remove]) {
+        await expect(operation(id)).rejects.toMatchObject({
+          message: 'This stream no longer exists',
+          status: id === 'not-an-id' ? 400 : 404,
+        });
+      }
+    }
+  });
+
+  it('removes a stream and its URL claim, keeps its articles, and the URL can be added again', async () => {
+    const url = uniqueFeed(3);
+    const stream = await streamFor(url, 'Removed');
+    await Streams.importStream(stream, recordingContext());
+    const before = await Articles.count();
+
+    expect((await Streams.remove(stream.id)).id).toBe(stream.id);
+
+    expect(await Streams.byId(stream.id)).toBeUndefined();
+    expect(await Streams.byUrl(url)).toBeUndefined();
+    expect((await Streams.list()).map(({ id }) => id)).not.toContain(stream.id);
+    expect(await Articles.count()).toBe(before);
+    expect((await Streams.create({ name: 'Added again', url })).id).not.toBe(stream.id);
+  });
+
+  it('two pauses, resumes or removals at the same moment: one is done, the other is told', async () => {
+    for (let round = 0; round < 8; round++) {
+      const stream = await streamFor(uniqueFeed(1), `Race ${round}`);
+      const pauses = await Promise.allSettled([Streams.pause(stream.id), Streams.pause(stream.id)]);
+      expect(pauses.map(({ status }) => status).sort()).toEqual(['fulfilled', 'rejected']);
+      const resumes = await Promise.allSettled([
+        Streams.resume(stream.id),
+        Streams.resume(stream.id),
+      ]);
+      expect(resumes.map(({ status }) => status).sort()).toEqual(['fulfilled', 'rejected']);
+      const removals = await Promise.allSettled([
+        Streams.remove(stream.id),
+        Streams.remove(stream.id),
+      ]);
+      expect(removals.map(({ status }) => status).sort()).toEqual(['fulfilled', 'rejected']);
+      const refused = removals.find((removal) => removal.status === 'rejected');
+      expect(refused).toMatchObject({ reason: { code: 'stream.not_found', status: 404 } });
+      expect(await Streams.byUrl(stream.url)).toBeUndefined();
+    }
+  });
+
+  it('a stream removed while its import stores articles stays removed; the import ends well', async () => {
+    const url = uniqueFeed(4);
+    const stream = await streamFor(url, 'Removed mid-import');
+    const context = recordingContext();
+    // Called once the feed was fetched, before its articles are stored and the result recorded.
+    context.progress.mockImplementationOnce(async () => {
+      await Streams.remove(stream.id);
+    });
+
+    await expect(Streams.importStream(stream, context)).resolves.toMatchObject({ new: 4 });
+
+    expect(await Streams.byId(stream.id)).toBeUndefined();
+    expect(await Streams.byUrl(url)).toBeUndefined();
+  });
+
+  it('a run skips a stream paused or removed after it began, if its fetch had not started', async () => {
+    await Streams.clearAll();
+    // One more than the run fetches at once, and one more: the last two wait for a free place.
+    const streams = [];
+    for (let index = 0; index < Streams.IMPORT_CONCURRENCY + 2; index++)
+      streams.push(await streamFor(uniqueFeed(1), `Run ${String(index).padStart(2, '0')}`));
+    const [pausedLater, removedLater] = streams.slice(-2) as [Streams.Stream, Streams.Stream];
+    const context = recordingContext();
+    // The first feed to finish pauses one waiting stream and removes the other; every finished
+    // feed waits for that, so no place frees up before both are done.
+    let changes: Promise<unknown> | undefined;
+    context.progress.mockImplementation(async () => {
+      changes ??= Promise.all([Streams.pause(pausedLater.id), Streams.remove(removedLater.id)]);
+      await changes;
+    });
+
+    const summary = await Streams.importAll(context);
+
+    expect(summary).toMatchObject({
+      feeds: streams.length,
+      imported: Streams.IMPORT_CONCURRENCY,
+      paused: 2,
+      failed: 0,
+    });
+    expect(hitsOf(pausedLater)).toBe(0);
+    expect(hitsOf(removedLater)).toBe(0);
+    expect((await Streams.byId(pausedLater.id))?.pausedAt).toBeDefined();
+    expect(await Streams.byId(removedLater.id)).toBeUndefined();
   });
 });

@@ -25,6 +25,7 @@ export {
   invite,
   fromInvitation,
   invitationLink,
+  invitationTemplate,
   previewInvitation,
   INVITATION_MESSAGES,
   sanitiseInvitationBody,

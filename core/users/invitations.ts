@@ -5,7 +5,7 @@ import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
 import { fn, VisibleError } from '#core/common';
 import { config } from '#core/config';
-import { plainText, sanitizeContent } from '#core/html';
+import { escapeHtml, plainText, sanitizeContent } from '#core/html';
 import * as Outbox from '#core/outbox';
 import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
@@ -32,6 +32,19 @@ export const INVITATION_MESSAGES = {
 
 const landingOrigin = () => new URL(config().PUBLIC_URL).origin;
 const wrongLanding = () => `The landing page URL must be a page of ${landingOrigin()}`;
+
+/**
+ * The house invitation the form starts from, for the admin to edit: a greeting by name and what
+ * Cluefeed does. The e-mail adds its button, the link and the expiry below it.
+ */
+export function invitationTemplate(user: Pick<User, 'name'>): string {
+  return [
+    `<p>Hi ${escapeHtml(user.name)},</p>`,
+    '<p>We would like you to try Cluefeed: web3 news picked for you, each story with a line on why it is there for you.</p>',
+    '<p>Tell us in a few words what you build, research or follow, and your first stories will be waiting.</p>',
+    '<p>The Cluefeed team</p>',
+  ].join('\n');
+}
 
 /** Basic formatting and links; scripts, styles, event handlers and frames are dropped. */
 export function sanitiseInvitationBody(html: string): string {

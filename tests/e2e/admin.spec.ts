@@ -7,6 +7,7 @@ import * as Jobs from '#core/jobs';
 import * as Logs from '#core/logs';
 import * as Streams from '#core/streams';
 import { FIXTURE_FEEDS_DIR } from '#tests/fakes/feed-server';
+import { formatTime } from '#web/lib/format';
 import { expect, test } from './fixtures';
 
 // Jobs share one queue and the actions refuse to start while one runs: these run in order.
@@ -132,7 +133,9 @@ test.describe('content automations', () => {
       .getByRole('status')
       .filter({ hasText: 'Actions are disabled while these processes run' });
     await expect(notice).toBeVisible();
-    await expect(notice).toContainText('add-stream-and-import-articles');
+    // The job's title, in the product's words, not its name.
+    await expect(notice).toContainText('Adding a stream and importing its articles');
+    await expect(notice).not.toContainText('add-stream-and-import-articles');
     await expect(page.getByRole('button', { name: 'Import articles', exact: true })).toBeDisabled();
     await expect(notice).toBeHidden({ timeout: 45_000 });
     await expect(page.getByRole('button', { name: 'Import articles', exact: true })).toBeEnabled();
@@ -229,11 +232,12 @@ test.describe('content automations', () => {
       })
       .toMatch(/^(Success|Failed)$/);
     const run = (await Jobs.lastRun(Automations.importArticles.name))!;
-    const started = (run.startTime ?? run.createdAt).slice(0, 16).replace('T', ' ');
+    const started = formatTime(run.startTime ?? run.createdAt);
     // One status poll (10 s) sees the end and reloads the page's data.
-    await expect(lastRun).toHaveText(`Last import run: ${started} UTC (${run.status})`, {
-      timeout: 15_000,
-    });
+    await expect(lastRun).toHaveText(
+      `Last import run: ${started}, ${run.status === 'Success' ? 'done' : 'failed'}.`,
+      { timeout: 15_000 },
+    );
     await expect(page.getByRole('button', { name: 'Import articles', exact: true })).toBeEnabled();
     expect(await shownArticleCount(page)).toBe(await Articles.count());
   });

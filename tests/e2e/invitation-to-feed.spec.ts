@@ -82,7 +82,9 @@ async function seeInOutbox(admin: Page, email: string, link: string) {
   await expect(entry.getByRole('heading', { name: 'You are invited to Cluefeed' })).toBeVisible();
   // Queued or sending until the outbox delivers; the page follows on its own.
   await expect(entry).toHaveAttribute('data-status', 'sent');
-  await expect(entry.locator('.outbox-message__state')).toHaveText(/^Sent \S+ · 1 attempt$/);
+  await expect(entry.locator('.outbox-message__state')).toHaveText(
+    /^Sent \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC · 1 attempt$/,
+  );
   const copy = entry.frameLocator('iframe[title="E-mail: You are invited to Cluefeed"]');
   await expect(copy.getByRole('link', { name: /user=/ })).toHaveAttribute('href', link);
 }

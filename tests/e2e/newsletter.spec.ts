@@ -130,6 +130,12 @@ test.describe('newsletter campaign', () => {
     await expect(page.getByRole('heading', { name: 'Awesome!' })).toBeVisible();
     const subscriber = (await Subscribers.byEmail(email))!;
     expect(subscriber.status).toBe('subscribed');
+    // Another subscribes and never confirms: the send skips them, and the page says why.
+    const unconfirmed = address('unconfirmed');
+    await page.goto(`/a/${audience.slug}`);
+    await hero.getByPlaceholder('Enter your email').fill(unconfirmed);
+    await hero.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(page.getByRole('heading', { name: 'Assemble your newsletter' })).toBeVisible();
 
     // What the issue will hold, composed by the product itself.
     await page.goto('/admin-panel/content-automations');
@@ -189,6 +195,11 @@ test.describe('newsletter campaign', () => {
     await expect(page.getByText('Updating live every 2 seconds')).toBeHidden({ timeout: 30_000 });
     await expect(page.locator('.campaign-facts')).toContainText('Done');
     await expect(figure('Unsubscribes after the issue')).toHaveText('0');
+    const issue = (await Newsletter.issueById(issueUrl.split('/').at(-1)!))!;
+    expect(issue.skippedNotConfirmed).toBeGreaterThanOrEqual(1);
+    await expect(page.getByRole('row', { name: /^Skipped / })).toContainText(
+      `${issue.skipped} (${issue.skipped === issue.skippedNotConfirmed ? 'not confirmed' : `${issue.skippedNotConfirmed} not confirmed`}`,
+    );
 
     // The e-mail in the Outbox, with its stories and reasons.
     await page.getByRole('link', { name: 'Outbox' }).click();
@@ -225,7 +236,7 @@ test.describe('newsletter campaign', () => {
 test.describe('a content window that is not valid', () => {
   test.use({ allowConsoleErrors: [/status of 400 /] });
 
-  test('is explained in the error box with its code, and the inputs stay as typed', async ({
+  test('is explained in the error box in words, without its code, and the inputs stay as typed', async ({
     page,
   }) => {
     await signIn(page);
@@ -235,7 +246,7 @@ test.describe('a content window that is not valid', () => {
     await page.getByRole('group', { name: 'Audiences' }).getByRole('checkbox').first().check();
     await page.getByRole('button', { name: 'Preview', exact: true }).click();
     await expect(page.getByRole('alert')).toHaveText(
-      'The content window is not valid: "From" must be before "To". (SETUP_CAMPAIGN_CONTENT_FROM_TO_NOT_VALID)',
+      'The content window is not valid: "From" must be before "To".',
     );
     await expect(page.getByLabel('From (UTC)')).toHaveValue('2026-03-02T10:00');
     await expect(page.getByLabel('To (UTC)')).toHaveValue('2026-03-01T10:00');

@@ -1,5 +1,7 @@
 // Builders for test data with unique ids and slugs, written through the core operations.
+import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
+import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
 import * as Posts from '#core/posts';
 import * as ContentCards from '#core/content-cards';
@@ -60,4 +62,23 @@ export function createCard(
     verbalDescriptor: 'Bridges are getting faster and cheaper',
     ...overrides,
   });
+}
+
+/** An imported article with a URL (and fingerprint) of its own, as the import stores it. */
+export async function createArticle(
+  overrides: Partial<Parameters<typeof Articles.storeIfNew>[0]> = {},
+): Promise<Articles.Article> {
+  const canonicalUrl = overrides.canonicalUrl ?? `https://news.example/${ulid().toLowerCase()}`;
+  await Articles.storeIfNew({
+    title: 'Five invariants every DeFi lending protocol should fuzz before launch',
+    summary:
+      'Builders of DeFi protocols keep shipping lending markets with broken liquidation math.',
+    publishedAt: '2026-11-20T08:00:00.000Z',
+    source: 'Protocol Review',
+    streamId: ulid(),
+    fingerprint: createHash('sha256').update(canonicalUrl).digest('hex'),
+    ...overrides,
+    canonicalUrl,
+  });
+  return (await Articles.byUrl(canonicalUrl))!;
 }

@@ -4,6 +4,7 @@
 import { useFetcher, useRevalidator } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { processesChanged, STATUS_PATH, type ProcessView } from '#web/lib/processes';
+import { When } from './when';
 
 export const STATUS_POLL_MS = 10_000;
 
@@ -41,9 +42,6 @@ export function useActiveProcesses(fromPage: ProcessView[]): ProcessView[] {
   return active;
 }
 
-const time = (iso?: string) =>
-  iso ? new Date(iso).toLocaleString('en-GB', { timeZone: 'UTC' }) + ' UTC' : 'not started';
-
 export function RunningNotice({ processes }: { processes: ProcessView[] }) {
   if (processes.length === 0) return null;
   return (
@@ -54,14 +52,33 @@ export function RunningNotice({ processes }: { processes: ProcessView[] }) {
       <ul>
         {processes.map((process) => (
           <li key={process.id}>
-            {process.name} — {process.status}, started{' '}
-            {time(process.startTime ?? process.createdAt)},{' '}
-            {Math.round((process.progress ?? 0) * 100)}%
-            {process.progressNote ? ` (${process.progressNote})` : ''}
+            <ProcessLine process={process} />
           </li>
         ))}
       </ul>
     </div>
+  );
+}
+
+/**
+ * 'Scoring articles: started 3 Jan 2026, 14:05 UTC, 40% done (4 of 10 chunks)', or, before a
+ * worker took it, 'Importing articles: waiting to start (queued 3 Jan 2026, 14:05 UTC)'.
+ */
+function ProcessLine({ process }: { process: ProcessView }) {
+  if (process.status === 'Queued' || !process.startTime) {
+    return (
+      <>
+        {process.title}: waiting to start (queued <When iso={process.createdAt} />)
+      </>
+    );
+  }
+  const percent = Math.round((process.progress ?? 0) * 100);
+  return (
+    <>
+      {process.title}: started <When iso={process.startTime} />,{' '}
+      {percent > 0 ? `${percent}% done` : 'just started'}
+      {process.progressNote ? ` (${process.progressNote})` : ''}
+    </>
   );
 }
 

@@ -1,4 +1,5 @@
-// The invitation form: an HTML body and a landing page URL ('Please add a landing page URL'),
+// The invitation form: an HTML body (starting from the house invitation, which the admin edits)
+// and a landing page URL ('Please add a landing page URL'),
 // the three get-started variants as choices that fill the URL, and a preview of the e-mail once
 // both are present. The preview is rendered by the server into a sandboxed frame: with script it
 // follows the typing, without script the Preview button posts the form into the frame.
@@ -15,18 +16,21 @@ type Variant = { id: string; label: string; url: string };
 
 export function InvitationForm({
   user,
+  template,
   variants,
   action,
   serverError,
 }: {
   user: { id: string; name: string; email: string };
+  /** The house invitation the body starts from; the admin edits it. */
+  template: string;
   variants: Variant[];
   action: string;
   serverError?: { error: string; field?: string; typed?: { body: string; landingUrl: string } };
 }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
-  const [body, setBody] = useState(serverError?.typed?.body ?? '');
+  const [body, setBody] = useState(serverError?.typed?.body ?? template);
   const [landingUrl, setLandingUrl] = useState(serverError?.typed?.landingUrl ?? '');
   const [urlTouched, setUrlTouched] = useState(false);
   const previewForm = useRef<HTMLFormElement>(null);

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import * as Automations from '#core/automations';
 import type { Process } from '#core/jobs';
-import { processesChanged, processView, type ProcessView } from './processes';
+import { processesChanged, type ProcessView } from './processes';
+import { processView } from './processes.server';
 
 const process = (id: string, status: ProcessView['status'], progress = 0): ProcessView => ({
   id,
   name: 'import-articles',
+  title: 'Importing articles',
   priority: 0,
   status,
   createdAt: '2026-11-23T10:00:00.000Z',
@@ -29,6 +32,16 @@ describe('processesChanged', () => {
   });
 });
 
+const running = (name: string): Process => ({
+  id: 'p2',
+  name,
+  priority: 0,
+  status: 'Running',
+  input: '{}',
+  systemUserId: 'admin-1',
+  createdAt: '2026-11-23T10:00:00.000Z',
+});
+
 describe('processView', () => {
   it("shows a chunked run's chunk counts and keeps the process's input private", () => {
     const running: Process = {
@@ -47,7 +60,18 @@ describe('processView', () => {
     };
     const view = processView(running);
     expect(view).toMatchObject({ chunksTotal: 10, chunksDone: 3, chunksFailed: 0 });
+    expect(view.title).toBe('Scoring articles');
     expect(view).not.toHaveProperty('input');
     expect(view).not.toHaveProperty('systemUserId');
+  });
+});
+
+describe('job titles', () => {
+  it('name every job in the product’s words, never by its name', () => {
+    for (const job of Automations.jobs.values()) {
+      expect(job.title, job.name).toMatch(/^[A-Z][a-z]+ [a-z]/);
+      expect(job.title).not.toContain('-');
+      expect(processView({ ...running(job.name) }).title).toBe(job.title);
+    }
   });
 });

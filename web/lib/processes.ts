@@ -1,11 +1,15 @@
-// How the admin panel shows a process; shared by the status endpoint and the pages.
+// How the admin panel shows a process; shared by the status endpoint and the pages (the views are
+// made on the server, processes.server.ts).
 import type { Process } from '#core/jobs';
-import type { RunView } from './run-summary';
 
 /** The status endpoint the admin pages poll. */
 export const STATUS_PATH = '/admin-panel/status';
 
-/** A chunked run also counts its chunks (its progressNote reads "{done} of {total} chunks"). */
+/**
+ * A process as an operator reads it: its job's title in the product's words ('Scoring articles'),
+ * not the job's name. A chunked run also counts its chunks (its progressNote reads "{done} of
+ * {total} chunks").
+ */
 export type ProcessView = Pick<
   Process,
   | 'id'
@@ -19,35 +23,7 @@ export type ProcessView = Pick<
   | 'chunksTotal'
   | 'chunksDone'
   | 'chunksFailed'
->;
-
-export function processView({
-  id,
-  name,
-  priority,
-  status,
-  startTime,
-  createdAt,
-  progress,
-  progressNote,
-  chunksTotal,
-  chunksDone,
-  chunksFailed,
-}: Process): ProcessView {
-  return {
-    id,
-    name,
-    priority,
-    status,
-    startTime,
-    createdAt,
-    progress,
-    progressNote,
-    chunksTotal,
-    chunksDone,
-    chunksFailed,
-  };
-}
+> & { title: string };
 
 /**
  * Whether the page's data is out of date: a process it showed has ended (its results, the last
@@ -61,14 +37,4 @@ export function processesChanged(shown: ProcessView[], polled: ProcessView[]): b
       .sort()
       .join(',');
   return states(shown) !== states(polled);
-}
-
-/** A run as the admin shows its result: the view plus what it stored when it ended. */
-export function runView(process: Process): RunView {
-  return {
-    ...processView(process),
-    output: process.output,
-    error: process.error,
-    endTime: process.endTime,
-  };
 }

@@ -5,6 +5,7 @@ import { Link, useLoaderData } from '@remix-run/react';
 import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
 import * as Scoring from '#core/scoring';
+import { When } from '#web/components/when';
 import { requireAdmin } from '#web/lib/admin.server';
 import { notFound, privatePageHeaders } from '#web/lib/cache';
 import { cost } from '#web/lib/run-summary';
@@ -68,7 +69,7 @@ export default function ArticleScores() {
       </p>
       <h1>{article.title}</h1>
       <p>
-        {article.source}, published {article.publishedAt.slice(0, 16).replace('T', ' ')} UTC ·{' '}
+        {article.source}, published <When iso={article.publishedAt} /> ·{' '}
         <a href={article.canonicalUrl} rel="noopener noreferrer">
           Open the article
         </a>
@@ -129,7 +130,9 @@ export default function ArticleScores() {
                   <td>those who {failure.audience}</td>
                   <td>{failure.error}</td>
                   <td>{failure.attempts}</td>
-                  <td>{failure.lastTriedAt.slice(0, 16).replace('T', ' ')} UTC</td>
+                  <td>
+                    <When iso={failure.lastTriedAt} />
+                  </td>
                 </tr>
               ))}
             </tbody>

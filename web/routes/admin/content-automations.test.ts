@@ -6,7 +6,8 @@ import * as Streams from '#core/streams';
 import { adminPost, signedInAdmin } from '#web/lib/admin.server.test-helpers';
 import { receive } from '#tests/integration/job-queue';
 import { useOwnTable } from '#tests/integration/own-table';
-import { action } from './content-automations';
+import { call } from '#tests/integration/route-call';
+import { action, loader } from './content-automations';
 
 useOwnTable('content-automations');
 
@@ -102,5 +103,68 @@ describe('send newsletters', () => {
     // process is left queued in this test worker's queue for the jobs tests to meet.
     await Jobs.handleBatch(await receive(queued!.id), Automations.jobs);
     expect((await Jobs.byId(queued!.id))?.status).toBe('Success');
+  });
+});
+
+describe('one stream: pause, resume, remove', () => {
+  const streamAction = (intent: string, streamId: string) => post({ intent, streamId });
+
+  it('pauses, resumes and removes a stream, each said in words, and refuses what cannot be done', async () => {
+    const url = `https://feeds-${ulid().toLowerCase()}.example/rss`;
+    const stream = await Streams.create({ name: 'Chainwire', url });
+
+    expect(await streamAction('pause-stream', stream.id)).toEqual({
+      message: 'Stream Chainwire paused: imports skip it until it is resumed',
+    });
+    expect((await Streams.byId(stream.id))?.pausedAt).toBeDefined();
+    const again = await streamAction('pause-stream', stream.id);
+    expect(again.init?.status).toBe(409);
+    expect(again.data).toEqual({ error: 'This stream is already paused' });
+
+    expect(await streamAction('resume-stream', stream.id)).toEqual({
+      message: 'Stream Chainwire resumed: the next import fetches it',
+    });
+    expect((await Streams.byId(stream.id))?.pausedAt).toBeUndefined();
+
+    expect(await streamAction('remove-stream', stream.id)).toEqual({
+      message: 'Stream Chainwire removed; the articles it brought stay',
+    });
+    expect(await Streams.byUrl(url)).toBeUndefined();
+    const gone = await streamAction('remove-stream', stream.id);
+    expect(gone.init?.status).toBe(404);
+    expect(gone.data).toEqual({ error: 'This stream no longer exists' });
+  });
+
+  it('asks before removing: ?remove={id} gives the stream to confirm, anything else nothing', async () => {
+    const stream = await Streams.create({
+      name: 'Blocknotes',
+      url: `https://feeds-${ulid().toLowerCase()}.example/rss`,
+    });
+    const { cookie } = await signedInAdmin();
+    const page = async (query: string) => {
+      const answer = await call(
+        loader,
+        new Request(`http://localhost:3000/admin-panel/content-automations${query}`, {
+          headers: { Cookie: cookie },
+        }),
+      );
+      expect(answer.status).toBe(200);
+      return answer.data as Awaited<ReturnType<typeof loader>>;
+    };
+    expect((await page(`?remove=${stream.id}`)).removing).toMatchObject({
+      id: stream.id,
+      name: 'Blocknotes',
+      url: stream.url,
+    });
+    for (const query of ['', `?remove=${ulid()}`, '?remove=../x', `?remove=${'x'.repeat(500)}`])
+      expect((await page(query)).removing, query).toBeUndefined();
+    // Showing the question changes nothing.
+    expect(await Streams.byId(stream.id)).toEqual(stream);
+  });
+
+  it('answers an unknown action in words, without a code', async () => {
+    const answer = await post({ intent: 'nonsense' });
+    expect(answer.init?.status).toBe(400);
+    expect(answer.data).toEqual({ error: 'This action is not known' });
   });
 });

@@ -3,120 +3,24 @@
 // and each automation shows what its last run did.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import * as Articles from '#core/articles';
-import * as Automations from '#core/automations';
-import * as Audiences from '#core/audiences';
-import * as Jobs from '#core/jobs';
-import * as Scoring from '#core/scoring';
-import * as SourceMatching from '#core/source-matching';
-import * as Streams from '#core/streams';
 import { ErrorBox, RunningNotice, useActiveProcesses } from '#web/components/admin-status';
 import { AudienceNameAssessment } from '#web/components/audience-name-assessment';
-import { requireAdmin } from '#web/lib/admin.server';
+import {
+  ExperimentTable,
+  LastRun,
+  PromptTestTable,
+  SourceMatchTable,
+} from '#web/components/automation-results';
+import { RemoveStreamDialog, StreamsTable } from '#web/components/streams-table';
+import { When } from '#web/components/when';
 import { privatePageHeaders } from '#web/lib/cache';
-import { processView, runView } from '#web/lib/processes';
-import { parseOutput, runSummary, type RunView } from '#web/lib/run-summary';
-import { automationAction } from './content-automations.server';
+import { automationAction, automationsLoader, PATH } from './content-automations.server';
 
 export const meta: MetaFunction = () => [{ title: 'Content Automations · Cluefeed admin' }];
 export const headers = privatePageHeaders;
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  const [active, lastImport, streams, articles, articleCount, audiences, runs] = await Promise.all([
-    Jobs.active(),
-    Jobs.lastRun(Automations.importArticles.name),
-    Streams.list(),
-    Articles.latest(20),
-    Articles.count(),
-    Audiences.list(),
-    lastRuns(),
-  ]);
-  const titles = new Map(audiences.map((audience) => [audience.id, audience.title]));
-  const [bestScores, sourceMatches] = await Promise.all([
-    Promise.all(articles.map((article) => bestScore(article.id, titles))),
-    matchesOfLastRun(runs.audienceMatching),
-  ]);
-  return {
-    active: active.map(processView),
-    lastImport: lastImport && processView(lastImport),
-    streams: streams.map(({ id, name, url, lastImportAt, lastError, backoffUntil }) => ({
-      id,
-      name,
-      url,
-      lastImportAt,
-      lastError,
-      backoffUntil,
-    })),
-    articles: articles.map(({ id, title, source, publishedAt, canonicalUrl }, index) => ({
-      id,
-      title,
-      source,
-      publishedAt,
-      canonicalUrl,
-      best: bestScores[index],
-    })),
-    articleCount,
-    collections: Object.entries(Automations.COLLECTIONS).map(([id, { name }]) => ({ id, name })),
-    audiences: audiences.map(({ id, title, state }) => ({ id, title, state })),
-    runs: Object.fromEntries(
-      Object.entries(runs).map(([key, run]) => [key, run && runView(run)]),
-    ) as Record<keyof typeof runs, RunView | undefined>,
-    experiment: runs.experiment
-      ? Automations.experimentResults(
-          parseOutput(runs.experiment) as Record<string, number>,
-          titles,
-        )
-      : [],
-    sourceMatches,
-  };
-}
-
-/** The last run of each automation the page reports on: one small Query each. */
-async function lastRuns() {
-  const [score, experiment, populateMatching, audienceMatching, promptTesting, pickBest, send] =
-    await Promise.all(
-      [
-        Automations.scoreArticles,
-        Automations.scoreArticlesExperiment,
-        Automations.populateSourceMatching,
-        Automations.audienceMatching,
-        Automations.promptTesting,
-        Automations.pickBestContent,
-        Automations.sendNewsletters,
-      ].map((job) => Jobs.lastRun(job.name)),
-    );
-  return { score, experiment, populateMatching, audienceMatching, promptTesting, pickBest, send };
-}
-
-/** An article's best score, for the latest articles table: one bounded Query. */
-async function bestScore(articleId: string, titles: ReadonlyMap<string, string>) {
-  const best = await Scoring.bestFor(articleId);
-  return best
-    ? { label: best.label, audience: titles.get(best.matchingId) ?? 'a removed audience' }
-    : undefined;
-}
-
-/** The sources the last audience-matching run rated for its audience, best first. */
-async function matchesOfLastRun(run?: Jobs.Process) {
-  if (!run) return [];
-  const { audienceId } = JSON.parse(run.input) as { audienceId?: string };
-  if (!audienceId) return [];
-  return (await SourceMatching.forAudience(audienceId)).map(
-    ({ streamId, streamName, label, score, reason, headlines }) => ({
-      streamId,
-      streamName,
-      label,
-      score,
-      reason,
-      headlines,
-    }),
-  );
-}
-
+export const loader = ({ request }: LoaderFunctionArgs) => automationsLoader(request);
 export const action = ({ request }: ActionFunctionArgs) => automationAction(request);
-
-const when = (iso?: string) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : 'never');
 
 export default function ContentAutomations() {
   const page = useLoaderData<typeof loader>();
@@ -152,11 +56,7 @@ export default function ContentAutomations() {
         <Form method="post" className="automation">
           <h2>Import articles</h2>
           <input type="hidden" name="intent" value="import" />
-          <p>
-            Last import run:{' '}
-            <strong>{when(page.lastImport?.startTime ?? page.lastImport?.createdAt)}</strong>
-            {page.lastImport && ` (${page.lastImport.status})`}
-          </p>
+          <LastRun run={page.lastImport} label="Last import run" />
           <button type="submit" className="button" disabled={busy}>
             Import articles
           </button>
@@ -282,32 +182,8 @@ export default function ContentAutomations() {
       <SourceMatchTable matches={page.sourceMatches} />
       <PromptTestTable run={page.runs.promptTesting} />
 
-      <h2 id="streams-heading">Streams ({page.streams.length})</h2>
-      <table className="admin-table" aria-labelledby="streams-heading">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">URL</th>
-            <th scope="col">Last import</th>
-            <th scope="col">Problem</th>
-          </tr>
-        </thead>
-        <tbody>
-          {page.streams.map((stream) => (
-            <tr key={stream.id}>
-              <td>{stream.name}</td>
-              <td className="admin-table__url">{stream.url}</td>
-              <td>{when(stream.lastImportAt)}</td>
-              <td>
-                {stream.lastError ?? ''}
-                {stream.backoffUntil && stream.backoffUntil > new Date().toISOString()
-                  ? ` (paused until ${when(stream.backoffUntil)})`
-                  : ''}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <StreamsTable streams={page.streams} path={PATH} />
+      {page.removing && <RemoveStreamDialog stream={page.removing} path={PATH} />}
 
       <h2 id="articles-heading">Latest articles ({page.articleCount} in all)</h2>
       <table className="admin-table" aria-labelledby="articles-heading">
@@ -322,7 +198,9 @@ export default function ContentAutomations() {
         <tbody>
           {page.articles.map((article) => (
             <tr key={article.id}>
-              <td>{when(article.publishedAt)}</td>
+              <td>
+                <When iso={article.publishedAt} />
+              </td>
               <td>
                 <Link to={`/admin-panel/articles/${article.id}`}>{article.title}</Link>
               </td>
@@ -337,17 +215,6 @@ export default function ContentAutomations() {
         </tbody>
       </table>
     </section>
-  );
-}
-
-function LastRun({ run }: { run?: RunView }) {
-  if (!run) return <p>Last run: never</p>;
-  const summary = runSummary(run);
-  return (
-    <p>
-      Last run: <strong>{when(run.startTime ?? run.createdAt)}</strong> ({run.status})
-      {summary && <span className="automation__summary">{summary}</span>}
-    </p>
   );
 }
 
@@ -371,127 +238,6 @@ function AudienceSelect({
           </option>
         ))}
       </select>
-    </>
-  );
-}
-
-const LABEL_COLUMNS = [
-  'Very Relevant',
-  'Quite Relevant',
-  'Moderately Relevant',
-  'Slightly Relevant',
-  'Not Relevant',
-  'Total',
-] as const;
-
-function ExperimentTable({
-  results,
-}: {
-  results: { matchingEntity: string; groupByMetricPerMatchingEntity: Record<string, number> }[];
-}) {
-  if (results.length === 0) return null;
-  return (
-    <>
-      <h2 id="experiment-heading">Last score articles experiment</h2>
-      <table className="admin-table" aria-labelledby="experiment-heading">
-        <thead>
-          <tr>
-            <th scope="col">Audience</th>
-            {LABEL_COLUMNS.map((label) => (
-              <th key={label} scope="col">
-                {label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {results.map((row) => (
-            <tr key={row.matchingEntity}>
-              <th scope="row">{row.matchingEntity}</th>
-              {LABEL_COLUMNS.map((label) => (
-                <td key={label}>{row.groupByMetricPerMatchingEntity[label] ?? 0}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </>
-  );
-}
-
-function SourceMatchTable({
-  matches,
-}: {
-  matches: { streamId: string; streamName: string; label: string; score: number; reason: string }[];
-}) {
-  if (matches.length === 0) return null;
-  return (
-    <>
-      <h2 id="matches-heading">Sources for the last matched audience</h2>
-      <table className="admin-table" aria-labelledby="matches-heading">
-        <thead>
-          <tr>
-            <th scope="col">Source</th>
-            <th scope="col">Label</th>
-            <th scope="col">Score</th>
-            <th scope="col">Reason</th>
-          </tr>
-        </thead>
-        <tbody>
-          {matches.map((match) => (
-            <tr key={match.streamId}>
-              <td>{match.streamName}</td>
-              <td>{match.label}</td>
-              <td>{match.score.toFixed(2)}</td>
-              <td>{match.reason}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </>
-  );
-}
-
-type PromptTestOutput = {
-  audience?: string;
-  results?: {
-    promptId: string;
-    title: string;
-    labels: Record<string, number>;
-    top: { articleId: string; title: string; label: string; score: number }[];
-  }[];
-};
-
-function PromptTestTable({ run }: { run?: RunView }) {
-  const output = run?.status === 'Success' ? (parseOutput(run) as PromptTestOutput) : undefined;
-  if (!output?.results?.length) return null;
-  return (
-    <>
-      <h2 id="prompt-test-heading">Last prompt test: those who {output.audience}</h2>
-      <table className="admin-table" aria-labelledby="prompt-test-heading">
-        <thead>
-          <tr>
-            <th scope="col">Prompt</th>
-            {LABEL_COLUMNS.map((label) => (
-              <th key={label} scope="col">
-                {label}
-              </th>
-            ))}
-            <th scope="col">Top story</th>
-          </tr>
-        </thead>
-        <tbody>
-          {output.results.map((result) => (
-            <tr key={result.promptId}>
-              <th scope="row">{result.title}</th>
-              {LABEL_COLUMNS.map((label) => (
-                <td key={label}>{result.labels[label] ?? 0}</td>
-              ))}
-              <td>{result.top[0] ? `${result.top[0].title} (${result.top[0].label})` : 'None'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
     </>
   );
 }

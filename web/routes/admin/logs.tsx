@@ -3,6 +3,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useFetcher, useLoaderData } from '@remix-run/react';
 import { useEffect, useState, type KeyboardEvent } from 'react';
+import { When } from '#web/components/when';
 import { privatePageHeaders } from '#web/lib/cache';
 import { loadLines } from './logs.server';
 
@@ -82,7 +83,7 @@ export default function MonitorLogs() {
         <ol className="log-lines" aria-live={watching ? 'polite' : 'off'}>
           {shown.entries.map((entry) => (
             <li key={entry.id} className={`log-line log-line--${entry.level}`}>
-              <time dateTime={entry.timestamp}>{entry.timestamp}</time>
+              <When iso={entry.timestamp} seconds />
               <span className="log-line__level">{entry.level}</span>
               <span className="log-line__message">{entry.message}</span>
               {entry.fields && <code className="log-line__fields">{entry.fields}</code>}

@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import { config } from '#core/config';
 import { readMessages, type StoredMessage } from '#core/mail';
 import * as Outbox from '#core/outbox';
+import { When } from '#web/components/when';
 import { requireAdmin } from '#web/lib/admin.server';
 import { privatePageHeaders } from '#web/lib/cache';
 
@@ -74,14 +75,13 @@ function DeliveryState({ state }: { state: NonNullable<Row['state']> }) {
     case 'sent':
       return (
         <>
-          Sent <time dateTime={state.sentAt}>{state.sentAt}</time> · {tries}
+          Sent <When iso={state.sentAt} otherwise="" /> · {tries}
         </>
       );
     case 'queued':
       return (
         <>
-          Queued, next attempt <time dateTime={state.nextAttemptAt}>{state.nextAttemptAt}</time> ·{' '}
-          {tries}
+          Queued, next attempt <When iso={state.nextAttemptAt} otherwise="now" /> · {tries}
           {state.lastError && <> · last error: {state.lastError}</>}
         </>
       );
@@ -121,7 +121,7 @@ export default function OutboxPage() {
         <article key={row.key} className="outbox-message" data-status={row.state?.status}>
           <h2>{row.subject}</h2>
           <p>
-            To {row.to} · <time dateTime={row.at}>{row.at}</time>
+            To {row.to} · <When iso={row.at} />
           </p>
           <p className="outbox-message__state">
             {row.state ? <DeliveryState state={row.state} /> : 'Sent outside the outbox'}

@@ -2,7 +2,6 @@
 // every 2 seconds while it waits or sends (and while e-mails of it are still queued). A campaign
 // that has not started can be cancelled.
 import {
-  data,
   redirect,
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
@@ -11,13 +10,15 @@ import {
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from '@remix-run/react';
 import { useEffect } from 'react';
 import * as Audiences from '#core/audiences';
-import { isVisibleError, VisibleError } from '#core/common';
+import { VisibleError } from '#core/common';
 import * as Newsletter from '#core/newsletter';
 import { ErrorBox } from '#web/components/admin-status';
+import { When } from '#web/components/when';
 import { requireAdmin } from '#web/lib/admin.server';
 import { readForm } from '#web/lib/api.server';
 import { notFound, privatePageHeaders } from '#web/lib/cache';
-import { issueWindow, utc } from '#web/lib/campaign-view';
+import { refusal } from '#web/lib/refusal.server';
+import { ISSUE_STATUS, issueWindow, skippedBreakdown } from '#web/lib/campaign-view';
 
 export const meta: MetaFunction = () => [{ title: 'Campaign · Cluefeed admin' }];
 export const headers = privatePageHeaders;
@@ -56,7 +57,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       queued: issue.queued ?? 0,
       sent: issue.sent ?? 0,
       failed: issue.failed ?? 0,
-      skipped: issue.skipped ?? 0,
+      skipped: skippedBreakdown(issue, issue.skipped ?? 0),
       unsubscribes: issue.unsubscribes ?? 0,
       clicks: issue.clicks ?? 0,
       uniqueClicks: issue.uniqueClicks ?? 0,
@@ -70,7 +71,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     const form = await readForm(request);
     if (form.get('intent') !== 'cancel')
-      throw new VisibleError('input.invalid', 'Unknown action', 400);
+      throw new VisibleError('input.invalid', 'This action is not known', 400);
     if (!(await Newsletter.cancelCampaign(issue.id)))
       throw new VisibleError(
         'campaign.not_cancellable',
@@ -79,17 +80,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
       );
     return redirect(`/admin-panel/setup-campaign/${issue.id}`);
   } catch (error) {
-    if (!isVisibleError(error)) throw error;
-    return data({ error: `${error.message} (${error.code})` }, { status: error.status });
+    return refusal(error, {});
   }
 }
-
-const STATUS_TEXT: Record<string, string> = {
-  scheduled: 'Scheduled',
-  sending: 'Sending',
-  done: 'Done',
-  cancelled: 'Cancelled',
-};
 
 export default function CampaignIssue() {
   const issue = useLoaderData<typeof loader>();
@@ -113,7 +106,7 @@ export default function CampaignIssue() {
       <ErrorBox message={result?.error} />
       <dl className="campaign-facts">
         <dt>Status</dt>
-        <dd>{STATUS_TEXT[issue.status] ?? issue.status}</dd>
+        <dd>{ISSUE_STATUS[issue.status] ?? issue.status}</dd>
         <dt>Content window</dt>
         <dd>{issue.window}</dd>
         <dt>Frequency</dt>
@@ -121,11 +114,15 @@ export default function CampaignIssue() {
         <dt>Audiences</dt>
         <dd>{issue.audiences.map((title) => `those who ${title}`).join('; ')}</dd>
         <dt>Send time</dt>
-        <dd>{utc(issue.startedAt ?? issue.sendAt) || 'not set'}</dd>
+        <dd>
+          <When iso={issue.startedAt ?? issue.sendAt} otherwise="not set" />
+        </dd>
         {issue.doneAt && (
           <>
             <dt>{issue.status === 'cancelled' ? 'Cancelled' : 'Done'}</dt>
-            <dd>{utc(issue.doneAt)}</dd>
+            <dd>
+              <When iso={issue.doneAt} />
+            </dd>
           </>
         )}
         {issue.processId && (
@@ -170,7 +167,7 @@ export default function CampaignIssue() {
   );
 }
 
-function Figure({ name, value }: { name: string; value: number }) {
+function Figure({ name, value }: { name: string; value: number | string }) {
   return (
     <tr>
       <th scope="row">{name}</th>

@@ -3,10 +3,10 @@
 // page's sandboxed frame. Its own policy lets the e-mail's inline styles apply (the admin page's
 // policy would refuse them in an srcdoc frame) and nothing run, load or navigate.
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { isVisibleError } from '#core/common';
 import * as Newsletter from '#core/newsletter';
 import { requireAdmin } from '#web/lib/admin.server';
 import { privatePageHeaders } from '#web/lib/cache';
+import { refusalMessage } from '#web/lib/refusal.server';
 import { storingLogs } from '#web/lib/resource-route.server';
 import { valuesOf, windowOf } from './setup-campaign.server';
 
@@ -49,7 +49,7 @@ export const loader = storingLogs(async function loader({ request }: LoaderFunct
       return page(`<p>No issue for ${escape(preview.subscriber.email)}.</p>`, 200);
     return page(preview.email.html, 200);
   } catch (error) {
-    if (!isVisibleError(error)) throw error;
-    return page(`<p>${escape(error.message)} (${escape(error.code)})</p>`, error.status);
+    const { message, status } = refusalMessage(error);
+    return page(`<p>${escape(message)}</p>`, status);
   }
 });

@@ -1,12 +1,54 @@
-// The Setup campaign actions: preview the issue as a subscriber (campaign-preview), send it as a
-// test to one address, or schedule it (campaign-schedule). Each checks the window first, so a bad
-// one answers SETUP_CAMPAIGN_CONTENT_FROM_TO_NOT_VALID whatever the button, and the operator's
-// inputs come back with every answer so nothing typed is lost.
-import { data, redirect } from '@remix-run/node';
-import { isVisibleError, VisibleError } from '#core/common';
+// The Setup campaign page's data, and its actions: preview the issue as a subscriber
+// (campaign-preview), send it as a test to one address, or schedule it (campaign-schedule). Each
+// checks the window first, so a bad one is refused (SETUP_CAMPAIGN_CONTENT_FROM_TO_NOT_VALID) whatever the button, and the
+// operator's inputs come back with every answer so nothing typed is lost.
+import { redirect } from '@remix-run/node';
+import { VisibleError } from '#core/common';
+import * as Audiences from '#core/audiences';
 import * as Newsletter from '#core/newsletter';
 import { requireAdmin } from '#web/lib/admin.server';
 import { readForm } from '#web/lib/api.server';
+import { issueWindow, skippedBreakdown } from '#web/lib/campaign-view';
+import { refusal } from '#web/lib/refusal.server';
+
+const DAY_MS = 86_400_000;
+/** A `datetime-local` value in UTC, to the minute. */
+const localUtc = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+
+/** The form's defaults (a new campaign id, the last day), the active audiences, the recent issues. */
+export async function campaignLoader(request: Request) {
+  await requireAdmin(request);
+  const [audiences, issues] = await Promise.all([
+    Audiences.list(),
+    Newsletter.recentIssues({ limit: 20 }),
+  ]);
+  // Up to the next whole minute, so what was picked a moment ago is inside the window.
+  const now = Math.ceil(Date.now() / 60_000) * 60_000;
+  return {
+    // Made when the form is shown: submitting it twice schedules one campaign.
+    id: Newsletter.newCampaignId(),
+    from: localUtc(now - DAY_MS),
+    to: localUtc(now),
+    audiences: audiences
+      .filter((audience) => audience.state === 'active')
+      .map(({ id, title, frequency }) => ({ id, title, frequency })),
+    issues: issues.map((issue) => ({
+      id: issue.id,
+      createdAt: issue.createdAt,
+      origin: issue.origin,
+      frequency: issue.frequency,
+      window: issueWindow(issue),
+      status: issue.status,
+      recipients: issue.recipients ?? 0,
+      sent: issue.sent ?? 0,
+      failed: issue.failed ?? 0,
+      skipped: skippedBreakdown(issue, issue.skipped ?? 0),
+      unsubscribes: issue.unsubscribes ?? 0,
+      clicks: issue.clicks ?? 0,
+      uniqueClicks: issue.uniqueClicks ?? 0,
+    })),
+  };
+}
 
 /** What the operator typed, echoed back so a refused form keeps it. */
 export type CampaignForm = {
@@ -21,7 +63,7 @@ export type CampaignForm = {
 };
 
 export type CampaignResult =
-  | { values: CampaignForm; error: { code: string; message: string } }
+  | { values: CampaignForm; error: string }
   | { values: CampaignForm; preview: Newsletter.CampaignPreview }
   | { values: CampaignForm; message: string };
 
@@ -61,7 +103,7 @@ export async function campaignAction(request: Request) {
     values = valuesOf(form);
     const intent = form.get('intent');
     if (intent !== 'campaign-preview' && intent !== 'send-test' && intent !== 'campaign-schedule')
-      throw new VisibleError('input.invalid', 'Unknown action', 400);
+      throw new VisibleError('input.invalid', 'This action is not known', 400);
     const campaign = await Newsletter.checkCampaign(windowOf(values));
     switch (intent) {
       case 'campaign-preview': {
@@ -86,13 +128,6 @@ export async function campaignAction(request: Request) {
       }
     }
   } catch (error) {
-    if (!isVisibleError(error)) throw error;
-    return data(
-      {
-        values: values ?? valuesOf(new URLSearchParams()),
-        error: { code: error.code, message: error.message },
-      } satisfies CampaignResult,
-      { status: error.status },
-    );
+    return refusal(error, { values: values ?? valuesOf(new URLSearchParams()) });
   }
 }

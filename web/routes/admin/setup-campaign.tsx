@@ -3,55 +3,17 @@
 // issues and campaigns with their figures. A plain form: every button works without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import * as Audiences from '#core/audiences';
-import * as Newsletter from '#core/newsletter';
+import type * as Newsletter from '#core/newsletter';
 import { ErrorBox } from '#web/components/admin-status';
-import { requireAdmin } from '#web/lib/admin.server';
+import { When } from '#web/components/when';
 import { privatePageHeaders } from '#web/lib/cache';
-import { campaignAction, type CampaignForm } from './setup-campaign.server';
-import { issueWindow, skipReason, utc } from '#web/lib/campaign-view';
+import { ISSUE_ORIGIN, ISSUE_STATUS, skipReason } from '#web/lib/campaign-view';
+import { campaignAction, campaignLoader, type CampaignForm } from './setup-campaign.server';
 
 export const meta: MetaFunction = () => [{ title: 'Setup campaign · Cluefeed admin' }];
 export const headers = privatePageHeaders;
 
-const DAY_MS = 86_400_000;
-/** A `datetime-local` value in UTC, to the minute. */
-const localUtc = (ms: number) => new Date(ms).toISOString().slice(0, 16);
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  const [audiences, issues] = await Promise.all([
-    Audiences.list(),
-    Newsletter.recentIssues({ limit: 20 }),
-  ]);
-  // Up to the next whole minute, so what was picked a moment ago is inside the window.
-  const now = Math.ceil(Date.now() / 60_000) * 60_000;
-  return {
-    // Made when the form is shown: submitting it twice schedules one campaign.
-    id: Newsletter.newCampaignId(),
-    from: localUtc(now - DAY_MS),
-    to: localUtc(now),
-    audiences: audiences
-      .filter((audience) => audience.state === 'active')
-      .map(({ id, title, frequency }) => ({ id, title, frequency })),
-    issues: issues.map((issue) => ({
-      id: issue.id,
-      createdAt: issue.createdAt,
-      origin: issue.origin,
-      frequency: issue.frequency,
-      window: issueWindow(issue),
-      status: issue.status,
-      recipients: issue.recipients ?? 0,
-      sent: issue.sent ?? 0,
-      failed: issue.failed ?? 0,
-      skipped: issue.skipped ?? 0,
-      unsubscribes: issue.unsubscribes ?? 0,
-      clicks: issue.clicks ?? 0,
-      uniqueClicks: issue.uniqueClicks ?? 0,
-    })),
-  };
-}
-
+export const loader = ({ request }: LoaderFunctionArgs) => campaignLoader(request);
 export const action = ({ request }: ActionFunctionArgs) => campaignAction(request);
 
 export default function SetupCampaign() {
@@ -77,7 +39,7 @@ export default function SetupCampaign() {
   return (
     <section className="admin-page">
       <h1>Setup campaign</h1>
-      <ErrorBox message={error && `${error.message} (${error.code})`} />
+      <ErrorBox message={error} />
       {result && 'message' in result && (
         <p className="success-box" role="status">
           {result.message}
@@ -193,12 +155,14 @@ export default function SetupCampaign() {
             {page.issues.map((issue) => (
               <tr key={issue.id}>
                 <td>
-                  <Link to={`/admin-panel/setup-campaign/${issue.id}`}>{utc(issue.createdAt)}</Link>
+                  <Link to={`/admin-panel/setup-campaign/${issue.id}`}>
+                    <When iso={issue.createdAt} />
+                  </Link>
                 </td>
-                <td>{issue.origin}</td>
+                <td>{ISSUE_ORIGIN[issue.origin ?? 'schedule']}</td>
                 <td>{issue.frequency}</td>
                 <td>{issue.window}</td>
-                <td>{issue.status}</td>
+                <td>{ISSUE_STATUS[issue.status] ?? issue.status}</td>
                 <td>{issue.recipients}</td>
                 <td>{issue.sent}</td>
                 <td>{issue.failed}</td>

@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import * as Jobs from '#core/jobs';
 import { json } from '#web/lib/api.server';
 import { requireAdmin } from '#web/lib/admin.server';
-import { processView } from '#web/lib/processes';
+import { processView } from '#web/lib/processes.server';
 import { privatePageHeaders } from '#web/lib/cache';
 import { storingLogs } from '#web/lib/resource-route.server';
 

@@ -1,12 +1,12 @@
 // POST /admin-panel/user-management/preview: the invitation e-mail as it would be sent, for the
 // invitation form's sandboxed frame (the form targets the frame). Inline styles apply; nothing runs.
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { isVisibleError } from '#core/common';
 import { escapeHtml } from '#core/html';
 import * as Users from '#core/users';
 import { requireAdmin } from '#web/lib/admin.server';
 import { readForm } from '#web/lib/api.server';
 import { privatePageHeaders } from '#web/lib/cache';
+import { refusalMessage } from '#web/lib/refusal.server';
 import { storingLogs } from '#web/lib/resource-route.server';
 import { landingUrlOf } from './user-management.server';
 
@@ -43,7 +43,7 @@ export const action = storingLogs(async function action({ request }: ActionFunct
     });
     return page(html);
   } catch (error) {
-    if (!isVisibleError(error)) throw error;
-    return page(`<p role="alert">${escapeHtml(error.message)}</p>`, error.status);
+    const { message, status } = refusalMessage(error);
+    return page(`<p role="alert">${escapeHtml(message)}</p>`, status);
   }
 });

@@ -4,7 +4,9 @@
 import { data } from '@remix-run/node';
 import { isVisibleError, VisibleError } from '#core/common';
 import { config } from '#core/config';
+import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
+import type { ReaderFeedView } from '#web/components/reader-feed';
 import { requireAdmin } from '#web/lib/admin.server';
 import { readForm } from '#web/lib/api.server';
 
@@ -54,6 +56,7 @@ export async function userManagementLoader(request: Request) {
   return {
     query,
     currentCursor: error ? undefined : cursor,
+    reader: editing && (await readerFeed(editing)),
     users: page.users.map(row),
     next: page.next,
     previous: page.previous,
@@ -61,7 +64,26 @@ export async function userManagementLoader(request: Request) {
     adding: url.searchParams.get('modal') === 'add',
     editing: editing && row(editing),
     inviting: inviting && row(inviting),
+    /** The house invitation, for the form to start from. */
+    invitationBody: inviting && Users.invitationTemplate(inviting),
     variants: landingVariants(),
+  };
+}
+
+/** What the reader's feed is made from: their clues and their scored articles. */
+async function readerFeed(user: Users.User): Promise<ReaderFeedView> {
+  const scores = await Scoring.forReader(user.id);
+  return {
+    clues: (user.descriptors ?? []).map(({ id, clue }) => ({ id, clue })),
+    scores: scores.map(({ articleId, title, source, publishedAt, label, relevantClues }) => ({
+      articleId,
+      title,
+      source,
+      publishedAt,
+      label,
+      relevantClues: relevantClues ?? [],
+    })),
+    shown: Scoring.READER_SCORES_SHOWN,
   };
 }
 

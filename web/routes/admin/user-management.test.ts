@@ -2,8 +2,10 @@ import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { config } from '#core/config';
 import * as Outbox from '#core/outbox';
+import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { adminPost, signedInAdmin } from '#web/lib/admin.server.test-helpers';
+import { createArticle } from '#tests/integration/factories';
 import { action, loader } from './user-management';
 import { action as previewAction } from './user-management.preview';
 
@@ -179,5 +181,75 @@ describe('invitation preview', () => {
     const refused = await previewAction({ request: missing, params: {}, context: {} });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain('Please add a landing page URL');
+  });
+});
+
+/** The page as the admin's browser gets it at `query`. */
+async function pageAt(query: string) {
+  const { cookie } = await signedInAdmin();
+  const request = new Request(new URL(`${PATH}${query}`, origin()), {
+    headers: { Cookie: cookie },
+  });
+  return (await loader({ request, params: {}, context: {} })) as Awaited<ReturnType<typeof loader>>;
+}
+
+describe("a reader's edit shows what their feed is made from", () => {
+  it('their clues and their scored articles, newest first', async () => {
+    const user = await Users.create({ name: 'Fay', email: email() });
+    await Users.setDescriptors(user.id, ['build DeFi protocols', 'audit lending markets']);
+    const reader = Scoring.userTarget((await Users.byId(user.id))!);
+    const article = await createArticle({ title: 'Lending invariants to fuzz before launch' });
+    await Scoring.scoreArticle(article, [reader], await Scoring.defaultSetup(ulid()));
+    const [stored] = await Scoring.forReader(user.id);
+
+    const page = await pageAt(`?edit=${user.id}`);
+
+    expect(page.editing?.id).toBe(user.id);
+    expect(page.reader?.clues.map(({ clue }) => clue)).toEqual([
+      'build DeFi protocols',
+      'audit lending markets',
+    ]);
+    expect(page.reader?.scores).toEqual([
+      {
+        articleId: article.id,
+        title: 'Lending invariants to fuzz before launch',
+        source: 'Protocol Review',
+        publishedAt: article.publishedAt,
+        label: stored!.label,
+        relevantClues: stored!.relevantClues,
+      },
+    ]);
+  });
+
+  it('nothing for a reader who gave no clues, and nothing when no edit is open', async () => {
+    const user = await Users.create({ name: 'Gus', email: email() });
+    expect((await pageAt(`?edit=${user.id}`)).reader).toEqual({
+      clues: [],
+      scores: [],
+      shown: Scoring.READER_SCORES_SHOWN,
+    });
+    expect((await pageAt('')).reader).toBeUndefined();
+  });
+});
+
+describe('the invitation starts from the house template', () => {
+  it('greets the user by name (escaped), and sent as it is, it is the e-mail', async () => {
+    const user = await Users.create({ name: 'Zoë <b>', email: email() });
+    const page = await pageAt(`?invite=${user.id}`);
+    expect(page.invitationBody).toContain('<p>Hi Zoë &lt;b&gt;,</p>');
+    expect(page.invitationBody).toContain('Cluefeed');
+
+    const sent = await post({
+      intent: 'invite',
+      id: user.id,
+      body: page.invitationBody!,
+      variant: 'default',
+    });
+    expect(sent.data).toMatchObject({ toast: `Invitation sent successfully to ${user.email}` });
+    const [queued] = (await Outbox.recent({ limit: 50 })).filter(({ to }) => to === user.email);
+    expect((JSON.parse(queued!.props) as { bodyHtml: string }).bodyHtml).toBe(
+      Users.sanitiseInvitationBody(page.invitationBody!),
+    );
+    expect((await pageAt('')).invitationBody).toBeUndefined();
   });
 });

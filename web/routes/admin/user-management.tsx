@@ -5,8 +5,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { AdminModal } from '#web/components/admin-modal';
 import { InvitationForm } from '#web/components/invitation-form';
+import { ReaderFeed } from '#web/components/reader-feed';
 import { Toast } from '#web/components/toast';
 import { UserForm } from '#web/components/user-form';
+import { When } from '#web/components/when';
 import { privatePageHeaders } from '#web/lib/cache';
 import {
   userManagementAction,
@@ -33,8 +35,6 @@ function href(query: string, cursor: string | undefined, extra: Record<string, s
   const search = params.toString();
   return search ? `${PATH}?${search}` : PATH;
 }
-
-const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 function StatusBadge({ status }: { status: UserRow['status'] }) {
   return <span className={`badge badge--${status.toLowerCase()}`}>{status}</span>;
@@ -113,7 +113,7 @@ export default function UserManagement() {
                 </td>
                 <td>{user.isActive ? 'Active' : 'Inactive'}</td>
                 <td>
-                  <time dateTime={user.createdAt}>{when(user.createdAt)}</time>
+                  <When iso={user.createdAt} />
                 </td>
                 <td className="user-actions">
                   <Link
@@ -150,6 +150,7 @@ export default function UserManagement() {
       {editing && (
         <AdminModal title="Edit user" closeTo={back}>
           <UserForm key={editing.id} user={editing} action={back} serverError={failedFor('edit')} />
+          {page.reader && page.editing?.id === editing.id && <ReaderFeed reader={page.reader} />}
         </AdminModal>
       )}
       {inviting && (
@@ -157,6 +158,7 @@ export default function UserManagement() {
           <InvitationForm
             key={inviting.id}
             user={inviting}
+            template={page.invitationBody ?? ''}
             variants={page.variants}
             action={back}
             serverError={failedFor('invite')}
