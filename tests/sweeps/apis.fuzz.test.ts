@@ -17,7 +17,12 @@ import {
   type FuzzRequest,
 } from '#tests/integration/fuzz';
 import { actionRoute, routeTable } from '#tests/integration/route-table';
-import { seedSweepWorld, sweepTable, type SweepWorld } from '#tests/integration/sweep-world';
+import {
+  invitedReader,
+  seedSweepWorld,
+  sweepTable,
+  type SweepWorld,
+} from '#tests/integration/sweep-world';
 
 const table = await routeTable();
 const route = (pattern: string) => actionRoute(table, pattern);
@@ -195,15 +200,28 @@ describe(
     describe('the funnel’s calls (POST /get-started/:call) with a valid invitation link', () => {
       const funnel = route('/get-started/:call');
       const samples = (call: string) => ({ ...world.samples, call });
-      const body = (fields: Record<string, unknown>) => ({ token: world.reader.token, ...fields });
+      // A reader of its own per call, so a signup one let through cannot spend the others' link.
+      let readers: Record<'verify' | 'signup' | 'chat', Awaited<ReturnType<typeof invitedReader>>>;
+      beforeAll(async () => {
+        const [verify, signup, chat] = await Promise.all([
+          invitedReader(),
+          invitedReader(),
+          invitedReader(),
+        ]);
+        readers = { verify, signup, chat };
+      });
+      const body = (who: keyof typeof readers, fields: Record<string, unknown>) => ({
+        token: readers[who].token,
+        ...fields,
+      });
 
       it('check-signup-status: an address that is not one', () =>
         fuzz(
           funnel,
           samples('check-signup-status'),
           fc.oneof(
-            json(badEmail.map((email) => body({ email }))),
-            invalidUtf8Json((bad) => body({ email: `reader${bad}@example.org` })),
+            json(badEmail.map((email) => body('verify', { email }))),
+            invalidUtf8Json((bad) => body('verify', { email: `reader${bad}@example.org` })),
           ),
         ));
 
@@ -214,7 +232,7 @@ describe(
           fc.oneof(
             json(
               unreadable.map((text) =>
-                body({
+                body('signup', {
                   password: 'sweep-password-1',
                   confirmPassword: 'sweep-password-1',
                   clues: [`build ${text} lending protocols`, 'run validators'],
@@ -222,7 +240,7 @@ describe(
               ),
             ),
             invalidUtf8Json((bad) =>
-              body({
+              body('signup', {
                 password: 'sweep-password-1',
                 confirmPassword: 'sweep-password-1',
                 clues: [`build ${bad} lending protocols`, 'run validators'],
@@ -238,11 +256,11 @@ describe(
           fc.oneof(
             json(
               unreadable.map((text) =>
-                body({ threadId: world.reader.threadId, message: `I build ${text}` }),
+                body('chat', { threadId: readers.chat.threadId, message: `I build ${text}` }),
               ),
             ),
             invalidUtf8Json((bad) =>
-              body({ threadId: world.reader.threadId, message: `I build ${bad}` }),
+              body('chat', { threadId: readers.chat.threadId, message: `I build ${bad}` }),
             ),
           ),
         ));

@@ -204,6 +204,9 @@ function badRequests(): { name: string; method: string; type?: string; body: Bod
     referrer: `https://example.org/${text}`,
     clue: `build ${text} lending protocols`,
     message: `hello ${text}`,
+    login: `${text}reader@x.co`,
+    userName: `sweep${text}admin`,
+    password: `sweep-password-1${text}`,
   });
   const unreadableForm = (text: string) =>
     `${new URLSearchParams(unreadable(text)).toString()}&intent=toggle`;
