@@ -1,7 +1,7 @@
 // AI model records: list them for pickers, add one, and find the one configuration names.
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
-import { fn, VisibleError } from '#core/common';
+import { fn, freeText, VisibleError } from '#core/common';
 import { config } from '#core/config';
 import { isConditionFailure } from '#core/db';
 import { AiNotConfigured } from './errors';
@@ -27,10 +27,12 @@ export const AiModelInput = v.pipe(
   v.object({
     provider: v.picklist(AI_PROVIDERS, 'Please select a provider'),
     model: v.pipe(
-      v.string('Please add a model name'),
-      v.trim(),
+      freeText({
+        max: 200,
+        tooLong: 'A model name has at most 200 characters',
+        missing: 'Please add a model name',
+      }),
       v.nonEmpty('Please add a model name'),
-      v.maxLength(200, 'A model name has at most 200 characters'),
     ),
     modelType: v.picklist(AI_MODEL_TYPES, 'Please select a model type'),
     baseUrl: v.optional(

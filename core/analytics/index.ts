@@ -3,7 +3,7 @@
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { monotonicFactory } from 'ulid';
-import { fn, referrerWithoutTokens, TrackingSchema } from '#core/common';
+import { fn, freeText, referrerWithoutTokens, TrackingSchema } from '#core/common';
 import { ANALYTICS_SHARDS, AnalyticsEventEntity } from './entity';
 
 export { AnalyticsEventEntity, ANALYTICS_SHARDS };
@@ -23,8 +23,11 @@ export type EventName = (typeof EVENT_NAMES)[number];
 
 export const EventInput = v.object({
   name: v.picklist(EVENT_NAMES, 'Unknown event'),
-  path: v.pipe(v.string(), v.startsWith('/', 'A path starts with /'), v.maxLength(500)),
-  referrer: v.optional(v.pipe(v.string(), v.maxLength(500))),
+  path: v.pipe(
+    freeText({ max: 500, tooLong: 'A path has at most 500 characters' }),
+    v.startsWith('/', 'A path starts with /'),
+  ),
+  referrer: v.optional(freeText({ max: 500, tooLong: 'A referrer has at most 500 characters' })),
   ...TrackingSchema.entries,
 });
 

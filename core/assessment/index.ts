@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import * as Ai from '#core/ai';
-import { parse, VisibleError } from '#core/common';
+import { freeText, parse, VisibleError } from '#core/common';
 import { logger } from '#core/logs';
 import * as Prompts from '#core/prompts';
 import type { Limit } from '#core/rate-limit';
@@ -34,18 +34,23 @@ export const ASSESSMENT_MESSAGES = {
 /** Collapses runs of whitespace (line breaks included) and trims: what the model is shown. */
 const tidy = (text: string) => text.normalize('NFKC').replace(/\s+/g, ' ').trim();
 
-const Text = (what: string, max: number, message: string) =>
-  v.pipe(v.string(`${what} must be text`), v.transform(tidy), v.maxLength(max, message));
+/** The product's free-text rule on one line, then NFKC (what `tidy` gives the model and the cache). */
+const Text = (max: number, tooLong: string, missing: string) =>
+  v.pipe(
+    freeText({ max, tooLong, missing, lines: 'collapse' }),
+    v.transform((text) => text.normalize('NFKC')),
+  );
 
 export const AssessmentInput = v.object({
-  prefix: v.optional(Text('The sentence starter', 200, ASSESSMENT_MESSAGES.prefixTooLong), ''),
-  pointer: v.optional(Text('The pointer', 200, ASSESSMENT_MESSAGES.pointerTooLong)),
+  prefix: v.optional(
+    Text(200, ASSESSMENT_MESSAGES.prefixTooLong, 'The sentence starter must be text'),
+    '',
+  ),
+  pointer: v.optional(Text(200, ASSESSMENT_MESSAGES.pointerTooLong, 'The pointer must be text')),
   // Optional only so that a missing clue gets the same message as a blank one.
   audienceName: v.pipe(
-    v.optional(v.string(ASSESSMENT_MESSAGES.clueRequired), ''),
-    v.transform(tidy),
+    v.optional(Text(300, ASSESSMENT_MESSAGES.clueTooLong, ASSESSMENT_MESSAGES.clueRequired), ''),
     v.nonEmpty(ASSESSMENT_MESSAGES.clueRequired),
-    v.maxLength(300, ASSESSMENT_MESSAGES.clueTooLong),
   ),
 });
 export type AssessmentInput = v.InferInput<typeof AssessmentInput>;

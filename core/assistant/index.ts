@@ -10,7 +10,7 @@ import { createWriteTransaction, type EntityItem } from 'electrodb';
 import { monotonicFactory } from 'ulid';
 import * as v from 'valibot';
 import * as Ai from '#core/ai';
-import { parse, VisibleError } from '#core/common';
+import { freeText, parse, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { logger } from '#core/logs';
 import * as Prompts from '#core/prompts';
@@ -112,13 +112,12 @@ const Clues = v.optional(
   v.pipe(
     v.array(
       v.pipe(
-        v.string(),
-        v.transform((clue) => clue.replace(/\s+/g, ' ').trim()),
+        freeText({
+          max: ASSISTANT_LIMITS.clueLength,
+          tooLong: `A clue has at most ${ASSISTANT_LIMITS.clueLength} characters`,
+          lines: 'collapse',
+        }),
         v.nonEmpty('A clue cannot be empty'),
-        v.maxLength(
-          ASSISTANT_LIMITS.clueLength,
-          `A clue has at most ${ASSISTANT_LIMITS.clueLength} characters`,
-        ),
       ),
     ),
     v.maxLength(ASSISTANT_LIMITS.clues, ASSISTANT_MESSAGES.tooManyClues),
@@ -144,10 +143,16 @@ export const SendMessageInput = v.object({
   userId: Id('A user'),
   threadId: Id('A conversation'),
   message: v.pipe(
-    v.optional(v.string(ASSISTANT_MESSAGES.messageRequired), ''),
-    v.trim(),
+    v.optional(
+      freeText({
+        max: ASSISTANT_LIMITS.messageLength,
+        tooLong: ASSISTANT_MESSAGES.messageTooLong,
+        missing: ASSISTANT_MESSAGES.messageRequired,
+        lines: 'multi',
+      }),
+      '',
+    ),
     v.nonEmpty(ASSISTANT_MESSAGES.messageRequired),
-    v.maxLength(ASSISTANT_LIMITS.messageLength, ASSISTANT_MESSAGES.messageTooLong),
   ),
 });
 

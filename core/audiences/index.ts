@@ -1,7 +1,7 @@
 // Audiences: create them with unique slugs, find them by current or past slug, list them.
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
-import { fn, slugify, VisibleError } from '#core/common';
+import { fn, freeText, slugify, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { ownerOfSlug, SlugClaimEntity } from '#core/slugs';
 import { ulid } from 'ulid';
@@ -17,10 +17,16 @@ const SlugSchema = v.pipe(
 
 export const AudienceInput = v.object({
   id: v.optional(v.string(), () => ulid()),
-  title: v.pipe(v.string(), v.trim(), v.minLength(3), v.maxLength(120)),
+  title: v.pipe(
+    freeText({ max: 120, tooLong: 'An audience title has at most 120 characters' }),
+    v.minLength(3, 'An audience title has at least 3 characters'),
+  ),
   slug: SlugSchema,
   pastSlugs: v.optional(v.array(SlugSchema), []),
-  tag: v.pipe(v.string(), v.trim(), v.minLength(2), v.maxLength(100)),
+  tag: v.pipe(
+    freeText({ max: 100, tooLong: 'An audience tag has at most 100 characters' }),
+    v.minLength(2, 'An audience tag has at least 2 characters'),
+  ),
   frequency: v.picklist(['daily', 'weekly']),
   state: v.picklist(['active', 'upcoming']),
   featured: v.optional(v.boolean(), false),

@@ -5,7 +5,7 @@ import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
-import { VisibleError } from '#core/common';
+import { freeText, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import * as RateLimit from '#core/rate-limit';
 import { ROLES, SystemUserEntity } from './entity';
@@ -73,14 +73,18 @@ const THROTTLE: SignInThrottle = {
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const key = (userName: string) => userName.trim().toLowerCase();
+const USER_NAME = /^[\w.@-]{3,64}$/;
 
 export const SystemUserInput = v.object({
   userName: v.pipe(
     v.string(),
     v.trim(),
-    v.regex(/^[\w.@-]{3,64}$/, 'A user name has 3 to 64 letters, digits or . _ @ -'),
+    v.regex(USER_NAME, 'A user name has 3 to 64 letters, digits or . _ @ -'),
   ),
-  name: v.pipe(v.string(), v.trim(), v.nonEmpty('Please add a name'), v.maxLength(100)),
+  name: v.pipe(
+    freeText({ max: 100, tooLong: 'A name has at most 100 characters' }),
+    v.nonEmpty('Please add a name'),
+  ),
   password: v.pipe(v.string(), v.minLength(12, 'A password has at least 12 characters')),
   role: v.optional(v.picklist([ROLES.ADMIN, ROLES.USER]), ROLES.ADMIN),
 });
@@ -149,9 +153,11 @@ export async function authorize(
   if (input.userName.length > 64 || input.password.length > 1024) {
     throw new VisibleError('UNAUTH_USER_LOGIN', INVALID_CREDENTIALS, 401);
   }
-  const counted = await countSignIn(THROTTLE, key(input.userName), input, now);
-  const user =
-    input.userName.trim() && input.password ? await byUserName(input.userName) : undefined;
+  // A name no user can have (blank, junk) belongs to nobody: it is neither counted nor stored as
+  // a counter's key.
+  const userName = USER_NAME.test(input.userName.trim()) ? key(input.userName) : '';
+  const counted = await countSignIn(THROTTLE, userName, input, now);
+  const user = userName && input.password ? await byUserName(userName) : undefined;
   const valid = await verify(user?.passwordHash ?? (await DUMMY_HASH), input.password || ' ');
   if (!user || !valid || user.role !== ROLES.ADMIN) {
     throw new VisibleError('UNAUTH_USER_LOGIN', INVALID_CREDENTIALS, 401);

@@ -35,12 +35,8 @@ export const addStreamAndImport = Jobs.defineJob({
   slot: ARTICLES_SLOT,
   priority: 1,
   input: v.object({
-    streamName: v.pipe(
-      v.string(),
-      v.trim(),
-      v.nonEmpty('Please add a stream name'),
-      v.maxLength(100),
-    ),
+    // The stream's own rule for its name: the job's input is stored before the stream is made.
+    streamName: Streams.StreamInput.entries.name,
     streamUrl: v.pipe(
       v.string(),
       v.trim(),

@@ -1,8 +1,9 @@
-// Pieces every concept shares: validated operations, user-visible errors, e-mail and slug rules.
-// Kept free of Node imports so the browser may use the validation rules too.
+// Pieces every concept shares: validated operations, user-visible errors, e-mail, free-text and
+// slug rules. Kept free of Node imports so the browser may use the validation rules too.
 export { fn, parse } from './fn';
 export { VisibleError, isVisibleError } from './visible-error';
-export { EmailSchema, isEmail, normaliseEmail, EMAIL_MESSAGES } from './email';
+export { isEmail, EMAIL_MESSAGES } from './email';
+export { freeText, isReadable, TEXT_MESSAGES } from './text';
 export { slugify } from './slug';
 export {
   TRACKING_PARAMS,

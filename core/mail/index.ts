@@ -3,6 +3,7 @@
 import { createTransport } from 'nodemailer';
 import { config } from '#core/config';
 
+export { canonicalEmail, emailKey, emailSchema, EmailSchema } from './address';
 export { renderEmail } from './layout';
 export {
   CONFIRM_SUBSCRIPTION_SUBJECT,

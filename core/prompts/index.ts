@@ -3,7 +3,7 @@
 import type { EntityItem } from 'electrodb';
 import { ulid } from 'ulid';
 import * as v from 'valibot';
-import { fn, VisibleError } from '#core/common';
+import { fn, freeText, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { AUTOMATIONS, automation } from './automations';
 import { PromptEntity } from './entity';
@@ -23,16 +23,21 @@ export const PROMPT_MESSAGES = {
 export const PromptInput = v.object({
   expImplementationId: v.pipe(v.string(), v.nonEmpty('Please select an implementation')),
   title: v.pipe(
-    v.string(PROMPT_MESSAGES.title),
-    v.trim(),
+    freeText({
+      max: 200,
+      tooLong: 'A prompt name has at most 200 characters',
+      missing: PROMPT_MESSAGES.title,
+    }),
     v.nonEmpty(PROMPT_MESSAGES.title),
-    v.maxLength(200, 'A prompt name has at most 200 characters'),
   ),
   prompt: v.pipe(
-    v.string(PROMPT_MESSAGES.prompt),
-    v.trim(),
+    freeText({
+      max: 20_000,
+      tooLong: 'A prompt has at most 20,000 characters',
+      missing: PROMPT_MESSAGES.prompt,
+      lines: 'multi',
+    }),
     v.nonEmpty(PROMPT_MESSAGES.prompt),
-    v.maxLength(20_000, 'A prompt has at most 20,000 characters'),
   ),
   systemUserId: v.optional(v.string(), '-'),
 });

@@ -3,7 +3,7 @@
 // rules (rules.ts). Seeded for the demo; `create` is the one write.
 import { ulid } from 'ulid';
 import * as v from 'valibot';
-import { fn, VisibleError } from '#core/common';
+import { fn, freeText, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { SentenceStarterEntity } from './entity';
 import { orderPointers, skipsToClue, type Pointer } from './rules';
@@ -21,11 +21,12 @@ export type SentenceStarter = {
 };
 
 const Phrase = (what: string, max: number) =>
-  v.pipe(
-    v.string(`${what} must be text`),
-    v.transform((text) => text.replace(/\s+/g, ' ').trim()),
-    v.maxLength(max, `${what} has at most ${max} characters`),
-  );
+  freeText({
+    max,
+    tooLong: `${what} has at most ${max} characters`,
+    missing: `${what} must be text`,
+    lines: 'collapse',
+  });
 
 const PointerInput = v.object({
   name: v.optional(Phrase('A pointer', 100)),

@@ -5,7 +5,7 @@ import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
 import * as Articles from '#core/articles';
-import { fn, mapPool, VisibleError } from '#core/common';
+import { fn, freeText, mapPool, VisibleError } from '#core/common';
 import { deleteAll, isConditionFailure } from '#core/db';
 import * as Feeds from '#core/feeds';
 import type { JobContext } from '#core/jobs';
@@ -42,10 +42,12 @@ const URL_MESSAGE = 'Please add a valid feed URL';
 
 export const StreamInput = v.object({
   name: v.pipe(
-    v.string(NAME_MESSAGE),
-    v.trim(),
+    freeText({
+      max: 100,
+      tooLong: 'A stream name has at most 100 characters',
+      missing: NAME_MESSAGE,
+    }),
     v.nonEmpty(NAME_MESSAGE),
-    v.maxLength(100, 'A stream name has at most 100 characters'),
   ),
   url: v.pipe(
     v.string(URL_MESSAGE),

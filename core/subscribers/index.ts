@@ -6,8 +6,9 @@ import * as v from 'valibot';
 import { ulid } from 'ulid';
 import * as Analytics from '#core/analytics';
 import * as Audiences from '#core/audiences';
-import { EmailSchema, fn, normaliseEmail, parse, TrackingSchema, VisibleError } from '#core/common';
+import { fn, parse, TrackingSchema, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
+import { EmailSchema, emailKey } from '#core/mail';
 import * as Outbox from '#core/outbox';
 import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
@@ -65,7 +66,7 @@ export async function byId(id: string): Promise<Subscriber | undefined> {
 }
 
 export async function byEmail(email: string): Promise<Subscriber | undefined> {
-  const { data } = await SubscriberEmailEntity.get({ email: normaliseEmail(email) }).go({
+  const { data } = await SubscriberEmailEntity.get({ email: emailKey(email) }).go({
     consistent: true,
   });
   return data ? byId(data.subscriberId) : undefined;

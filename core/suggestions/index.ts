@@ -2,14 +2,20 @@
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
-import { fn, parseSuggestions, SUGGESTION_FORM_ERROR, VisibleError } from '#core/common';
+import { fn, freeText, parseSuggestions, SUGGESTION_FORM_ERROR, VisibleError } from '#core/common';
 import { AudienceSuggestionEntity } from './entity';
 
 export { AudienceSuggestionEntity };
 export type AudienceSuggestion = EntityItem<typeof AudienceSuggestionEntity>;
 
 export const SuggestInput = v.object({
-  text: v.pipe(v.string(SUGGESTION_FORM_ERROR), v.maxLength(2000, SUGGESTION_FORM_ERROR)),
+  // A textarea whose line breaks become spaces: the pieces are shown on one line each.
+  text: freeText({
+    max: 2000,
+    tooLong: SUGGESTION_FORM_ERROR,
+    missing: SUGGESTION_FORM_ERROR,
+    lines: 'collapse',
+  }),
   source: v.picklist(['pre-success', 'after-niches']),
   subscriberId: v.optional(v.string()),
 });

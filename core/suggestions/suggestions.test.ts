@@ -37,4 +37,27 @@ describe('audience suggestions', () => {
       status: 400,
     });
   });
+
+  it('refuses text holding control characters or invalid UTF-8 with a clear message, storing nothing', async () => {
+    const marker = ulid();
+    for (const text of [`zk ${marker}\u0000 rollups`, `defi ${marker} \uFFFD\uFFFD, nfts`]) {
+      await expect(
+        Suggestions.suggest({ text, source: 'pre-success' }),
+        JSON.stringify(text),
+      ).rejects.toMatchObject({
+        message:
+          'This text contains control characters or unreadable symbols (such as �). Please remove them.',
+        status: 400,
+      });
+    }
+    expect((await Suggestions.latest(20)).filter((s) => s.text.includes(marker))).toEqual([]);
+  });
+
+  it('stores each suggestion in NFC, a line break in the textarea as a space', async () => {
+    const marker = ulid();
+    await Suggestions.suggest({ text: `cafe\u0301 ${marker}\r\nowners`, source: 'pre-success' });
+    expect(
+      (await Suggestions.latest(5)).filter((s) => s.text.includes(marker)).map((s) => s.text),
+    ).toEqual([`café ${marker} owners`]);
+  });
 });

@@ -4,7 +4,8 @@ import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
 import { ROLES } from '#core/auth';
-import { fn, parse, VisibleError } from '#core/common';
+import { fn, freeText, parse, VisibleError } from '#core/common';
+import { emailSchema } from '#core/mail';
 import { UserEntity, USER_STATUSES } from './entity';
 import { UserEmailEntity } from './user-email-entity';
 import { searchEntry, UserSearchTermEntity } from './user-search-term-entity';
@@ -17,7 +18,6 @@ import {
   mustGet,
   NOT_FOUND_MESSAGE,
   type User,
-  userEmailSchema,
 } from './read';
 
 export { UserEntity, UserEmailEntity, UserSearchTermEntity, USER_STATUSES };
@@ -51,12 +51,10 @@ export const USER_MESSAGES = {
 } as const;
 
 const NameSchema = v.pipe(
-  v.string(USER_MESSAGES.nameRequired),
-  v.trim(),
+  freeText({ max: 100, tooLong: USER_MESSAGES.nameTooLong, missing: USER_MESSAGES.nameRequired }),
   v.nonEmpty(USER_MESSAGES.nameRequired),
-  v.maxLength(100, USER_MESSAGES.nameTooLong),
 );
-const UserEmailSchema = userEmailSchema({
+const UserEmailSchema = emailSchema({
   required: USER_MESSAGES.emailRequired,
   invalid: USER_MESSAGES.emailInvalid,
 });

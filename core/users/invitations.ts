@@ -3,7 +3,7 @@
 // sending another invitation bumps the version, which retires every earlier link.
 import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
-import { fn, VisibleError } from '#core/common';
+import { fn, freeText, VisibleError } from '#core/common';
 import { config } from '#core/config';
 import { escapeHtml, plainText, sanitizeContent } from '#core/html';
 import * as Outbox from '#core/outbox';
@@ -61,8 +61,12 @@ function isOwnPage(value: string): boolean {
 export const InviteInput = v.object({
   userId: IdSchema,
   body: v.pipe(
-    v.string(INVITATION_MESSAGES.bodyRequired),
-    v.maxLength(5_000, INVITATION_MESSAGES.bodyTooLong),
+    freeText({
+      max: 5_000,
+      tooLong: INVITATION_MESSAGES.bodyTooLong,
+      missing: INVITATION_MESSAGES.bodyRequired,
+      lines: 'multi',
+    }),
     v.check(
       (body) => plainText(sanitiseInvitationBody(body)) !== '',
       INVITATION_MESSAGES.bodyRequired,

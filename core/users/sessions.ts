@@ -8,8 +8,9 @@ import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
 import * as Auth from '#core/auth';
 import { parse, VisibleError } from '#core/common';
+import { canonicalEmail } from '#core/mail';
 import * as RateLimit from '#core/rate-limit';
-import { canonicalEmail, committed, byId, type User } from './read';
+import { committed, byId, type User } from './read';
 import { UserEmailEntity } from './user-email-entity';
 import { UserSessionEntity } from './user-session-entity';
 
@@ -54,8 +55,6 @@ const THROTTLE: Auth.SignInThrottle = {
 };
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
-/** A login as users are keyed: an address in its one spelling (anything else just lower-cased). */
-const loginKey = (login: string) => canonicalEmail(login.trim()) ?? login.trim().toLowerCase();
 
 let dummyHash: Promise<string> | undefined;
 /** Verified when the login names nobody, so a miss costs as much time as a wrong password. */
@@ -70,9 +69,8 @@ function withoutHash({ passwordHash: _, ...user }: User): SessionUser {
   return user;
 }
 
-async function byLogin(login: string): Promise<User | undefined> {
-  const email = loginKey(login);
-  if (!email || email.length > 254) return undefined;
+/** The user of an address in its one spelling (`canonicalEmail`). */
+async function byEmail(email: string): Promise<User | undefined> {
   const { data } = await UserEmailEntity.get({ email }).go({ consistent: true });
   return data ? byId(data.userId) : undefined;
 }
@@ -111,8 +109,11 @@ export async function signIn(
 ): Promise<{ token: string; deviceToken: string; user: SessionUser }> {
   const { login, password } = parse(SignInInput, input);
   if (login.length > 254 || password.length > 1024) throw invalid();
-  const counted = await Auth.countSignIn(THROTTLE, loginKey(login), client, now);
-  const user = loginKey(login) && password ? await byLogin(login) : undefined;
+  // A login that is no address (blank, junk) belongs to nobody: it is neither counted nor
+  // stored as a counter's key.
+  const email = canonicalEmail(login.trim()) ?? '';
+  const counted = await Auth.countSignIn(THROTTLE, email, client, now);
+  const user = email && password ? await byEmail(email) : undefined;
   const known = maySignIn(user) ? user : undefined;
   const valid = await verify(known?.passwordHash ?? (await dummy()), password || ' ');
   if (!known || !valid) throw invalid();

@@ -9,11 +9,12 @@ import * as Assistant from '#core/assistant';
 import { PASSWORD_HASHING } from '#core/auth';
 import { fn, PASSWORD_MESSAGES, passwordProblem, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
+import { emailSchema } from '#core/mail';
 import { logger } from '#core/logs';
 import { UserEntity } from './entity';
 import { fromInvitation, INVITATION_LINK_INVALID, INVITATION_ONBOARDED } from './invitations';
 
-import { ClueSchema, type User, userEmailSchema } from './read';
+import { ClueSchema, type User } from './read';
 
 export const MIN_CLUES = 2;
 export const MAX_CLUES = 50;
@@ -47,8 +48,8 @@ const TokenSchema = v.pipe(
   v.maxLength(500, INVITATION_LINK_INVALID),
 );
 
-/** The users' own rule and spelling, so every address an admin can give a user passes here. */
-const EmailSchema = userEmailSchema({
+/** The product's one address rule and spelling, so every address an admin can give a user passes here. */
+const EmailSchema = emailSchema({
   required: SIGNUP_MESSAGES.emailRequired,
   invalid: SIGNUP_MESSAGES.emailInvalid,
 });

@@ -108,6 +108,40 @@ describe('users', () => {
     expect((await refusal(Users.update(ulid(), { name: 'Nobody' }))).status).toBe(404);
   });
 
+  it('refuses a junk address or a name holding control characters, and stores neither', async () => {
+    const local = `junk-${unique()}`;
+    for (const junk of [
+      `${local}\u0000b@x.co`,
+      `${local}\u0001\u0007\u007f@example.org`,
+      `${local}\uFFFD\uFFFD\uFFFD@x.co`,
+      `${local}@example.org/junk`,
+    ]) {
+      expect(
+        await refusal(Users.create({ name: 'Junk', email: junk })),
+        JSON.stringify(junk),
+      ).toEqual({
+        message: 'Please add a valid email',
+        status: 400,
+      });
+    }
+    expect(await Users.byEmail(`${local}@example.org`)).toBeUndefined();
+    const address = email();
+    expect(await refusal(Users.create({ name: 'Ada\u0000\u0007', email: address }))).toEqual({
+      message:
+        'This text contains control characters or unreadable symbols (such as �). Please remove them.',
+      status: 400,
+    });
+    expect(await Users.byEmail(address)).toBeUndefined();
+    const user = await Users.create({ name: 'Ada', email: address });
+    expect((await refusal(Users.update(user.id, { name: 'Ada\uFFFD' }))).status).toBe(400);
+    expect((await Users.byEmail(address))?.name).toBe('Ada');
+  });
+
+  it('stores a name in NFC, so one name has one spelling', async () => {
+    const user = await Users.create({ name: 'Jose\u0301', email: email() });
+    expect(user.name).toBe('José');
+  });
+
   it('updates name, status and active flag, never the e-mail', async () => {
     const user = await Users.create({ name: 'Grace', email: email() });
     const updated = await Users.update(user.id, {

@@ -1,20 +1,23 @@
 // The waiting list: addresses of visitors who want in, each stored once.
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
-import { EMAIL_MESSAGES, fn, isEmail, normaliseEmail, TrackingSchema } from '#core/common';
+import { EMAIL_MESSAGES, fn, TrackingSchema } from '#core/common';
 import { isConditionFailure } from '#core/db';
+import { EmailSchema, emailKey } from '#core/mail';
 import { WaitlistEntryEntity } from './entity';
 
 export { WaitlistEntryEntity };
 export type WaitlistEntry = EntityItem<typeof WaitlistEntryEntity>;
 
-/** The spec's rule: an address with no spaces. A space is shown as invalid, never removed. */
+/**
+ * The spec's rule: an address with no spaces (a space is shown as invalid, never removed), then
+ * the product's one address rule and spelling.
+ */
 const WaitlistEmail = v.pipe(
   v.string(EMAIL_MESSAGES.empty),
   v.nonEmpty(EMAIL_MESSAGES.empty),
   v.check((value) => !/\s/.test(value), EMAIL_MESSAGES.invalid),
-  v.check(isEmail, EMAIL_MESSAGES.invalid),
-  v.toLowerCase(),
+  EmailSchema,
 );
 
 export const JoinInput = v.object({ email: WaitlistEmail, ...TrackingSchema.entries });
@@ -31,6 +34,6 @@ export const join = fn(JoinInput, async (input): Promise<{ alreadyJoined: boolea
 });
 
 export async function byEmail(email: string): Promise<WaitlistEntry | undefined> {
-  const { data } = await WaitlistEntryEntity.get({ email: normaliseEmail(email) }).go();
+  const { data } = await WaitlistEntryEntity.get({ email: emailKey(email) }).go();
   return data ?? undefined;
 }

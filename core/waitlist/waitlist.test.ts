@@ -35,4 +35,32 @@ describe('waitlist', () => {
     }
     expect(await Waitlist.byEmail(email)).toBeUndefined();
   });
+
+  it('refuses an address holding NUL, controls, invalid UTF-8 or a path, and stores nothing', async () => {
+    const local = `junk-${ulid().toLowerCase()}`;
+    for (const typed of [
+      `${local}\u0000b@x.co`,
+      `${local}\u0001\u0007\u007f@example.org`,
+      `${local}\uFFFD\uFFFD\uFFFD@x.co`,
+      `${local}\uD800@example.org`,
+      `${local}@example.org/junk`,
+    ]) {
+      await expect(Waitlist.join({ email: typed }), JSON.stringify(typed)).rejects.toMatchObject({
+        message: 'Please enter a valid email address',
+        status: 400,
+      });
+      expect(await Waitlist.byEmail(typed), JSON.stringify(typed)).toBeUndefined();
+    }
+  });
+
+  it('keys an address by its one spelling, as users are keyed', async () => {
+    const local = `josé-${ulid().toLowerCase()}`;
+    expect(await Waitlist.join({ email: `${local}@EXÄMPLE.org` })).toEqual({
+      alreadyJoined: false,
+    });
+    expect(await Waitlist.join({ email: `${local}@xn--exmple-cua.org` })).toEqual({
+      alreadyJoined: true,
+    });
+    expect((await Waitlist.byEmail(`${local}@exämple.org`))?.email).toBe(`${local}@exämple.org`);
+  });
 });

@@ -1,6 +1,8 @@
 // Property-based fuzzing of route actions: generators of bad input (fast-check) and one runner
 // that sends each generated request to a route of the table and asserts a 4xx (never a 2xx, 3xx
-// or 5xx) and that no stored item changed across all runs.
+// or 5xx) and that no stored item changed across all runs. Inputs include what no field accepts
+// (NUL, control characters, lone surrogates, U+FFFD, invalid UTF-8, overlong text), so the sweeps
+// also check that none of it is ever stored (sweep-world.ts).
 import fc from 'fast-check';
 import { ulid } from 'ulid';
 import { expect } from 'vitest';
@@ -19,8 +21,51 @@ export type FuzzRequest = {
   headers?: Record<string, string>;
 };
 
+/**
+ * Characters no stored text may hold: NUL, C0 and C1 controls, DEL, lone surrogates and U+FFFD
+ * (what invalid UTF-8 decodes to). A line break or a tab is only fine in a multi-line field.
+ */
+export const UNREADABLE_CHARACTERS = [
+  '\u0000',
+  '\u0001',
+  '\u0007',
+  '\u0008',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u009f',
+  '\uD800',
+  '\uDFFF',
+  '\uFFFD',
+] as const;
+
+/** Invalid UTF-8 as a client percent-encodes it: surrogates, overlong forms, stray or cut bytes. */
+export const INVALID_UTF8 = [
+  '%ED%A0%80',
+  '%ED%BF%BF',
+  '%C0%AF',
+  '%E0%80%80',
+  '%F8%88%80%80%80',
+  '%FF',
+  '%80',
+  '%C3',
+] as const;
+
+/**
+ * Ordinary text with unreadable characters in it (at least one, anywhere). They stand apart, so
+ * two halves never meet as a whole character (\uD800\uDFFF is U+103FF, which is fine).
+ */
+export const unreadable: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.string({ maxLength: 12 }),
+    fc.array(fc.constantFrom(...UNREADABLE_CHARACTERS), { minLength: 1, maxLength: 3 }),
+    fc.string({ maxLength: 12 }),
+  )
+  .map(([before, characters, after]) => `${before}${characters.join('x')}${after}`);
+
 /** Strings a hostile or clumsy client sends: random text, edge cases, injections, huge values. */
 export const junk: fc.Arbitrary<string> = fc.oneof(
+  { weight: 2, arbitrary: unreadable },
   { weight: 3, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
@@ -33,6 +78,8 @@ export const junk: fc.Arbitrary<string> = fc.oneof(
       '%E0%A4%A',
       '\u0000',
       '\uD800',
+      'ctl\u0001\u0007\u007f',
+      '\uFFFD\uFFFD\uFFFD',
       '__proto__',
       'constructor',
       'toString',
@@ -70,18 +117,71 @@ export function nearMissEmails(): string[] {
     `${reader}@example..org`,
     `${'a'.repeat(300)}@example.org`,
     `${reader}@example.org\nBcc: victim@example.org`,
+    ...junkEmails(reader),
   ];
 }
 
-/** Anything but a valid address, including near-misses a person types. */
+/**
+ * Addresses that look valid but hold what no address may: NUL, controls, invalid UTF-8 (as it
+ * decodes), a lone surrogate, a bidi override, or a URL's path after the domain.
+ */
+function junkEmails(reader: string): string[] {
+  return [
+    `${reader}\u0000b@x.co`,
+    `ctl\u0001\u0007\u007f${reader}@example.org`,
+    `${reader}\uFFFD\uFFFD\uFFFD@x.co`,
+    `${reader}\uD800@example.org`,
+    `${reader}\u202E@example.org`,
+    `${reader}@exa\u0000mple.org`,
+    `${reader}@example.org/junk`,
+  ];
+}
+
+/** A fresh address with unreadable characters somewhere in it. */
+const unreadableEmail: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom(...UNREADABLE_CHARACTERS),
+    fc.constantFrom('start', 'local', 'before-at', 'domain'),
+  )
+  .map(([character, where]) => {
+    const reader = `reader-${ulid().toLowerCase()}`;
+    if (where === 'start') return `${character}${reader}@example.org`;
+    if (where === 'local') return `${reader.slice(0, 8)}${character}${reader.slice(8)}@example.org`;
+    if (where === 'before-at') return `${reader}${character}@example.org`;
+    return `${reader}@exa${character}mple.org`;
+  });
+
+/** Anything but a valid address, including near-misses a person types and junk that looks valid. */
 export const badEmail: fc.Arbitrary<string> = fc.oneof(
   junk.filter((value) => !EMAIL_LIKE.test(value.trim())),
+  unreadableEmail,
   fc.constant(null).chain(() => fc.constantFrom(...nearMissEmails())),
 );
+
+/**
+ * A fresh address as a form body's raw value with invalid UTF-8 in it (`%ED%A0%80%40x.co`), which
+ * a URL-encoded body decodes to U+FFFD: sent as is, never re-encoded.
+ */
+export const invalidUtf8Email: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom(...INVALID_UTF8), fc.boolean())
+  .map(([bytes, inLocalPart]) => {
+    const reader = `reader-${ulid().toLowerCase()}`;
+    return inLocalPart ? `${reader}${bytes}%40example.org` : `${reader}%40exa${bytes}mple.org`;
+  });
+
+/** Text with invalid UTF-8 in it, as a raw (already percent-encoded) form value. */
+export const invalidUtf8Text: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom(...INVALID_UTF8), fc.constantFrom('zk%20rollups', 'defi', ''))
+  .map(([bytes, text]) => `${text}${bytes}${text}`);
 
 /** A url-encoded body from a field map; values may repeat a field. */
 export function formBody(fields: [string, string][]): string {
   return new URLSearchParams(fields).toString();
+}
+
+/** A url-encoded body whose values are already percent-encoded (invalid UTF-8 stays invalid). */
+export function rawFormBody(fields: [string, string][]): string {
+  return fields.map(([name, value]) => `${encodeURIComponent(name)}=${value}`).join('&');
 }
 
 /** Random field names and values, never one of `exclude`. */
@@ -111,6 +211,7 @@ export const garbageRequest: fc.Arbitrary<FuzzRequest> = fc.record({
     fc.constant(''),
     junkFields().map(formBody),
     junk.map((value) => new URLSearchParams({ subscriberHash: value }).toString()),
+    invalidUtf8Text.map((value) => `subscriberHash=${value}&slug=${value}`),
   ),
   contentType: fc.option(
     fc.oneof(
@@ -129,6 +230,19 @@ export const garbageRequest: fc.Arbitrary<FuzzRequest> = fc.record({
   body: fc.oneof(
     junk,
     junkFields(['email', 'audiences', 'List-Unsubscribe', 'intent']).map(formBody),
+    // The fields forms store, holding invalid UTF-8 or unreadable characters.
+    fc
+      .array(
+        fc.tuple(
+          fc.constantFrom('email', 'audiences', 'name', 'message', 'clue', 'path'),
+          fc.oneof(invalidUtf8Text, invalidUtf8Email),
+        ),
+        { minLength: 1, maxLength: 4 },
+      )
+      .map(rawFormBody),
+    fc
+      .record({ email: unreadableEmail, audiences: unreadable, path: unreadable })
+      .map((fields) => JSON.stringify(fields)),
     fc.jsonValue().map((value) => JSON.stringify(value)),
     fc.uint8Array({ maxLength: 256 }),
   ),

@@ -4,9 +4,11 @@
 import { beforeAll, describe, it } from 'vitest';
 import { fuzz, garbageRequest } from '#tests/integration/fuzz';
 import { routeTable, type SweptRoute } from '#tests/integration/route-table';
-import { seedSweepWorld, type SweepWorld } from '#tests/integration/sweep-world';
+import { seedSweepWorld, sweepTable, type SweepWorld } from '#tests/integration/sweep-world';
 
 const actions = (await routeTable()).filter((route) => route.module.action);
+
+sweepTable('actions');
 
 let world: SweepWorld;
 beforeAll(async () => {

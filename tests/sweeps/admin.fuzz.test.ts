@@ -4,15 +4,17 @@
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
 import { config } from '#core/config';
-import { formBody, fuzz, junk, type FuzzRequest } from '#tests/integration/fuzz';
+import { formBody, fuzz, junk, unreadable, type FuzzRequest } from '#tests/integration/fuzz';
 import { actionRoute, routeTable } from '#tests/integration/route-table';
-import { seedSweepWorld, type SweepWorld } from '#tests/integration/sweep-world';
+import { seedSweepWorld, sweepTable, type SweepWorld } from '#tests/integration/sweep-world';
 
 const table = await routeTable();
 const route = (pattern: string) => actionRoute(table, pattern);
 
 /** The app's own origin, so a same-origin check on admin POSTs lets the fuzzed bodies through. */
 const appOrigin = () => new URL(config().PUBLIC_URL).origin;
+
+sweepTable('admin');
 
 let world: SweepWorld;
 beforeAll(async () => {
@@ -83,6 +85,12 @@ describe(
                 ['streamName', name],
                 ['streamUrl', url],
               ]),
+            // A good feed URL under a name with unreadable characters (the job would store it).
+            unreadable.map((name): [string, string][] => [
+              ['intent', 'add-stream'],
+              ['streamName', `Sweep ${name}`],
+              ['streamUrl', 'https://feeds.example/rss'],
+            ]),
             fc
               .tuple(
                 junk.filter((confirm) => confirm !== 'yes'),

@@ -1,5 +1,6 @@
-// Field-aware fuzzing of the JSON APIs and the admin forms: RUNS generated bad inputs each, with
-// valid credentials where the route needs them, answered with a 4xx and nothing stored.
+// Field-aware fuzzing of the JSON APIs and the funnel's calls: RUNS generated bad inputs each,
+// with valid credentials where the route needs them (the waiting-list token, an invitation link's
+// token), answered with a 4xx and nothing stored.
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
 import * as Tokens from '#core/tokens';
@@ -8,16 +9,25 @@ import {
   badToken,
   formBody,
   fuzz,
+  INVALID_UTF8,
   junk,
   junkFields,
   nearMissEmails,
+  unreadable,
   type FuzzRequest,
 } from '#tests/integration/fuzz';
 import { actionRoute, routeTable } from '#tests/integration/route-table';
-import { seedSweepWorld, type SweepWorld } from '#tests/integration/sweep-world';
+import {
+  invitedReader,
+  seedSweepWorld,
+  sweepTable,
+  type SweepWorld,
+} from '#tests/integration/sweep-world';
 
 const table = await routeTable();
 const route = (pattern: string) => actionRoute(table, pattern);
+
+sweepTable('apis');
 
 let world: SweepWorld;
 beforeAll(async () => {
@@ -30,6 +40,32 @@ const json = (body: fc.Arbitrary<unknown>, headers: () => Record<string, string>
     query: fc.constant(''),
     contentType: fc.constant('application/json'),
     body: body.map((value) => JSON.stringify(value) ?? 'null'),
+    headers: fc.constant(null).map(headers),
+  }) satisfies fc.Arbitrary<FuzzRequest>;
+
+const MARK = 'sweep-invalid-utf8-here';
+
+/**
+ * A JSON body with invalid UTF-8 bytes (the bytes themselves, not an escape) where `body` puts
+ * the mark it is given; a server decodes them to U+FFFD.
+ */
+const invalidUtf8Json = (
+  body: (mark: string) => unknown,
+  headers: () => Record<string, string> = () => ({}),
+) =>
+  fc.record({
+    method: fc.constant('POST'),
+    query: fc.constant(''),
+    contentType: fc.constant('application/json'),
+    body: fc.constantFrom(...INVALID_UTF8).map((encoded) => {
+      const bytes = encoded
+        .split('%')
+        .slice(1)
+        .map((hex) => parseInt(hex, 16));
+      const [before, after] = JSON.stringify(body(MARK)).split(MARK);
+      const utf8 = new TextEncoder();
+      return new Uint8Array([...utf8.encode(before), ...bytes, ...utf8.encode(after)]);
+    }),
     headers: fc.constant(null).map(headers),
   }) satisfies fc.Arbitrary<FuzzRequest>;
 
@@ -48,18 +84,24 @@ describe(
       fuzz(
         route('/api/submit-email'),
         world.samples,
-        json(
-          fc.oneof(
-            notAnObject,
-            fc
-              .tuple(extras, fc.oneof(badEmail, fc.jsonValue()))
-              .map(([rest, email]) => ({ ...rest, email })),
-            // Tracking fields of the wrong type or size beside a bad address.
-            fc
-              .tuple(badEmail, fc.jsonValue(), fc.jsonValue())
-              .map(([email, utm, vus]) => ({ email, utm, vus })),
+        fc.oneof(
+          json(
+            fc.oneof(
+              notAnObject,
+              fc
+                .tuple(extras, fc.oneof(badEmail, fc.jsonValue()))
+                .map(([rest, email]) => ({ ...rest, email })),
+              // Tracking fields of the wrong type or size beside a bad address.
+              fc
+                .tuple(badEmail, fc.jsonValue(), fc.jsonValue())
+                .map(([email, utm, vus]) => ({ email, utm, vus })),
+            ),
+            () => ({ 'X-API-Token': Tokens.sign('waitlist', 600) }),
           ),
-          () => ({ 'X-API-Token': Tokens.sign('waitlist', 600) }),
+          invalidUtf8Json(
+            (bad) => ({ email: `reader${bad}@example.org`, utm: 'sweep' }),
+            () => ({ 'X-API-Token': Tokens.sign('waitlist', 600) }),
+          ),
         ),
         undefined,
         nearMissEmails().map((email) => ({
@@ -114,9 +156,115 @@ describe(
               .record({ utm: fc.jsonValue().filter((value) => typeof value !== 'string') })
               .map((fields) => ({ name: 'page_view', path: '/', ...fields })),
             fc.constantFrom('x', 'spx', 'IP').map((vus) => ({ name: 'page_view', path: '/', vus })),
+            // A page view that would be stored but for an unreadable path or referrer.
+            unreadable.map((text) => ({ name: 'page_view', path: `/${text}` })),
+            unreadable.map((text) => ({
+              name: 'page_view',
+              path: '/',
+              referrer: `https://example.org/${text}`,
+            })),
           ),
         ),
       ));
+
+    it('POST /api/events with invalid UTF-8 in the path', () =>
+      fuzz(
+        route('/api/events'),
+        world.samples,
+        invalidUtf8Json((bad) => ({ name: 'page_view', path: `/${bad}` })),
+      ));
+
+    it('POST /api/audience-name-assessment: a clue, starter or pointer with unreadable characters', () =>
+      fuzz(
+        route('/api/audience-name-assessment'),
+        world.samples,
+        fc.oneof(
+          json(
+            fc.oneof(
+              unreadable.map((text) => ({ clue: `build ${text} lending protocols` })),
+              unreadable.map((text) => ({
+                prefix: `I am one of those who ${text}`,
+                clue: 'build lending protocols',
+              })),
+              unreadable.map((text) => ({
+                prefix: 'I am one of those who',
+                pointer: text,
+                clue: 'build lending protocols',
+              })),
+            ),
+          ),
+          invalidUtf8Json((bad) => ({ prefix: 'I am one of those who', clue: `build ${bad}` })),
+        ),
+      ));
+
+    describe('the funnel’s calls (POST /get-started/:call) with a valid invitation link', () => {
+      const funnel = route('/get-started/:call');
+      const samples = (call: string) => ({ ...world.samples, call });
+      // A reader of its own per call, so a signup one let through cannot spend the others' link.
+      let readers: Record<'verify' | 'signup' | 'chat', Awaited<ReturnType<typeof invitedReader>>>;
+      beforeAll(async () => {
+        const [verify, signup, chat] = await Promise.all([
+          invitedReader(),
+          invitedReader(),
+          invitedReader(),
+        ]);
+        readers = { verify, signup, chat };
+      });
+      const body = (who: keyof typeof readers, fields: Record<string, unknown>) => ({
+        token: readers[who].token,
+        ...fields,
+      });
+
+      it('check-signup-status: an address that is not one', () =>
+        fuzz(
+          funnel,
+          samples('check-signup-status'),
+          fc.oneof(
+            json(badEmail.map((email) => body('verify', { email }))),
+            invalidUtf8Json((bad) => body('verify', { email: `reader${bad}@example.org` })),
+          ),
+        ));
+
+      it('signup: a clue with unreadable characters beside good ones', () =>
+        fuzz(
+          funnel,
+          samples('signup'),
+          fc.oneof(
+            json(
+              unreadable.map((text) =>
+                body('signup', {
+                  password: 'sweep-password-1',
+                  confirmPassword: 'sweep-password-1',
+                  clues: [`build ${text} lending protocols`, 'run validators'],
+                }),
+              ),
+            ),
+            invalidUtf8Json((bad) =>
+              body('signup', {
+                password: 'sweep-password-1',
+                confirmPassword: 'sweep-password-1',
+                clues: [`build ${bad} lending protocols`, 'run validators'],
+              }),
+            ),
+          ),
+        ));
+
+      it('send-message: a message with unreadable characters', () =>
+        fuzz(
+          funnel,
+          samples('send-message'),
+          fc.oneof(
+            json(
+              unreadable.map((text) =>
+                body('chat', { threadId: readers.chat.threadId, message: `I build ${text}` }),
+              ),
+            ),
+            invalidUtf8Json((bad) =>
+              body('chat', { threadId: readers.chat.threadId, message: `I build ${bad}` }),
+            ),
+          ),
+        ));
+    });
 
     it('POST /api/unsubscribe: a valid link without List-Unsubscribe, or any body with a bad link', () =>
       fuzz(

@@ -2,22 +2,30 @@
 // that carry valid credentials where the form needs them (so validation, not the token check, is
 // what answers), and must answer a 4xx and store nothing.
 import fc from 'fast-check';
+import { ulid } from 'ulid';
 import { beforeAll, describe, it } from 'vitest';
+import * as Subscribers from '#core/subscribers';
 import {
   badEmail,
   badToken,
   formBody,
   fuzz,
+  invalidUtf8Email,
+  invalidUtf8Text,
   junk,
   junkFields,
   nearMissEmails,
+  rawFormBody,
+  unreadable,
   type FuzzRequest,
 } from '#tests/integration/fuzz';
 import { actionRoute, routeTable } from '#tests/integration/route-table';
-import { seedSweepWorld, type SweepWorld } from '#tests/integration/sweep-world';
+import { seedSweepWorld, sweepTable, type SweepWorld } from '#tests/integration/sweep-world';
 
 const table = await routeTable();
 const route = (pattern: string) => actionRoute(table, pattern);
+
+sweepTable('forms');
 
 let world: SweepWorld;
 beforeAll(async () => {
@@ -47,14 +55,27 @@ const withBadToken = (tokens: () => string[]) =>
     .chain(() => badToken(tokens()))
     .map((token) => new URLSearchParams({ subscriberHash: token }).toString());
 
-/** Each near-miss address as an explicit first example, beside `fields`. */
+/**
+ * Each near-miss address as an explicit first example, beside `fields`, and one with invalid
+ * UTF-8 as a client percent-encodes it (`%ED%A0%80%40x.co`).
+ */
 function nearMisses(query: string, fields: [string, string][] = []): FuzzRequest[] {
-  return nearMissEmails().map((email) => ({
-    method: 'POST',
+  return [
+    ...nearMissEmails().map((email) => formBody([...fields, ['email', email]])),
+    rawFormBody([...fields, ['email', `%ED%A0%80reader-${Date.now()}%40x.co`]]),
+  ].map((body) => ({ method: 'POST', query, contentType: FORM, body }));
+}
+
+/** A form POST whose address field is raw invalid UTF-8, beside other (encoded) `fields`. */
+function invalidUtf8Post(query: fc.Arbitrary<string>, fields: [string, string][] = []) {
+  return fc.record({
+    method: fc.constant('POST'),
     query,
-    contentType: FORM,
-    body: formBody([...fields, ['email', email]]),
-  }));
+    contentType: fc.constant(FORM),
+    body: invalidUtf8Email.map((email) =>
+      [formBody(fields), rawFormBody([['email', email]])].filter(Boolean).join('&'),
+    ),
+  }) satisfies fc.Arbitrary<FuzzRequest>;
 }
 
 /** Audience ids a toggle must refuse: unknown, malformed, or an upcoming (not active) audience. */
@@ -69,11 +90,14 @@ describe(
       fuzz(
         route('/'),
         world.samples,
-        post(
-          fc
-            .tuple(badEmail, junkFields(['email']))
-            .map(([email, rest]) => [['email', email], ...rest]),
-          tracking,
+        fc.oneof(
+          post(
+            fc
+              .tuple(badEmail, junkFields(['email']))
+              .map(([email, rest]) => [['email', email], ...rest]),
+            tracking,
+          ),
+          invalidUtf8Post(tracking),
         ),
         undefined,
         nearMisses(''),
@@ -83,14 +107,17 @@ describe(
       fuzz(
         route('/a/:slug'),
         world.samples,
-        post(
-          fc
-            .tuple(badEmail, fc.option(junk, { nil: undefined }))
-            .map(([email, placement]): [string, string][] => [
-              ['email', email],
-              ...(placement === undefined ? [] : [['placement', placement] as [string, string]]),
-            ]),
-          tracking,
+        fc.oneof(
+          post(
+            fc
+              .tuple(badEmail, fc.option(junk, { nil: undefined }))
+              .map(([email, placement]): [string, string][] => [
+                ['email', email],
+                ...(placement === undefined ? [] : [['placement', placement] as [string, string]]),
+              ]),
+            tracking,
+          ),
+          invalidUtf8Post(tracking),
         ),
         undefined,
         nearMisses(''),
@@ -100,22 +127,30 @@ describe(
       fuzz(
         route('/subscription'),
         world.samples,
-        post(
-          fc.oneof(
-            junk
-              .filter((intent) => !['toggle', 'email', 'unsubscribe'].includes(intent))
-              .map((intent): [string, string][] => [['intent', intent]]),
-            fc.tuple(badAudienceId(), junk).map(([audienceId, subscribed]): [string, string][] => [
-              ['intent', 'toggle'],
-              ['audienceId', audienceId],
-              ['subscribed', subscribed],
-            ]),
-            badEmail.map((email): [string, string][] => [
-              ['intent', 'email'],
-              ['email', email],
-            ]),
+        fc.oneof(
+          post(
+            fc.oneof(
+              junk
+                .filter((intent) => !['toggle', 'email', 'unsubscribe'].includes(intent))
+                .map((intent): [string, string][] => [['intent', intent]]),
+              fc
+                .tuple(badAudienceId(), junk)
+                .map(([audienceId, subscribed]): [string, string][] => [
+                  ['intent', 'toggle'],
+                  ['audienceId', audienceId],
+                  ['subscribed', subscribed],
+                ]),
+              badEmail.map((email): [string, string][] => [
+                ['intent', 'email'],
+                ['email', email],
+              ]),
+            ),
+            withToken(() => world.tokens.manage),
           ),
-          withToken(() => world.tokens.manage),
+          invalidUtf8Post(
+            withToken(() => world.tokens.manage),
+            [['intent', 'email']],
+          ),
         ),
         undefined,
         nearMisses(`subscriberHash=${world.tokens.manage}`, [['intent', 'email']]),
@@ -195,8 +230,13 @@ describe(
         ),
       ));
 
-    /** Texts the suggestion rule refuses: empty pieces, too short, too long, too many. */
+    /**
+     * Texts the suggestion rule refuses: empty pieces, too short, too long, too many, and pieces
+     * that would pass but for an unreadable character.
+     */
     const badSuggestions = fc.oneof(
+      unreadable.map((text) => `zk rollups ${text}, defi lending`),
+      fc.constantFrom('zk\u0000 rollups', 'defi \uFFFD lending', 'nft\u0007 collectors, daos'),
       fc.constantFrom(
         '',
         ' ',
@@ -213,6 +253,28 @@ describe(
       junk.map((text) => `${text},ab`),
     );
 
+    // The suggestion pages' own subscriber: an address change another form let through would
+    // retire the shared link, and these properties would then test only the link check.
+    let suggester = '';
+    beforeAll(async () => {
+      const { subscriber } = await Subscribers.subscribe({
+        email: `suggester-${ulid().toLowerCase()}@example.org`,
+        audienceId: world.audience.id,
+      });
+      suggester = Subscribers.manageToken(subscriber);
+    });
+
+    /** Suggestions that pass but for invalid UTF-8, as raw form bodies. */
+    const invalidUtf8Suggestions = (query: fc.Arbitrary<string>) =>
+      fc.record({
+        method: fc.constant('POST'),
+        query,
+        contentType: fc.constant(FORM),
+        body: invalidUtf8Text.map((text) =>
+          rawFormBody([['audiences', `zk%20rollups%20${text}%2C%20defi%20lending`]]),
+        ),
+      }) satisfies fc.Arbitrary<FuzzRequest>;
+
     for (const pattern of [
       '/we-should-have-known',
       '/thank-you-for-voting',
@@ -225,11 +287,12 @@ describe(
           fc.oneof(
             post(
               badSuggestions.map((text): [string, string][] => [['audiences', text]]),
-              withToken(() => world.tokens.manage),
+              withToken(() => suggester),
             ),
+            invalidUtf8Suggestions(withToken(() => suggester)),
             post(
               junk.map((text): [string, string][] => [['audiences', text]]),
-              withBadToken(() => [world.tokens.manage]),
+              withBadToken(() => [suggester]),
             ),
           ),
         ));
@@ -239,9 +302,12 @@ describe(
       fuzz(
         route('/subscribed-to-newsletter/:slug?'),
         world.samples,
-        post(
-          badSuggestions.map((text): [string, string][] => [['audiences', text]]),
-          tracking,
+        fc.oneof(
+          post(
+            badSuggestions.map((text): [string, string][] => [['audiences', text]]),
+            tracking,
+          ),
+          invalidUtf8Suggestions(tracking),
         ),
       ));
   },

@@ -1,17 +1,20 @@
 // Route sweep: walks web/routes.ts itself and checks every route by who may use it (see
 // tests/integration/route-table.ts and docs/decisions/0011-route-sweeps.md). Adding a route to the
-// table adds it here; nobody edits this file for a new route.
+// table adds it here; nobody edits this file for a new route. Every public route is sent NUL,
+// control characters, invalid UTF-8 and lone surrogates; none of it may ever be stored.
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as Tokens from '#core/tokens';
 import { adminCookie, call, changes, request, storedItems } from '#tests/integration/route-call';
 import { accessOf, routeTable, samplePath, type SweptRoute } from '#tests/integration/route-table';
-import { seedSweepWorld, type SweepWorld } from '#tests/integration/sweep-world';
+import { seedSweepWorld, sweepTable, type SweepWorld } from '#tests/integration/sweep-world';
 import { storesLogs } from '#web/lib/resource-route.server';
 
 const table = await routeTable();
 const admin = table.filter((route) => route.access === 'admin');
 const user = table.filter((route) => route.access === 'user');
 const publicActions = table.filter((route) => route.access === 'public' && route.module.action);
+
+sweepTable('routes');
 
 let world: SweepWorld;
 let ghostCookie: string;
@@ -192,6 +195,21 @@ function badRequests(): { name: string; method: string; type?: string; body: Bod
     email: 'sweep@example.org',
   });
   const megabyte = 'x'.repeat(1024 * 1024);
+  // What no field stores, in every field a public form or API reads.
+  const unreadable = (text: string) => ({
+    email: `${text}reader@x.co`,
+    audiences: `zk rollups${text}, defi lending`,
+    name: 'page_view',
+    path: `/${text}`,
+    referrer: `https://example.org/${text}`,
+    clue: `build ${text} lending protocols`,
+    message: `hello ${text}`,
+    login: `${text}reader@x.co`,
+    userName: `sweep${text}admin`,
+    password: `sweep-password-1${text}`,
+  });
+  const unreadableForm = (text: string) =>
+    `${new URLSearchParams(unreadable(text)).toString()}&intent=toggle`;
   return [
     ...['PUT', 'PATCH', 'DELETE'].flatMap((method) => [
       {
@@ -230,6 +248,53 @@ function badRequests(): { name: string; method: string; type?: string; body: Bod
       method: 'POST',
       type: 'multipart/form-data; boundary=sweep',
       body: '--sweep\r\nnot a part',
+    },
+    ...[
+      ['NUL', '\u0000'],
+      ['control characters', 'ctl\u0001\u0007\u007f'],
+      ['U+FFFD', '\uFFFD'],
+    ].flatMap(([what, text]) => [
+      {
+        name: `${what} in every form field`,
+        method: 'POST',
+        type: 'application/x-www-form-urlencoded',
+        body: unreadableForm(text!),
+      },
+      {
+        name: `${what} in every JSON field`,
+        method: 'POST',
+        type: 'application/json',
+        body: JSON.stringify(unreadable(text!)),
+      },
+    ]),
+    {
+      name: 'a lone surrogate in every JSON field',
+      method: 'POST',
+      type: 'application/json',
+      body: JSON.stringify(unreadable('\uD800')),
+    },
+    {
+      name: 'invalid UTF-8 in every form field (%ED%A0%80)',
+      method: 'POST',
+      type: 'application/x-www-form-urlencoded',
+      body: 'email=%ED%A0%80%40x.co&audiences=zk%20rollups%ED%A0%80&path=/%C0%AF&clue=%FF&message=%80&intent=toggle',
+    },
+    {
+      name: 'invalid UTF-8 bytes in a JSON body',
+      method: 'POST',
+      type: 'application/json',
+      body: new Uint8Array([
+        ...new TextEncoder().encode('{"email":"a'),
+        0xed,
+        0xa0,
+        0x80,
+        ...new TextEncoder().encode('@x.co","name":"page_view","path":"/'),
+        0xff,
+        ...new TextEncoder().encode('","clue":"'),
+        0xc0,
+        0xaf,
+        ...new TextEncoder().encode('"}'),
+      ]),
     },
     {
       name: 'oversize form (1 MiB)',
@@ -280,8 +345,20 @@ describe('public POSTs answer bad requests with a 4xx and store nothing', () => 
   );
 });
 
-describe('public pages answer odd URLs without a 5xx', () => {
-  const odd = ['%E0%A4%A', 'x'.repeat(2000), '..%2f..%2fetc', '<script>', ''];
+describe('public pages answer odd URLs without a 5xx (and store none of it: see sweepTable)', () => {
+  // As a router hands them over: decoded, so invalid UTF-8 arrives as U+FFFD.
+  const odd = [
+    '%E0%A4%A',
+    'x'.repeat(2000),
+    '..%2f..%2fetc',
+    '<script>',
+    '',
+    '\u0000',
+    'ctl\u0001\u0007\u007f',
+    '\uFFFD\uFFFD\uFFFD',
+  ];
+  /** Query values sent as is: invalid UTF-8 and a lone surrogate's bytes, percent-encoded. */
+  const rawQueries = ['%ED%A0%80', '%00', '%C0%AF%FF', 'a%01%07%7Fb'];
   it.each(
     table
       .filter((route) => route.access === 'public' && route.module.loader)
@@ -302,6 +379,17 @@ describe('public pages answer odd URLs without a 5xx', () => {
       );
       if (answer.status >= 500)
         wrong.push(`${JSON.stringify(value)} -> ${answer.status} ${String(answer.error)}`);
+    }
+    for (const raw of rawQueries) {
+      const query = ['subscriberHash', 'slug', 'date', 'user', 'q', 'email', 'utm', 'returnTo']
+        .map((name) => `${name}=${raw}`)
+        .join('&');
+      const answer = await call(
+        route.module.loader!,
+        request(`${route.path}?${query}`),
+        route.params,
+      );
+      if (answer.status >= 500) wrong.push(`?${query} -> ${answer.status} ${String(answer.error)}`);
     }
     expect(wrong).toEqual([]);
   });
