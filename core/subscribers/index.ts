@@ -262,7 +262,7 @@ function unchanged(subscriber: Subscriber, attr: Where[0], op: Where[1]): string
  * asked for (the same click twice, or two tabs), or else the 'just changed' error, since the
  * request decided from a state that is gone.
  */
-async function settled(id: string, wanted: (now: Subscriber) => boolean): Promise<Subscriber> {
+async function settled(id: string, wanted: (current: Subscriber) => boolean): Promise<Subscriber> {
   const current = await byId(id);
   if (current && wanted(current)) return current;
   throw changedMeanwhile();
