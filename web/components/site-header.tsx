@@ -13,7 +13,9 @@ export function SiteHeader({ featured }: { featured: FeaturedAudience[] }) {
   const location = useLocation();
   const close = () => menu.current?.removeAttribute('open');
 
-  useEffect(close, [location.key]);
+  useEffect(() => {
+    close();
+  }, [location.key]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape' && menu.current?.open) {

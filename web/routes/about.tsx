@@ -30,7 +30,9 @@ const cards = [
 
 export default function About() {
   const { key } = useLocation();
-  useEffect(() => window.scrollTo(0, 0), [key]);
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [key]);
   return (
     <article className="page about">
       <header className="about__mission">

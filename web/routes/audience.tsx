@@ -79,7 +79,9 @@ export default function AudiencePage() {
     cards: [],
     next,
   });
-  useEffect(() => setAdded({ cards: [], next }), [cards, next]);
+  useEffect(() => {
+    setAdded({ cards: [], next });
+  }, [cards, next]);
   useEffect(() => {
     const page = more.data;
     if (more.state !== 'idle' || !page) return;
