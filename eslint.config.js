@@ -33,6 +33,22 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
+    // React calls whatever an effect returns as its cleanup, so an effect whose body is an
+    // expression can crash when its page unmounts: `() => window.scrollTo(0, 0)` returns a
+    // Promise in current Chromium ('TypeError: n is not a function' on leaving About).
+    files: ['web/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['callee.name', 'callee.property.name'].map((callee) => ({
+          selector: `CallExpression[${callee}=/^use(Layout|Insertion)?Effect$/]:not([arguments.0.body.type='BlockStatement'])`,
+          message:
+            'Give an effect a block body and return its cleanup explicitly: React calls whatever the callback returns when the component unmounts.',
+        })),
+      ],
+    },
+  },
+  {
     files: ['core/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -9,6 +9,7 @@ import * as Automations from '#core/automations';
 import * as Jobs from '#core/jobs';
 import * as Scoring from '#core/scoring';
 import { expect, test } from './fixtures';
+import { sidewaysOverflow, spillingOutOfCards, WIDTHS } from './page-checks';
 
 // Jobs share one queue and the actions wait while one runs: these run in order.
 test.describe.configure({ mode: 'default' });
@@ -183,6 +184,14 @@ test.describe('scoring, matching and picks', () => {
     await expect(
       page.getByRole('table', { name: 'Last prompt test: those who build DeFi protocols' }),
     ).toContainText('Prompt testing (default)');
+
+    // After both runs, each card still holds its selects, buttons and 'Last run' line.
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 844 });
+      await expect(form('Prompt testing')).toContainText('Last run:');
+      expect(await spillingOutOfCards(page), `at ${width} px`).toEqual([]);
+      expect(await sidewaysOverflow(page), `at ${width} px`).toBeLessThanOrEqual(0);
+    }
   });
 
   test('populate source matching and the score articles experiment report what they did', async ({

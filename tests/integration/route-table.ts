@@ -99,6 +99,22 @@ function flatten(entries: ConfigEntry[], parent = ''): Omit<SweptRoute, 'module'
   });
 }
 
+/**
+ * Every route of web/routes.ts without loading its module, for the browser sweeps (tests/e2e),
+ * which must not pull the server code into the test runner: access by path alone, and a page is
+ * a `.tsx` module (a resource route is `.ts`). routes.test.ts checks both against the modules.
+ */
+export function routeEntries(
+  samples: Record<string, string> = {},
+): (Omit<SweptRoute, 'module'> & { page: boolean })[] {
+  return flatten(routes as ConfigEntry[]).map((route) => ({
+    ...route,
+    ...samplePath(route.pattern, samples),
+    access: accessOf(route.pattern),
+    page: route.file.endsWith('.tsx'),
+  }));
+}
+
 /** Every route of web/routes.ts with its module loaded, in the order the table lists them. */
 export async function routeTable(samples: Record<string, string> = {}): Promise<SweptRoute[]> {
   const flat = flatten(routes as ConfigEntry[]);

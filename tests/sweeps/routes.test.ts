@@ -5,7 +5,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as Tokens from '#core/tokens';
 import { adminCookie, call, changes, request, storedItems } from '#tests/integration/route-call';
-import { accessOf, routeTable, samplePath, type SweptRoute } from '#tests/integration/route-table';
+import {
+  accessOf,
+  routeEntries,
+  routeTable,
+  samplePath,
+  type SweptRoute,
+} from '#tests/integration/route-table';
 import { seedSweepWorld, sweepTable, type SweepWorld } from '#tests/integration/sweep-world';
 import { storesLogs } from '#web/lib/resource-route.server';
 
@@ -45,6 +51,12 @@ describe('the route table', () => {
     );
     for (const route of table) expect(route.module, route.file).toBeTypeOf('object');
     expect(admin.map((route) => route.pattern)).not.toContain('/admin-panel/authorize');
+  });
+
+  it('reads the same pages and access without loading the modules (the browser sweeps do)', () => {
+    expect(routeEntries().map(({ pattern, access, page }) => ({ pattern, access, page }))).toEqual(
+      table.map(({ pattern, access, module }) => ({ pattern, access, page: 'default' in module })),
+    );
   });
 
   it('classifies by path, and a handle can only make a route stricter', () => {

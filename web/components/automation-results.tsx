@@ -46,28 +46,30 @@ export function ExperimentTable({
   return (
     <>
       <h2 id="experiment-heading">Last score articles experiment</h2>
-      <table className="admin-table" aria-labelledby="experiment-heading">
-        <thead>
-          <tr>
-            <th scope="col">Audience</th>
-            {LABEL_COLUMNS.map((label) => (
-              <th key={label} scope="col">
-                {label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {results.map((row) => (
-            <tr key={row.matchingEntity}>
-              <th scope="row">{row.matchingEntity}</th>
+      <div className="table-scroll">
+        <table className="admin-table" aria-labelledby="experiment-heading">
+          <thead>
+            <tr>
+              <th scope="col">Audience</th>
               {LABEL_COLUMNS.map((label) => (
-                <td key={label}>{row.groupByMetricPerMatchingEntity[label] ?? 0}</td>
+                <th key={label} scope="col">
+                  {label}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {results.map((row) => (
+              <tr key={row.matchingEntity}>
+                <th scope="row">{row.matchingEntity}</th>
+                {LABEL_COLUMNS.map((label) => (
+                  <td key={label}>{row.groupByMetricPerMatchingEntity[label] ?? 0}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }
@@ -81,26 +83,28 @@ export function SourceMatchTable({
   return (
     <>
       <h2 id="matches-heading">Sources for the last matched audience</h2>
-      <table className="admin-table" aria-labelledby="matches-heading">
-        <thead>
-          <tr>
-            <th scope="col">Source</th>
-            <th scope="col">Label</th>
-            <th scope="col">Score</th>
-            <th scope="col">Reason</th>
-          </tr>
-        </thead>
-        <tbody>
-          {matches.map((match) => (
-            <tr key={match.streamId}>
-              <td>{match.streamName}</td>
-              <td>{match.label}</td>
-              <td>{match.score.toFixed(2)}</td>
-              <td>{match.reason}</td>
+      <div className="table-scroll">
+        <table className="admin-table" aria-labelledby="matches-heading">
+          <thead>
+            <tr>
+              <th scope="col">Source</th>
+              <th scope="col">Label</th>
+              <th scope="col">Score</th>
+              <th scope="col">Reason</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {matches.map((match) => (
+              <tr key={match.streamId}>
+                <td>{match.streamName}</td>
+                <td>{match.label}</td>
+                <td>{match.score.toFixed(2)}</td>
+                <td>{match.reason}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }
@@ -121,30 +125,34 @@ export function PromptTestTable({ run }: { run?: RunView }) {
   return (
     <>
       <h2 id="prompt-test-heading">Last prompt test: those who {output.audience}</h2>
-      <table className="admin-table" aria-labelledby="prompt-test-heading">
-        <thead>
-          <tr>
-            <th scope="col">Prompt</th>
-            {LABEL_COLUMNS.map((label) => (
-              <th key={label} scope="col">
-                {label}
-              </th>
-            ))}
-            <th scope="col">Top story</th>
-          </tr>
-        </thead>
-        <tbody>
-          {output.results.map((result) => (
-            <tr key={result.promptId}>
-              <th scope="row">{result.title}</th>
+      <div className="table-scroll">
+        <table className="admin-table" aria-labelledby="prompt-test-heading">
+          <thead>
+            <tr>
+              <th scope="col">Prompt</th>
               {LABEL_COLUMNS.map((label) => (
-                <td key={label}>{result.labels[label] ?? 0}</td>
+                <th key={label} scope="col">
+                  {label}
+                </th>
               ))}
-              <td>{result.top[0] ? `${result.top[0].title} (${result.top[0].label})` : 'None'}</td>
+              <th scope="col">Top story</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {output.results.map((result) => (
+              <tr key={result.promptId}>
+                <th scope="row">{result.title}</th>
+                {LABEL_COLUMNS.map((label) => (
+                  <td key={label}>{result.labels[label] ?? 0}</td>
+                ))}
+                <td>
+                  {result.top[0] ? `${result.top[0].title} (${result.top[0].label})` : 'None'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

@@ -22,55 +22,57 @@ export function StreamsTable({ streams, path }: { streams: Stream[]; path: strin
   return (
     <>
       <h2 id="streams-heading">Streams ({streams.length})</h2>
-      <table className="admin-table" aria-labelledby="streams-heading">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">URL</th>
-            <th scope="col">State</th>
-            <th scope="col">Last import</th>
-            <th scope="col">Problem</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {streams.map((stream) => (
-            <tr key={stream.id}>
-              <td>{stream.name}</td>
-              <td className="admin-table__url">{stream.url}</td>
-              <td>
-                <StreamState stream={stream} />
-              </td>
-              <td>
-                <When iso={stream.lastImportAt} />
-              </td>
-              <td>{stream.lastError ?? ''}</td>
-              <td>
-                <Form method="post" action={path} className="user-actions">
-                  <input type="hidden" name="streamId" value={stream.id} />
-                  <button
-                    type="submit"
-                    name="intent"
-                    value={stream.pausedAt ? 'resume-stream' : 'pause-stream'}
-                    className="button button--ghost"
-                    aria-label={`${stream.pausedAt ? 'Resume' : 'Pause'} ${stream.name}`}
-                    disabled={submitting}
-                  >
-                    {stream.pausedAt ? 'Resume' : 'Pause'}
-                  </button>
-                  <Link
-                    to={`${path}?remove=${stream.id}`}
-                    aria-label={`Remove ${stream.name}`}
-                    preventScrollReset
-                  >
-                    Remove
-                  </Link>
-                </Form>
-              </td>
+      <div className="table-scroll">
+        <table className="admin-table" aria-labelledby="streams-heading">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">URL</th>
+              <th scope="col">State</th>
+              <th scope="col">Last import</th>
+              <th scope="col">Problem</th>
+              <th scope="col">Actions</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {streams.map((stream) => (
+              <tr key={stream.id}>
+                <td>{stream.name}</td>
+                <td className="admin-table__url">{stream.url}</td>
+                <td>
+                  <StreamState stream={stream} />
+                </td>
+                <td>
+                  <When iso={stream.lastImportAt} />
+                </td>
+                <td>{stream.lastError ?? ''}</td>
+                <td>
+                  <Form method="post" action={path} className="user-actions">
+                    <input type="hidden" name="streamId" value={stream.id} />
+                    <button
+                      type="submit"
+                      name="intent"
+                      value={stream.pausedAt ? 'resume-stream' : 'pause-stream'}
+                      className="button button--ghost"
+                      aria-label={`${stream.pausedAt ? 'Resume' : 'Pause'} ${stream.name}`}
+                      disabled={submitting}
+                    >
+                      {stream.pausedAt ? 'Resume' : 'Pause'}
+                    </button>
+                    <Link
+                      to={`${path}?remove=${stream.id}`}
+                      aria-label={`Remove ${stream.name}`}
+                      preventScrollReset
+                    >
+                      Remove
+                    </Link>
+                  </Form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

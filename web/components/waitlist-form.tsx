@@ -35,7 +35,8 @@ export function WaitlistForm({ contactEmail }: { contactEmail: string }) {
   // What was typed, spaces included: the spec allows none, so a space shows as invalid.
   const value = email;
   const valid = isEmail(value);
-  const showInvalid = Boolean(fieldError) || (touched && value !== '' && !valid);
+  // A non-empty invalid address says why once the visitor leaves the field, not only on submit.
+  const message = fieldError ?? (touched && value !== '' && !valid ? EMAIL_MESSAGES.invalid : null);
 
   useEffect(() => {
     if (banner?.kind !== 'success') return;
@@ -79,7 +80,7 @@ export function WaitlistForm({ contactEmail }: { contactEmail: string }) {
         <label htmlFor={inputId} className="visually-hidden">
           Email address
         </label>
-        <div className={`field ${showInvalid ? 'field--invalid' : ''}`}>
+        <div className={`field ${message ? 'field--invalid' : ''}`}>
           <input
             id={inputId}
             type="email"
@@ -88,8 +89,8 @@ export function WaitlistForm({ contactEmail }: { contactEmail: string }) {
             placeholder="Enter your email"
             value={email}
             readOnly={submitting}
-            aria-invalid={showInvalid}
-            aria-describedby={fieldError ? errorId : undefined}
+            aria-invalid={Boolean(message)}
+            aria-describedby={message ? errorId : undefined}
             onChange={(event) => {
               setEmail(event.target.value);
               setFieldError(null);
@@ -122,9 +123,9 @@ export function WaitlistForm({ contactEmail }: { contactEmail: string }) {
         <button type="submit" className="button button--large" disabled={submitting}>
           {submitting ? 'Submitting...' : 'Join our waiting list'}
         </button>
-        {fieldError && (
+        {message && (
           <p id={errorId} className="field__error" role="alert">
-            {fieldError}
+            {message}
           </p>
         )}
       </Form>

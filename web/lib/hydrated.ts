@@ -3,6 +3,8 @@ import { useEffect, useState } from 'react';
 
 export function useHydrated(): boolean {
   const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    setHydrated(true);
+  }, []);
   return hydrated;
 }

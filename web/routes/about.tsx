@@ -1,8 +1,11 @@
-// About: the mission, three numbered cards, and the contact block. Always opens at the top.
+// About: the mission, three numbered cards, the way to a newsletter (the featured audiences, whose
+// pages subscribe), and the contact block. Always opens at the top.
 import type { MetaFunction } from '@remix-run/node';
-import { useLocation } from '@remix-run/react';
+import { useLocation, useRouteLoaderData } from '@remix-run/react';
 import { useEffect } from 'react';
+import { TrackedLink } from '#web/components/tracked-link';
 import { publicPageHeaders } from '#web/lib/cache';
+import type { RootData } from '#web/root';
 
 export const meta: MetaFunction = () => [
   { title: 'About · Cluefeed' },
@@ -30,7 +33,10 @@ const cards = [
 
 export default function About() {
   const { key } = useLocation();
-  useEffect(() => window.scrollTo(0, 0), [key]);
+  const featured = useRouteLoaderData<RootData>('root')?.featured ?? [];
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [key]);
   return (
     <article className="page about">
       <header className="about__mission">
@@ -52,6 +58,21 @@ export default function About() {
           </li>
         ))}
       </ol>
+      {featured.length > 0 && (
+        <section className="about__start" aria-labelledby="about-start">
+          <h2 id="about-start">Get your newsletter</h2>
+          <p>Pick the audience that describes you; its page subscribes you in one step.</p>
+          <ul className="cloud cloud--large">
+            {featured.map((audience) => (
+              <li key={audience.slug}>
+                <TrackedLink to={`/a/${audience.slug}`} className="cloud__item">
+                  {audience.title}
+                </TrackedLink>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <footer className="about__contact">
         <h2>Contact</h2>
         <address>

@@ -2,7 +2,12 @@
 // and the bottom bar. 'View more' is a link to the next page (`?after={cursor}`); with JavaScript
 // the next page is fetched and added below the cards already shown. Each page is one bounded
 // Query. A past slug answers 301 to the current one; an unknown slug is a 404.
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import {
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node';
 import { useFetcher, useLoaderData } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import * as Audiences from '#core/audiences';
@@ -10,12 +15,13 @@ import * as ContentCards from '#core/content-cards';
 import { BottomBar } from '#web/components/bottom-bar';
 import { ContentCardView } from '#web/components/content-card';
 import { TrackedLink } from '#web/components/tracked-link';
+import { newsletterPromise } from '#web/components/subscribe-block';
 import { SubscribeForm } from '#web/components/subscribe-form';
 import { WhatToExpect } from '#web/components/what-to-expect';
-import { subscribeAction } from './audience.server';
 import { notFound, publicPageHeaders } from '#web/lib/cache';
 import { cachedRead } from '#web/lib/public-cache.server';
 import { cardView } from '#web/lib/views';
+import { subscribeBySlug } from '#web/lib/subscribe.server';
 
 export const headers = publicPageHeaders;
 
@@ -30,7 +36,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
       ]
     : [{ title: 'Page not found · Cluefeed' }];
 
-export const action = subscribeAction;
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  subscribeBySlug(request, params.slug ?? '');
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -79,7 +86,9 @@ export default function AudiencePage() {
     cards: [],
     next,
   });
-  useEffect(() => setAdded({ cards: [], next }), [cards, next]);
+  useEffect(() => {
+    setAdded({ cards: [], next });
+  }, [cards, next]);
   useEffect(() => {
     const page = more.data;
     if (more.state !== 'idle' || !page) return;
@@ -117,73 +126,73 @@ export default function AudiencePage() {
   );
 
   return (
-    <div className="page audience">
-      <header className="audience__hero" id="subscribe">
-        <p className="eyebrow">
-          {audience.frequency === 'daily' ? 'Daily newsletter' : 'Weekly newsletter'}
-        </p>
-        <h1>For those who {audience.title}</h1>
-        <p className="audience__lede">
-          {audience.frequency === 'daily'
-            ? 'The stories that matter to you, picked and explained every morning. Readable in 5 minutes.'
-            : 'The week’s stories that matter to you, picked and explained in one e-mail.'}
-        </p>
-        {audience.state === 'active' && <SubscribeForm placement="hero" />}
-        {expectLink}
-      </header>
+    <>
+      <div className="page audience">
+        <header className="audience__hero" id="subscribe">
+          <p className="eyebrow">
+            {audience.frequency === 'daily' ? 'Daily newsletter' : 'Weekly newsletter'}
+          </p>
+          <h1>For those who {audience.title}</h1>
+          <p className="audience__lede">{newsletterPromise(audience.frequency)}</p>
+          {audience.state === 'active' && <SubscribeForm placement="hero" />}
+          {expectLink}
+        </header>
 
-      {audience.state === 'upcoming' ? (
-        <p className="notice">
-          This niche is coming soon. Its first stories are being picked right now.
-        </p>
-      ) : (
-        <section aria-labelledby="latest-stories">
-          <h2 id="latest-stories" className="section-title">
-            Latest stories
-          </h2>
-          <ul className="cards">
-            {[...cards, ...added.cards].map((card) => (
-              <li key={card.id}>
-                <ContentCardView card={card} href={card.path} raud={audience.slug} />
-              </li>
-            ))}
-          </ul>
-          {added.next && (
-            <TrackedLink
-              to={`?after=${encodeURIComponent(added.next)}`}
-              className="button button--wide"
-              onClick={viewMore}
-              aria-disabled={more.state !== 'idle' || undefined}
-            >
-              View more
-            </TrackedLink>
-          )}
-        </section>
-      )}
+        {audience.state === 'upcoming' ? (
+          <p className="notice">
+            This niche is coming soon. Its first stories are being picked right now.
+          </p>
+        ) : (
+          <section aria-labelledby="latest-stories">
+            <h2 id="latest-stories" className="section-title">
+              Latest stories
+            </h2>
+            <ul className="cards">
+              {[...cards, ...added.cards].map((card) => (
+                <li key={card.id}>
+                  <ContentCardView card={card} href={card.path} raud={audience.slug} />
+                </li>
+              ))}
+            </ul>
+            {added.next && (
+              <TrackedLink
+                to={`?after=${encodeURIComponent(added.next)}`}
+                className="button button--wide"
+                onClick={viewMore}
+                aria-disabled={more.state !== 'idle' || undefined}
+              >
+                View more
+              </TrackedLink>
+            )}
+          </section>
+        )}
 
-      {related.length > 0 && (
-        <section aria-labelledby="related-audiences" className="related">
-          <h2 id="related-audiences" className="section-title">
-            Related audiences
-          </h2>
-          <ul className="cloud">
-            {related.map((item) => (
-              <li key={item.slug}>
-                <TrackedLink to={`/a/${item.slug}`} raud={audience.slug} className="cloud__item">
-                  {item.title}
-                </TrackedLink>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+        {related.length > 0 && (
+          <section aria-labelledby="related-audiences" className="related">
+            <h2 id="related-audiences" className="section-title">
+              Related audiences
+            </h2>
+            <ul className="cloud">
+              {related.map((item) => (
+                <li key={item.slug}>
+                  <TrackedLink to={`/a/${item.slug}`} raud={audience.slug} className="cloud__item">
+                    {item.title}
+                  </TrackedLink>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
 
-      <WhatToExpect
-        ref={dialog}
-        title={audience.title}
-        frequency={audience.frequency}
-        initiallyOpen={expectOpen}
-      />
+        <WhatToExpect
+          ref={dialog}
+          title={audience.title}
+          frequency={audience.frequency}
+          initiallyOpen={expectOpen}
+        />
+      </div>
+      {/* After the page, not in it: the bar sticks to the window's bottom only as far as the
+          page goes, so it never covers the footer. */}
       {audience.state === 'active' && (
         <BottomBar>
           <p>
@@ -202,6 +211,6 @@ export default function AudiencePage() {
           </button>
         </BottomBar>
       )}
-    </div>
+    </>
   );
 }

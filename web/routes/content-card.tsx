@@ -1,13 +1,21 @@
 // Content card page /cc/{slug}-{id}: the card's stories. The id is the last dash-separated piece;
-// a URL with an outdated slug part answers 301 to the card's own path.
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+// a URL with an outdated slug part answers 301 to the card's own path. It ends with its audience's
+// newsletter, which the page's action subscribes to.
+import {
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import * as Audiences from '#core/audiences';
 import * as ContentCards from '#core/content-cards';
 import { Story } from '#web/components/story';
+import { SubscribeBlock } from '#web/components/subscribe-block';
 import { TrackedLink } from '#web/components/tracked-link';
 import { notFound, publicPageHeaders } from '#web/lib/cache';
 import { cachedRead } from '#web/lib/public-cache.server';
+import { subscribeTo } from '#web/lib/subscribe.server';
 import { cardView } from '#web/lib/views';
 import { formatDate } from '#web/lib/format';
 
@@ -31,7 +39,12 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       card && {
         card: cardView(card),
         slug: card.slug,
-        audience: audience && { title: audience.title, slug: audience.slug },
+        audience: audience && {
+          title: audience.title,
+          slug: audience.slug,
+          frequency: audience.frequency,
+          state: audience.state,
+        },
       }
     );
   });
@@ -39,6 +52,11 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const canonical = ContentCards.pathSlug({ slug: page.slug, id: page.card.id });
   if (segment !== canonical) throw redirect(`/cc/${canonical}${new URL(request.url).search}`, 301);
   return page;
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const card = await ContentCards.byId(ContentCards.idFromPathSlug(params.slug ?? ''));
+  return subscribeTo(request, card && (await Audiences.byId(card.audienceId)));
 }
 
 export default function ContentCardPage() {
@@ -86,6 +104,7 @@ export default function ContentCardPage() {
           </ul>
         </section>
       )}
+      {audience?.state === 'active' && <SubscribeBlock audience={audience} />}
     </article>
   );
 }

@@ -1,12 +1,15 @@
-// Post page /p/:slug: a picked story links to its source; an original one shows its content.
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+// Post page /p/:slug: a picked story links to its source; an original one shows its content. It
+// ends with its audience's newsletter, which the page's action subscribes to.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import * as Audiences from '#core/audiences';
 import * as Posts from '#core/posts';
 import { Story } from '#web/components/story';
+import { SubscribeBlock } from '#web/components/subscribe-block';
 import { TrackedLink } from '#web/components/tracked-link';
 import { notFound, publicPageHeaders } from '#web/lib/cache';
 import { cachedRead } from '#web/lib/public-cache.server';
+import { subscribeTo } from '#web/lib/subscribe.server';
 import { storyView } from '#web/lib/views';
 import { duration, formatDate, verb } from '#web/lib/format';
 
@@ -27,6 +30,11 @@ export function loader({ params }: LoaderFunctionArgs) {
   return cachedRead(`post-page:${slug}`, () => loadPost(slug));
 }
 
+export async function action({ request, params }: ActionFunctionArgs) {
+  const post = await Posts.bySlug(params.slug ?? '');
+  return subscribeTo(request, post && (await Audiences.byId(post.audienceId)));
+}
+
 async function loadPost(slug: string) {
   const post = await Posts.bySlug(slug);
   if (!post) throw notFound();
@@ -37,7 +45,12 @@ async function loadPost(slug: string) {
   const { content, ...rest } = post;
   return {
     post: { ...rest, html: content ? Posts.renderMarkdown(content) : undefined },
-    audience: audience && { title: audience.title, slug: audience.slug },
+    audience: audience && {
+      title: audience.title,
+      slug: audience.slug,
+      frequency: audience.frequency,
+      state: audience.state,
+    },
     more: latest
       .filter((other) => other.id !== post.id)
       .slice(0, MORE_STORIES)
@@ -109,6 +122,7 @@ export default function PostPage() {
           </ul>
         </section>
       )}
+      {audience?.state === 'active' && <SubscribeBlock audience={audience} />}
     </article>
   );
 }

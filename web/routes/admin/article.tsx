@@ -80,63 +80,69 @@ export default function ArticleScores() {
       {scores.length === 0 ? (
         <p className="notice">Not scored yet.</p>
       ) : (
-        <table className="admin-table" aria-labelledby="scores-heading">
-          <thead>
-            <tr>
-              <th scope="col">Audience</th>
-              <th scope="col">Label</th>
-              <th scope="col">Score</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Matched clues</th>
-              <th scope="col">Prompt</th>
-              <th scope="col">Model</th>
-              <th scope="col">Tokens</th>
-              <th scope="col">Cost</th>
-            </tr>
-          </thead>
-          <tbody>
-            {scores.map((score) => (
-              <tr key={score.key}>
-                <td>those who {score.audience}</td>
-                <td>{score.label}</td>
-                <td>{score.score.toFixed(2)}</td>
-                <td>{score.reason}</td>
-                <td>{score.relevantClues.length > 0 ? score.relevantClues.join('; ') : 'None'}</td>
-                <td>{score.prompt}</td>
-                <td>{score.model}</td>
-                <td>{score.tokens}</td>
-                <td>{score.cost}</td>
+        <div className="table-scroll">
+          <table className="admin-table" aria-labelledby="scores-heading">
+            <thead>
+              <tr>
+                <th scope="col">Audience</th>
+                <th scope="col">Label</th>
+                <th scope="col">Score</th>
+                <th scope="col">Reason</th>
+                <th scope="col">Matched clues</th>
+                <th scope="col">Prompt</th>
+                <th scope="col">Model</th>
+                <th scope="col">Tokens</th>
+                <th scope="col">Cost</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {scores.map((score) => (
+                <tr key={score.key}>
+                  <td>those who {score.audience}</td>
+                  <td>{score.label}</td>
+                  <td>{score.score.toFixed(2)}</td>
+                  <td>{score.reason}</td>
+                  <td>
+                    {score.relevantClues.length > 0 ? score.relevantClues.join('; ') : 'None'}
+                  </td>
+                  <td>{score.prompt}</td>
+                  <td>{score.model}</td>
+                  <td>{score.tokens}</td>
+                  <td>{score.cost}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
 
       {failures.length > 0 && (
         <>
           <h2 id="failures-heading">Not scored: tried again on the next run ({failures.length})</h2>
-          <table className="admin-table" aria-labelledby="failures-heading">
-            <thead>
-              <tr>
-                <th scope="col">Audience</th>
-                <th scope="col">Error</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last tried</th>
-              </tr>
-            </thead>
-            <tbody>
-              {failures.map((failure) => (
-                <tr key={failure.key}>
-                  <td>those who {failure.audience}</td>
-                  <td>{failure.error}</td>
-                  <td>{failure.attempts}</td>
-                  <td>
-                    <When iso={failure.lastTriedAt} />
-                  </td>
+          <div className="table-scroll">
+            <table className="admin-table" aria-labelledby="failures-heading">
+              <thead>
+                <tr>
+                  <th scope="col">Audience</th>
+                  <th scope="col">Error</th>
+                  <th scope="col">Attempts</th>
+                  <th scope="col">Last tried</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {failures.map((failure) => (
+                  <tr key={failure.key}>
+                    <td>those who {failure.audience}</td>
+                    <td>{failure.error}</td>
+                    <td>{failure.attempts}</td>
+                    <td>
+                      <When iso={failure.lastTriedAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </section>

@@ -186,34 +186,36 @@ export default function ContentAutomations() {
       {page.removing && <RemoveStreamDialog stream={page.removing} path={PATH} />}
 
       <h2 id="articles-heading">Latest articles ({page.articleCount} in all)</h2>
-      <table className="admin-table" aria-labelledby="articles-heading">
-        <thead>
-          <tr>
-            <th scope="col">Published</th>
-            <th scope="col">Title</th>
-            <th scope="col">Source</th>
-            <th scope="col">Best match</th>
-          </tr>
-        </thead>
-        <tbody>
-          {page.articles.map((article) => (
-            <tr key={article.id}>
-              <td>
-                <When iso={article.publishedAt} />
-              </td>
-              <td>
-                <Link to={`/admin-panel/articles/${article.id}`}>{article.title}</Link>
-              </td>
-              <td>{article.source}</td>
-              <td>
-                {article.best
-                  ? `${article.best.label} for those who ${article.best.audience}`
-                  : 'Not scored yet'}
-              </td>
+      <div className="table-scroll">
+        <table className="admin-table" aria-labelledby="articles-heading">
+          <thead>
+            <tr>
+              <th scope="col">Published</th>
+              <th scope="col">Title</th>
+              <th scope="col">Source</th>
+              <th scope="col">Best match</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {page.articles.map((article) => (
+              <tr key={article.id}>
+                <td>
+                  <When iso={article.publishedAt} />
+                </td>
+                <td>
+                  <Link to={`/admin-panel/articles/${article.id}`}>{article.title}</Link>
+                </td>
+                <td>{article.source}</td>
+                <td>
+                  {article.best
+                    ? `${article.best.label} for those who ${article.best.audience}`
+                    : 'Not scored yet'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

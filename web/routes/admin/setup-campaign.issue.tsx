@@ -142,18 +142,20 @@ export default function CampaignIssue() {
       )}
 
       <h2 id="figures-heading">Figures</h2>
-      <table className="admin-table campaign-figures" aria-labelledby="figures-heading">
-        <tbody>
-          <Figure name="Recipients" value={figures.recipients} />
-          <Figure name="Queued" value={figures.queued} />
-          <Figure name="Sent" value={figures.sent} />
-          <Figure name="Failed" value={figures.failed} />
-          <Figure name="Skipped" value={figures.skipped} />
-          <Figure name="Unsubscribes after the issue" value={figures.unsubscribes} />
-          <Figure name="Clicks" value={figures.clicks} />
-          <Figure name="Unique clicks" value={figures.uniqueClicks} />
-        </tbody>
-      </table>
+      <div className="table-scroll">
+        <table className="admin-table campaign-figures" aria-labelledby="figures-heading">
+          <tbody>
+            <Figure name="Recipients" value={figures.recipients} />
+            <Figure name="Queued" value={figures.queued} />
+            <Figure name="Sent" value={figures.sent} />
+            <Figure name="Failed" value={figures.failed} />
+            <Figure name="Skipped" value={figures.skipped} />
+            <Figure name="Unsubscribes after the issue" value={figures.unsubscribes} />
+            <Figure name="Clicks" value={figures.clicks} />
+            <Figure name="Unique clicks" value={figures.uniqueClicks} />
+          </tbody>
+        </table>
+      </div>
 
       {issue.status === 'scheduled' && (
         <Form method="post">

@@ -135,46 +135,48 @@ export default function SetupCampaign() {
       {page.issues.length === 0 ? (
         <p className="notice">No issues yet.</p>
       ) : (
-        <table className="admin-table" aria-labelledby="issues-heading">
-          <thead>
-            <tr>
-              <th scope="col">Created</th>
-              <th scope="col">Origin</th>
-              <th scope="col">Frequency</th>
-              <th scope="col">Window</th>
-              <th scope="col">Status</th>
-              <th scope="col">Recipients</th>
-              <th scope="col">Sent</th>
-              <th scope="col">Failed</th>
-              <th scope="col">Skipped</th>
-              <th scope="col">Unsubscribes</th>
-              <th scope="col">Clicks (unique)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.issues.map((issue) => (
-              <tr key={issue.id}>
-                <td>
-                  <Link to={`/admin-panel/setup-campaign/${issue.id}`}>
-                    <When iso={issue.createdAt} />
-                  </Link>
-                </td>
-                <td>{ISSUE_ORIGIN[issue.origin ?? 'schedule']}</td>
-                <td>{issue.frequency}</td>
-                <td>{issue.window}</td>
-                <td>{ISSUE_STATUS[issue.status] ?? issue.status}</td>
-                <td>{issue.recipients}</td>
-                <td>{issue.sent}</td>
-                <td>{issue.failed}</td>
-                <td>{issue.skipped}</td>
-                <td>{issue.unsubscribes}</td>
-                <td>
-                  {issue.clicks} ({issue.uniqueClicks})
-                </td>
+        <div className="table-scroll">
+          <table className="admin-table" aria-labelledby="issues-heading">
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">Origin</th>
+                <th scope="col">Frequency</th>
+                <th scope="col">Window</th>
+                <th scope="col">Status</th>
+                <th scope="col">Recipients</th>
+                <th scope="col">Sent</th>
+                <th scope="col">Failed</th>
+                <th scope="col">Skipped</th>
+                <th scope="col">Unsubscribes</th>
+                <th scope="col">Clicks (unique)</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {page.issues.map((issue) => (
+                <tr key={issue.id}>
+                  <td>
+                    <Link to={`/admin-panel/setup-campaign/${issue.id}`}>
+                      <When iso={issue.createdAt} />
+                    </Link>
+                  </td>
+                  <td>{ISSUE_ORIGIN[issue.origin ?? 'schedule']}</td>
+                  <td>{issue.frequency}</td>
+                  <td>{issue.window}</td>
+                  <td>{ISSUE_STATUS[issue.status] ?? issue.status}</td>
+                  <td>{issue.recipients}</td>
+                  <td>{issue.sent}</td>
+                  <td>{issue.failed}</td>
+                  <td>{issue.skipped}</td>
+                  <td>{issue.unsubscribes}</td>
+                  <td>
+                    {issue.clicks} ({issue.uniqueClicks})
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -92,49 +92,51 @@ export default function UserManagement() {
       {page.users.length === 0 ? (
         <p className="notice">{page.query ? 'No users match this search.' : 'No users yet.'}</p>
       ) : (
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Status</th>
-              <th scope="col">Active</th>
-              <th scope="col">Created</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.users.map((user) => (
-              <tr key={user.id}>
-                <td>{user.name}</td>
-                <td>{user.email}</td>
-                <td>
-                  <StatusBadge status={user.status} />
-                </td>
-                <td>{user.isActive ? 'Active' : 'Inactive'}</td>
-                <td>
-                  <When iso={user.createdAt} />
-                </td>
-                <td className="user-actions">
-                  <Link
-                    to={href(page.query, current, { edit: user.id })}
-                    aria-label={`Edit ${user.name}`}
-                    preventScrollReset
-                  >
-                    Edit
-                  </Link>
-                  <Link
-                    to={href(page.query, current, { invite: user.id })}
-                    aria-label={`Invite ${user.name}`}
-                    preventScrollReset
-                  >
-                    Invite
-                  </Link>
-                </td>
+        <div className="table-scroll">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Status</th>
+                <th scope="col">Active</th>
+                <th scope="col">Created</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {page.users.map((user) => (
+                <tr key={user.id}>
+                  <td>{user.name}</td>
+                  <td>{user.email}</td>
+                  <td>
+                    <StatusBadge status={user.status} />
+                  </td>
+                  <td>{user.isActive ? 'Active' : 'Inactive'}</td>
+                  <td>
+                    <When iso={user.createdAt} />
+                  </td>
+                  <td className="user-actions">
+                    <Link
+                      to={href(page.query, current, { edit: user.id })}
+                      aria-label={`Edit ${user.name}`}
+                      preventScrollReset
+                    >
+                      Edit
+                    </Link>
+                    <Link
+                      to={href(page.query, current, { invite: user.id })}
+                      aria-label={`Invite ${user.name}`}
+                      preventScrollReset
+                    >
+                      Invite
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <nav className="pager" aria-label="Pages">
         {page.previous && <Link to={href(page.query, page.previous)}>Previous page</Link>}

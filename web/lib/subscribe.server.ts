@@ -1,6 +1,7 @@
-// The audience page's subscribe action: e-mail -> pending subscriber + confirmation e-mail ->
-// SelectMoreAudiences with a short-lived token.
-import { data, redirect, type ActionFunctionArgs } from '@remix-run/node';
+// Subscribing a visitor to an audience from a page of it (its own page, a post, a content card):
+// e-mail -> pending subscriber + confirmation e-mail -> SelectMoreAudiences with a short-lived
+// token. Each page's action finds its audience and hands it here.
+import { data, redirect } from '@remix-run/node';
 import * as Audiences from '#core/audiences';
 import { isVisibleError, trackingFrom, withTracking } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
@@ -10,12 +11,20 @@ import { clientIp, readForm } from '#web/lib/api.server';
 import { notFound } from '#web/lib/cache';
 import { cachedRead } from '#web/lib/public-cache.server';
 
-export async function subscribeAction({ request, params }: ActionFunctionArgs) {
-  const url = new URL(request.url);
-  const slug = params.slug ?? '';
+/** The audience page's action: its slug names the audience (a past slug is not followed). */
+export async function subscribeBySlug(request: Request, slug: string) {
   const lookup = await cachedRead(`audience:${slug}`, () => Audiences.bySlug(slug));
   if (lookup.kind !== 'found') throw notFound();
-  const tracking = trackingFrom(url.searchParams);
+  return subscribeTo(request, lookup.audience);
+}
+
+/** Subscribes the form's address to `audience`, or answers the form's message with a 4xx. */
+export async function subscribeTo(
+  request: Request,
+  audience: Pick<Audiences.Audience, 'id' | 'slug'> | undefined,
+) {
+  if (!audience) throw notFound();
+  const tracking = trackingFrom(new URL(request.url).searchParams);
   let placement: SubscribeActionData['placement'] = 'hero';
   try {
     const form = await readForm(request);
@@ -23,16 +32,16 @@ export async function subscribeAction({ request, params }: ActionFunctionArgs) {
     await RateLimit.hit(RateLimit.LIMITS.subscribePerIp, clientIp(request));
     const { assembleToken } = await Subscribers.subscribe({
       email: form.get('email') ?? '',
-      audienceId: lookup.audience.id,
+      audienceId: audience.id,
       ...tracking,
     });
-    const withRaud = { ...tracking, raud: lookup.audience.slug };
+    const withRaud = { ...tracking, raud: audience.slug };
     // Only the visitor who just created the subscription may assemble it; anyone else typing a
     // pending address gets the 'check your inbox' page, which reveals nothing about it.
     if (!assembleToken)
-      return redirect(withTracking(`/subscribed-to-newsletter/${lookup.audience.slug}`, withRaud));
+      return redirect(withTracking(`/subscribed-to-newsletter/${audience.slug}`, withRaud));
     const next = new URLSearchParams({
-      slug: lookup.audience.slug,
+      slug: audience.slug,
       useSuggestions: 'true',
       subscriberHash: assembleToken,
     });

@@ -1,0 +1,122 @@
+// The pages the route sweep knows (web/routes.ts, read by tests/integration/route-table.ts), as
+// the browser sweeps open them: seeded values for their dynamic segments, the links a subscriber
+// gets for the public pages that read one, and a session for reader and admin pages. A route added
+// to web/routes.ts is swept here too; a dynamic segment nobody gave a sample opens its 404 page.
+import type { APIRequestContext, Page } from '@playwright/test';
+import { ulid } from 'ulid';
+import * as Audiences from '#core/audiences';
+import * as ContentCards from '#core/content-cards';
+import * as Subscribers from '#core/subscribers';
+import { readerWithPassword } from '#tests/integration/readers';
+import { routeEntries, samplePath, type Access } from '#tests/integration/route-table';
+import { expect } from './fixtures';
+import { busyAudience, originalPost } from './seed';
+
+export type SweptPage = {
+  pattern: string;
+  /** Path and query the sweep opens. */
+  url: string;
+  access: Access;
+  /** 404 for the not-found page, and where no sample names a thing for its segments. */
+  status: 200 | 404;
+};
+
+const ADMIN = { userName: 'admin', password: 'e2e-admin-password-0123' };
+
+/** The dynamic routes the sweep opens with a seeded thing (param names repeat across routes). */
+const SAMPLED = ['/a/:slug', '/p/:slug', '/cc/:slug', '/subscribed-to-newsletter/:slug?'] as const;
+
+async function segmentSamples(): Promise<Record<(typeof SAMPLED)[number], Record<string, string>>> {
+  const lookup = await Audiences.bySlug(busyAudience.slug);
+  if (lookup.kind !== 'found') throw new Error(`seeded audience ${busyAudience.slug} is missing`);
+  const [card] = (await ContentCards.pageForAudience(lookup.audience.id, { limit: 1 })).cards;
+  if (!card) throw new Error(`seeded audience ${busyAudience.slug} has no card`);
+  return {
+    '/a/:slug': { slug: busyAudience.slug },
+    '/p/:slug': { slug: originalPost.slug },
+    '/cc/:slug': { slug: ContentCards.pathSlug(card) },
+    '/subscribed-to-newsletter/:slug?': { slug: busyAudience.slug },
+  };
+}
+
+/** The route table's pages, each once (a layout shares its URL with its index), with the status
+ * its swept URL answers. */
+export const sweptPatterns = routeEntries()
+  .filter(
+    (route, index, all) =>
+      route.page && all.findIndex((other) => other.pattern === route.pattern) === index,
+  )
+  .map(({ pattern, access }) => {
+    const sampled =
+      (SAMPLED as readonly string[]).includes(pattern) ||
+      !pattern.split('/').some((segment) => /^[:*]/.test(segment));
+    return {
+      pattern,
+      access,
+      status: (sampled && pattern !== '/not-found' ? 200 : 404) as SweptPage['status'],
+    };
+  });
+
+/**
+ * A visitor subscribed through the audience page; its e-mail links carry `subscriberHash`, which
+ * the subscription pages read (the confirmation page its confirm token, the others manage).
+ */
+async function subscriberLinks(request: APIRequestContext) {
+  const email = `e2e-sweep-${ulid().toLowerCase()}@example.org`;
+  const answer = await request.post(`/a/${busyAudience.slug}`, {
+    form: { email, placement: 'hero' },
+    headers: { Origin: process.env.PUBLIC_URL! },
+    maxRedirects: 0,
+  });
+  expect(answer.status(), 'subscribing the sweep visitor').toBe(302);
+  const subscriber = await Subscribers.byEmail(email);
+  if (!subscriber) throw new Error('the sweep visitor was not stored');
+  const links = Subscribers.subscriberLinks(subscriber);
+  return {
+    confirm: new URL(links.confirmUrl).search,
+    manage: new URL(links.preferencesUrl).search,
+  };
+}
+
+/** Every page of the route table with the URL the sweep opens. */
+export async function sweptPages(request: APIRequestContext): Promise<SweptPage[]> {
+  const [samples, links] = await Promise.all([segmentSamples(), subscriberLinks(request)]);
+  return sweptPatterns.map(({ pattern, access, status }) => {
+    const { path } = samplePath(pattern, samples[pattern as (typeof SAMPLED)[number]]);
+    const query =
+      access !== 'public' ? '' : pattern === '/confirm-subscription' ? links.confirm : links.manage;
+    return { pattern, url: `${path}${query}`, access, status };
+  });
+}
+
+/** Signs in through the sign-in pages' own forms and gives the session cookies. */
+export async function sessionCookies(request: APIRequestContext, access: Access) {
+  if (access === 'public') return [];
+  const origin = { Origin: process.env.PUBLIC_URL! };
+  if (access === 'admin') {
+    await request.post('/admin-panel/authorize', { form: ADMIN, headers: origin, maxRedirects: 0 });
+  } else {
+    const reader = await readerWithPassword({ clues: ['I build DeFi protocols'] });
+    await request.post('/login', {
+      form: { login: reader.email, password: reader.password },
+      headers: origin,
+      maxRedirects: 0,
+    });
+  }
+  const { cookies } = await request.storageState();
+  expect(cookies.length, `a ${access} session`).toBeGreaterThan(0);
+  return cookies;
+}
+
+/** Opens a swept page as its user and checks it answered as expected, not with a sign-in page. */
+export async function openSwept(page: Page, swept: SweptPage) {
+  const answer = await page.goto(swept.url);
+  expect(answer?.status(), `${swept.url} answers`).toBe(swept.status);
+  const landed = new URL(page.url()).pathname;
+  if (landed !== new URL(swept.url, page.url()).pathname) {
+    expect(landed, `${swept.url} needs no other session`).not.toMatch(
+      /^\/(login|admin-panel\/authorize)$/,
+    );
+  }
+  await expect(page.getByRole('heading', { name: 'Something went wrong' })).toHaveCount(0);
+}
