@@ -34,6 +34,19 @@ describe('rate limit', () => {
     expect(allowed).toEqual([true, true, true, false, false, false, false, false, false, false]);
   });
 
+  it('never lets requests straddling a boundary at the same moment past the maximum', async () => {
+    const limit = { bucket: 'straddle', max: 3, windowSeconds: 60, unscaled: true as const };
+    const boundary = Date.UTC(2026, 10, 22, 10, 1, 0);
+    for (let round = 0; round < 5; round++) {
+      const key = ulid();
+      const attempts = await Promise.all([
+        ...Array.from({ length: 5 }, () => RateLimit.attempt(limit, key, boundary - 10)),
+        ...Array.from({ length: 5 }, () => RateLimit.attempt(limit, key, boundary + 10)),
+      ]);
+      expect(attempts.filter((attempt) => attempt.allowed).length).toBeLessThanOrEqual(3);
+    }
+  });
+
   it("frees the previous window's places as the sliding window leaves it", async () => {
     const key = ulid();
     for (let i = 0; i < 3; i++) await RateLimit.hit(limit, key, boundary - 1_000);

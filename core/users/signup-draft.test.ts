@@ -152,6 +152,9 @@ describe('the funnel draft', () => {
       { ...state(['x']), entries: [{ ...entry('x'), rank: 'GREAT' }] },
       { ...state([]), review: { clues: ['  '], suggestion: '' } },
       { ...state([]), threadId: 'not-a-ulid' },
+      // What nobody types: NUL, a control character, half a character, invalid UTF-8 decoded.
+      ...['a\u0000b', 'ctl\u0007', 'half \ud800', 'broken \ufffd'].map((name) => state([name])),
+      { ...state([]), review: { clues: ['I build\u0001 DeFi'], suggestion: '' } },
     ];
     for (const draft of bad) {
       expect(

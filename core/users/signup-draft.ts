@@ -5,7 +5,7 @@
 // being open and on the draft's revision the page last saw; a new invitation and the signup remove it.
 import * as v from 'valibot';
 import { RANKS } from '#core/ai';
-import { fn, VisibleError } from '#core/common';
+import { fn, isReadable, TEXT_MESSAGES, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { UserEntity } from './entity';
 import { ClueSchema, type User } from './read';
@@ -31,7 +31,17 @@ export const DRAFT_MESSAGES = {
     'Your profile was changed in another window. Please reload the page to continue from there.',
 } as const;
 
-const Text = (max: number) => v.pipe(v.string(DRAFT_MESSAGES.invalid), v.maxLength(max));
+/**
+ * Text as the reader is typing it: kept as typed (not trimmed, so a draft returns to the very
+ * same field), but in NFC and refused when it holds characters nobody types, like every stored text.
+ */
+const Text = (max: number) =>
+  v.pipe(
+    v.string(DRAFT_MESSAGES.invalid),
+    v.normalize('NFC'),
+    v.check((text) => isReadable(text), TEXT_MESSAGES.unreadable),
+    v.maxLength(max),
+  );
 
 const EntryFields = {
   id: v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/)),
