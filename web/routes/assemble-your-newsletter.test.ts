@@ -110,9 +110,14 @@ describe('the assemble link', () => {
       const unsubscribePath = pathOf(linkIn(confirmation, 'http://localhost:3000/unsubscribe'));
       expect((await call(unsubscribeAction, post(unsubscribePath))).status).toBe(200);
 
-      // Typed again: pending once more, with no new assemble link for the typist.
+      // Typed again: pending once more, a fresh confirmation for the owner (sent now, so nothing
+      // stays queued), and no new assemble link for the typist.
       expect(await typeAddress(home.slug, owner)).toBeUndefined();
       expect((await Subscribers.byEmail(owner))?.status).toBe('pending');
+      expect((await messagesTo(owner)).map((message) => message.subject)).toEqual([
+        'Confirm your Cluefeed subscription',
+        'Confirm your Cluefeed subscription',
+      ]);
       await expectDead(assemblePath, { add: other.id, remove: home.id });
     },
     TIMEOUT_MS,
