@@ -147,16 +147,19 @@ describe('the funnel draft', () => {
 
   it('refuses a draft that is not valid or too large, storing nothing', async () => {
     const { user, token } = await invited();
-    const bad = [
-      { ...state(['x']), step: 'completed' },
-      { ...state(['x']), entries: [{ ...entry('x'), rank: 'GREAT' }] },
-      { ...state([]), review: { clues: ['  '], suggestion: '' } },
-      { ...state([]), threadId: 'not-a-ulid' },
+    const bad: [unknown, string][] = [
+      [{ ...state(['x']), step: 'completed' }, Users.DRAFT_MESSAGES.invalid],
+      [
+        { ...state(['x']), entries: [{ ...entry('x'), rank: 'GREAT' }] },
+        Users.DRAFT_MESSAGES.invalid,
+      ],
+      [{ ...state([]), threadId: 'not-a-ulid' }, Users.DRAFT_MESSAGES.invalid],
+      [{ ...state([]), review: { clues: ['  '], suggestion: '' } }, 'A clue cannot be empty'],
     ];
-    for (const draft of bad) {
-      expect(
-        (await refusal(Users.saveDraft({ token, revision: 0, state: draft as never }))).status,
-      ).toBe(400);
+    for (const [draft, message] of bad) {
+      expect(await refusal(Users.saveDraft({ token, revision: 0, state: draft as never }))).toEqual(
+        { message, status: 400 },
+      );
     }
     const huge = state(
       Array.from({ length: 50 }, () => 'x'.repeat(300)),
