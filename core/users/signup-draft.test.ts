@@ -1,5 +1,6 @@
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
+import { TEXT_MESSAGES } from '#core/common';
 import { config } from '#core/config';
 import * as Jobs from '#core/jobs';
 import * as Users from '#core/users';
@@ -147,19 +148,27 @@ describe('the funnel draft', () => {
 
   it('refuses a draft that is not valid or too large, storing nothing', async () => {
     const { user, token } = await invited();
-    const bad = [
-      { ...state(['x']), step: 'completed' },
-      { ...state(['x']), entries: [{ ...entry('x'), rank: 'GREAT' }] },
-      { ...state([]), review: { clues: ['  '], suggestion: '' } },
-      { ...state([]), threadId: 'not-a-ulid' },
+    const bad: [unknown, string][] = [
+      [{ ...state(['x']), step: 'completed' }, Users.DRAFT_MESSAGES.invalid],
+      [
+        { ...state(['x']), entries: [{ ...entry('x'), rank: 'GREAT' }] },
+        Users.DRAFT_MESSAGES.invalid,
+      ],
+      [{ ...state([]), threadId: 'not-a-ulid' }, Users.DRAFT_MESSAGES.invalid],
+      [{ ...state([]), review: { clues: ['  '], suggestion: '' } }, 'A clue cannot be empty'],
       // What nobody types: NUL, a control character, half a character, invalid UTF-8 decoded.
-      ...['a\u0000b', 'ctl\u0007', 'half \ud800', 'broken \ufffd'].map((name) => state([name])),
-      { ...state([]), review: { clues: ['I build\u0001 DeFi'], suggestion: '' } },
+      ...['a\u0000b', 'ctl\u0007', 'half \ud800', 'broken \ufffd'].map(
+        (name): [unknown, string] => [state([name]), TEXT_MESSAGES.unreadable],
+      ),
+      [
+        { ...state([]), review: { clues: ['I build\u0001 DeFi'], suggestion: '' } },
+        TEXT_MESSAGES.unreadable,
+      ],
     ];
-    for (const draft of bad) {
-      expect(
-        (await refusal(Users.saveDraft({ token, revision: 0, state: draft as never }))).status,
-      ).toBe(400);
+    for (const [draft, message] of bad) {
+      expect(await refusal(Users.saveDraft({ token, revision: 0, state: draft as never }))).toEqual(
+        { message, status: 400 },
+      );
     }
     const huge = state(
       Array.from({ length: 50 }, () => 'x'.repeat(300)),

@@ -110,7 +110,8 @@ export const SaveDraftInput = v.object({
   token: v.pipe(v.string(SIGNUP_MESSAGES.needInvitation), v.maxLength(500)),
   /** The revision the page last read or saved (0: none yet). */
   revision: v.pipe(v.number(DRAFT_MESSAGES.invalid), v.integer(), v.minValue(0)),
-  state: DraftStateSchema,
+  // A shape no page of ours sends gets one plain message; a clue the reader typed, its own.
+  state: v.message(DraftStateSchema, DRAFT_MESSAGES.invalid),
 });
 
 /**
