@@ -43,7 +43,7 @@ export default [
     route('user-management/preview', 'routes/admin/user-management.preview.ts'),
   ]),
   route('admin-panel', 'routes/admin/layout.tsx', [
-    index('routes/admin/index.tsx'),
+    index('routes/admin/index.ts'),
     route('content-automations', 'routes/admin/content-automations.tsx'),
     route('logs', 'routes/admin/logs.tsx'),
     route('outbox', 'routes/admin/outbox.tsx'),

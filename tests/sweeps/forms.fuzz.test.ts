@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { ulid } from 'ulid';
 import { beforeAll, describe, it } from 'vitest';
+import * as ContentCards from '#core/content-cards';
 import * as Subscribers from '#core/subscribers';
 import {
   badEmail,
@@ -103,10 +104,15 @@ describe(
         nearMisses(''),
       ));
 
-    it('subscribe (POST /a/:slug)', () =>
+    // The audience page, and a post and a content card of the audience, which offer its newsletter.
+    it.each([
+      ['/a/:slug', () => world.samples],
+      ['/p/:slug', () => ({ slug: world.post.slug })],
+      ['/cc/:slug', () => ({ slug: ContentCards.pathSlug(world.card) })],
+    ])('subscribe (POST %s)', (pattern, samples) =>
       fuzz(
-        route('/a/:slug'),
-        world.samples,
+        route(pattern),
+        samples(),
         fc.oneof(
           post(
             fc
@@ -121,7 +127,8 @@ describe(
         ),
         undefined,
         nearMisses(''),
-      ));
+      ),
+    );
 
     it('preferences (POST /subscription)', () =>
       fuzz(

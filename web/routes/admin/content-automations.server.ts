@@ -15,8 +15,6 @@ import { processView, runView } from '#web/lib/processes.server';
 import { refusal } from '#web/lib/refusal.server';
 import { parseOutput, type RunView } from '#web/lib/run-summary';
 
-export const PATH = '/admin-panel/content-automations';
-
 export type StreamRow = Pick<
   Streams.Stream,
   'id' | 'name' | 'url' | 'lastImportAt' | 'lastError' | 'backoffUntil' | 'pausedAt'

@@ -14,10 +14,14 @@ import {
 import { RemoveStreamDialog, StreamsTable } from '#web/components/streams-table';
 import { When } from '#web/components/when';
 import { privatePageHeaders } from '#web/lib/cache';
-import { automationAction, automationsLoader, PATH } from './content-automations.server';
+import { automationAction, automationsLoader } from './content-automations.server';
 
 export const meta: MetaFunction = () => [{ title: 'Content Automations · Cluefeed admin' }];
 export const headers = privatePageHeaders;
+
+/** Where the page's stream forms post (the component's own address; a .server module is not in
+ * the browser's bundle). */
+const PATH = '/admin-panel/content-automations';
 
 export const loader = ({ request }: LoaderFunctionArgs) => automationsLoader(request);
 export const action = ({ request }: ActionFunctionArgs) => automationAction(request);
