@@ -228,23 +228,25 @@ function ClueRow(props: { clue: string; onSave(clue: string): void; onDelete(): 
     return (
       <li>
         <span>{props.clue}</span>
-        <button
-          ref={editButton}
-          type="button"
-          className="funnel__action"
-          aria-label={`Edit ${props.clue}`}
-          onClick={() => setText(props.clue)}
-        >
-          Edit
-        </button>
-        <button
-          type="button"
-          className="funnel__action"
-          aria-label={`Delete ${props.clue}`}
-          onClick={props.onDelete}
-        >
-          Delete
-        </button>
+        <div className="funnel__row-actions">
+          <button
+            ref={editButton}
+            type="button"
+            className="funnel__action"
+            aria-label={`Edit ${props.clue}`}
+            onClick={() => setText(props.clue)}
+          >
+            Edit
+          </button>
+          <button
+            type="button"
+            className="funnel__action"
+            aria-label={`Delete ${props.clue}`}
+            onClick={props.onDelete}
+          >
+            Delete
+          </button>
+        </div>
       </li>
     );
   }
@@ -267,19 +269,21 @@ function ClueRow(props: { clue: string; onSave(clue: string): void; onDelete(): 
             if (event.key === 'Escape') setText(undefined);
           }}
         />
-        <button type="submit" className="funnel__action">
-          Save
-        </button>
-        <button
-          type="button"
-          className="funnel__action"
-          onClick={() => {
-            setText(undefined);
-            setProblem(undefined);
-          }}
-        >
-          Cancel
-        </button>
+        <div className="funnel__row-actions">
+          <button type="submit" className="funnel__action">
+            Save
+          </button>
+          <button
+            type="button"
+            className="funnel__action"
+            onClick={() => {
+              setText(undefined);
+              setProblem(undefined);
+            }}
+          >
+            Cancel
+          </button>
+        </div>
         {problem && (
           <p id={`${id}-error`} className="field__error">
             {problem}

@@ -27,22 +27,24 @@ export function StarterStep(props: ListProps) {
             return (
               <li key={entry.id}>
                 <span>{clue}</span>
-                <button
-                  type="button"
-                  className="funnel__action"
-                  aria-label={`Edit ${clue}`}
-                  onClick={() => props.onEdit(entry)}
-                >
-                  Edit
-                </button>
-                <button
-                  type="button"
-                  className="funnel__action"
-                  aria-label={`Delete ${clue}`}
-                  onClick={() => props.onDelete(entry)}
-                >
-                  Delete
-                </button>
+                <div className="funnel__row-actions">
+                  <button
+                    type="button"
+                    className="funnel__action"
+                    aria-label={`Edit ${clue}`}
+                    onClick={() => props.onEdit(entry)}
+                  >
+                    Edit
+                  </button>
+                  <button
+                    type="button"
+                    className="funnel__action"
+                    aria-label={`Delete ${clue}`}
+                    onClick={() => props.onDelete(entry)}
+                  >
+                    Delete
+                  </button>
+                </div>
               </li>
             );
           })}
