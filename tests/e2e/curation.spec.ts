@@ -80,7 +80,9 @@ test.describe('scoring, matching and picks', () => {
     expect(output.failed).toBe(0);
     const scoring = page.locator('form').filter({ hasText: 'Score unscored articles' });
     await expect(scoring).toContainText(
-      new RegExp(`${output.scored} pairs? scored, .* in ${output.chunks} chunks?, .*no cost`),
+      new RegExp(
+        `${output.scored} article–audience pairs? scored \\(.*\\) with .* in ${output.chunks} chunks?\\. It used .*, no cost\\.`,
+      ),
       { timeout: 15_000 },
     );
 

@@ -97,8 +97,13 @@ function StreamState({ stream }: { stream: Stream }) {
 export function RemoveStreamDialog({ stream, path }: { stream: Stream; path: string }) {
   const submitting = useNavigation().state === 'submitting';
   return (
-    <AdminModal title={`Remove the stream ${stream.name}?`} closeTo={path}>
-      <p className="admin-table__url">{stream.url}</p>
+    <AdminModal title="Remove this stream?" closeTo={path}>
+      {/* Names and URLs may be long words: they break anywhere rather than widen the dialog. */}
+      <p className="admin-table__url">
+        <strong>{stream.name}</strong>
+        <br />
+        {stream.url}
+      </p>
       <p>
         Imports stop fetching this feed, and it leaves the Streams table. The articles it brought
         stay. To import it again, add it again.
