@@ -3,19 +3,11 @@ import { describe, expect, it } from 'vitest';
 import * as Tokens from '#core/tokens';
 import * as Users from '#core/users';
 import { readerWithPassword, READER_PASSWORD } from '#tests/integration/readers';
+import { refusal } from '#tests/integration/refusal';
 
 /** A fresh address per attempt, with no device token, so no test shares another's throttle. */
 const client = () => ({ ip: `198.51.100.${ulid()}` });
 const HOUR = 3600 * 1000;
-
-async function refusal(promise: Promise<unknown>) {
-  const error = (await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  )) as { name?: string; message?: string; status?: number } | undefined;
-  expect(error?.name, 'a VisibleError').toBe('VisibleError');
-  return { message: error!.message, status: error!.status };
-}
 
 const INVALID = { message: 'Access denied: Invalid credentials', status: 401 };
 

@@ -6,6 +6,7 @@ import * as Jobs from '#core/jobs';
 import * as Users from '#core/users';
 import { receive } from '#tests/integration/job-queue';
 import { useOwnTable } from '#tests/integration/own-table';
+import { refusal } from '#tests/integration/refusal';
 
 const unique = () => ulid().toLowerCase();
 const landing = `${config().PUBLIC_URL}/get-started`;
@@ -44,15 +45,6 @@ const state = (names: string[], step: Users.DraftState['step'] = 'starters'): Us
   step,
   entries: names.map((name) => entry(name)),
 });
-
-async function refusal(promise: Promise<unknown>) {
-  const error = (await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  )) as { name?: string; message: string; status: number } | undefined;
-  expect(error?.name, 'a VisibleError').toBe('VisibleError');
-  return { message: error!.message, status: error!.status };
-}
 
 describe('the funnel draft', () => {
   it('is kept against the invitation and read back only with its link', async () => {

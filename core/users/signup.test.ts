@@ -14,6 +14,7 @@ import * as Users from '#core/users';
 import { receive } from '#tests/integration/job-queue';
 import { linkIn, messagesTo } from '#tests/integration/mail';
 import { useOwnTable } from '#tests/integration/own-table';
+import { refusal } from '#tests/integration/refusal';
 
 const unique = () => ulid().toLowerCase();
 const landing = `${config().PUBLIC_URL}/get-started`;
@@ -38,15 +39,6 @@ async function invited(name = 'Ivy Invited') {
 /** The user's onboarding interview (the ip variant's thread). */
 const interview = (userId: string) =>
   Assistant.initializeThread({ userId, category: 'onboarding' });
-
-async function refusal(promise: Promise<unknown>) {
-  const error = (await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  )) as { name?: string; message: string; status: number } | undefined;
-  expect(error?.name, 'a VisibleError').toBe('VisibleError');
-  return { message: error!.message, status: error!.status };
-}
 
 describe('the password rules', () => {
   it("answer with the spec's messages: length first, then the digit", () => {
