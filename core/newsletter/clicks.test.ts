@@ -138,7 +138,10 @@ describe('click links', () => {
     const send = client.send.bind(client);
     let transactions = 0;
     vi.spyOn(client, 'send').mockImplementation(((command: unknown) => {
-      if (command instanceof TransactWriteCommand && ++transactions === 1) {
+      // Only the click's own transactions: the rate limit counts in a transaction of its own.
+      const ours =
+        command instanceof TransactWriteCommand && JSON.stringify(command.input).includes(issueId);
+      if (ours && ++transactions === 1) {
         return Promise.reject(
           Object.assign(new Error('Transaction cancelled'), {
             name: 'TransactionCanceledException',
