@@ -199,7 +199,7 @@ async function main() {
   if (runSchedules) {
     const scheduler = startScheduler(Automations.SCHEDULES, runSchedule);
     stops.push(() => scheduler.stop());
-    await Jobs.recover();
+    await Jobs.recover(Date.now(), Automations.jobs);
   }
   // E-mails queued before a restart lost their queue messages with fauxqs: send what is due.
   const Outbox = await import('#core/outbox');

@@ -53,8 +53,11 @@ export async function automationsLoader(request: Request) {
       removeId && Streams.StreamIdPattern.test(removeId) ? Streams.byId(removeId) : undefined,
     ]);
   const titles = new Map(audiences.map((audience) => [audience.id, audience.title]));
-  const [bestScores, sourceMatches] = await Promise.all([
-    Promise.all(articles.map((article) => bestScore(article.id, titles))),
+  const [best, sourceMatches] = await Promise.all([
+    Scoring.bestFor(
+      articles.map((article) => article.id),
+      audiences.filter((audience) => audience.state === 'active'),
+    ),
     matchesOfLastRun(runs.audienceMatching),
   ]);
   return {
@@ -63,13 +66,13 @@ export async function automationsLoader(request: Request) {
     streams: streams.map(streamRow),
     /** The stream whose removal waits for a confirmation (`?remove={id}`). */
     removing: removing && streamRow(removing),
-    articles: articles.map(({ id, title, source, publishedAt, canonicalUrl }, index) => ({
+    articles: articles.map(({ id, title, source, publishedAt, canonicalUrl }) => ({
       id,
       title,
       source,
       publishedAt,
       canonicalUrl,
-      best: bestScores[index],
+      best: bestOf(best.get(id), titles),
     })),
     articleCount,
     collections: Object.entries(Automations.COLLECTIONS).map(([id, { name }]) => ({ id, name })),
@@ -104,9 +107,11 @@ async function lastRuns() {
   return { score, experiment, populateMatching, audienceMatching, promptTesting, pickBest, send };
 }
 
-/** An article's best score, for the latest articles table: one bounded Query. */
-async function bestScore(articleId: string, titles: ReadonlyMap<string, string>) {
-  const best = await Scoring.bestFor(articleId);
+/** An article's best score among the active audiences, as the latest articles table shows it. */
+function bestOf(
+  best: Pick<Scoring.Score, 'label' | 'matchingId'> | undefined,
+  titles: ReadonlyMap<string, string>,
+) {
   return best
     ? { label: best.label, audience: titles.get(best.matchingId) ?? 'a removed audience' }
     : undefined;
