@@ -13,8 +13,10 @@ import { PROMPT_TESTING_MESSAGE, testPrompts } from '#core/scoring';
 import * as Streams from '#core/streams';
 
 import { SCHEDULES } from './schedules';
+import { moveScores } from './move-scores';
 import { everyTarget, scoreAfterImport, scoreArticles, scoreArticlesExperiment } from './scoring';
 
+export { moveScores, MOVE_ARTICLES_PER_CHUNK } from './move-scores';
 export { SCHEDULES, toEventBridgeCron, type Schedule } from './schedules';
 export {
   ARTICLES_PER_CHUNK,
@@ -24,6 +26,8 @@ export {
   scoreArticles,
   scoreArticlesExperiment,
   scoreTargets,
+  targetGroups,
+  TARGETS_PER_CHUNK,
 } from './scoring';
 
 /** Imports and Clear Table write the same articles and streams: they never run at once. */
@@ -126,6 +130,7 @@ export const { sendNewsletters } = Newsletter;
 
 /** Every job the worker can run. */
 export const jobs = Jobs.registry([
+  moveScores,
   addStreamAndImport,
   importArticles,
   clearTable,

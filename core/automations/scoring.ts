@@ -47,7 +47,7 @@ export const ScoringInput = v.object({
 type ScoringInput = v.InferOutput<typeof ScoringInput>;
 
 /** Groups targets so a chunk's share of them stays under both limits. */
-function targetGroups(targets: Scoring.MatchingTarget[]): Scoring.MatchingTarget[][] {
+export function targetGroups(targets: Scoring.MatchingTarget[]): Scoring.MatchingTarget[][] {
   const groups: Scoring.MatchingTarget[][] = [];
   let group: Scoring.MatchingTarget[] = [];
   let bytes = 0;

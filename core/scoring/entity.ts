@@ -109,11 +109,16 @@ export const ScoreFailureEntity = defineEntity({
   },
 });
 
-/** How many of a target's entries, for one clue set and setup, carry each label. */
+/**
+ * How many of a target's entries, for one clue set and setup, carry each label: in COUNT_SHARDS
+ * items (the shard is the article's), so parallel chunks scoring one audience rarely write the
+ * same item in their transactions at once.
+ */
 export const ScoreCountsEntity = defineEntity({
   model: { entity: 'scoreCounts', version: '1', service: 'cluefeed' },
   attributes: {
     ...setupAttributes,
+    shard: { type: 'number', required: true },
     // No defaults: an upsert would write them, resetting the other labels' counts.
     notRelevant: { type: 'number' },
     slightlyRelevant: { type: 'number' },
@@ -122,13 +127,13 @@ export const ScoreCountsEntity = defineEntity({
     veryRelevant: { type: 'number' },
   },
   indexes: {
-    // pk scores#{matchingType}#{matchingId}, sk counts#{cluesHash}#{promptId}#{modelId}
+    // pk scores#{matchingType}#{matchingId}, sk counts#{cluesHash}#{promptId}#{modelId}#{shard}
     byTarget: {
       pk: targetPartition,
       sk: {
         field: 'sk',
-        composite: ['cluesHash', 'promptId', 'modelId'],
-        template: 'counts#${cluesHash}#${promptId}#${modelId}',
+        composite: ['cluesHash', 'promptId', 'modelId', 'shard'],
+        template: 'counts#${cluesHash}#${promptId}#${modelId}#${shard}',
         casing: 'none',
       },
     },
@@ -173,6 +178,8 @@ export const ExperimentScoreEntity = defineEntity({
     },
   },
 });
+
+export const COUNT_SHARDS = 4;
 
 /** The counts attribute of each label. */
 export const COUNT_OF = {

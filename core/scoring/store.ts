@@ -7,6 +7,7 @@ import { RELEVANCE_LABELS, type RelevanceLabel } from '#core/ai';
 import { deleteAll, isConditionFailure } from '#core/db';
 import {
   COUNT_OF,
+  COUNT_SHARDS,
   ExperimentScoreEntity,
   MATCHING_TYPES,
   ScoreCountsEntity,
@@ -41,7 +42,7 @@ export const SCORE_TTL_DAYS = 120;
 /** An experiment's scores are kept for its report, then go. */
 export const EXPERIMENT_TTL_DAYS = 90;
 /** Attempts when a score's transaction collides with another on the same counts item. */
-const CONFLICT_ATTEMPTS = 5;
+const CONFLICT_ATTEMPTS = 8;
 
 const expiresIn = (days: number) => Math.ceil(Date.now() / 1000) + days * 24 * 3600;
 
@@ -168,7 +169,8 @@ export async function storeScore(
       );
   }
   const pair = pairKeys(articleId, target, keys);
-  const { articleId: _, ...countKeys } = pair;
+  const { articleId: _, ...setup } = pair;
+  const countKeys = { ...setup, shard: shardOf(articleId) };
   for (let attempt = 1; ; attempt++) {
     const result = await createWriteTransaction(
       { scores: ScoreEntity, counts: ScoreCountsEntity },
@@ -199,8 +201,14 @@ export async function storeScore(
     if (attempt >= CONFLICT_ATTEMPTS) {
       throw new Error(`A score's transaction was cancelled (${codes.join(', ')})`);
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * attempt));
+    // Full jitter, growing: colliding writers spread out instead of colliding again.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
   }
+}
+
+/** The counts shard an article's score adds to. */
+function shardOf(articleId: string): number {
+  return createHash('sha256').update(articleId).digest()[0]! % COUNT_SHARDS;
 }
 
 /** Records (or counts again) a pair the model could not score. */
@@ -251,19 +259,25 @@ export async function ranked(
   return { scores: data, cursor: next };
 }
 
-/** How many of a target's entries, for its current clues and this setup, carry each label. */
+/** How many of a target's entries, for its current clues and this setup, carry each label: one BatchGetItem of its shards. */
 export async function labelCounts(
   target: Pick<MatchingTarget, 'type' | 'id' | 'cluesHash'>,
   keys: SetupKeys,
 ): Promise<LabelCounts> {
-  const { data } = await ScoreCountsEntity.get({
-    matchingType: target.type,
-    matchingId: target.id,
-    cluesHash: target.cluesHash,
-    ...keys,
-  }).go();
+  const { data } = await ScoreCountsEntity.get(
+    Array.from({ length: COUNT_SHARDS }, (_, shard) => ({
+      matchingType: target.type,
+      matchingId: target.id,
+      cluesHash: target.cluesHash,
+      ...keys,
+      shard,
+    })),
+  ).go();
   return Object.fromEntries(
-    RELEVANCE_LABELS.map((label) => [label, data?.[COUNT_OF[label]] ?? 0]),
+    RELEVANCE_LABELS.map((label) => [
+      label,
+      data.reduce((sum, shard) => sum + (shard[COUNT_OF[label]] ?? 0), 0),
+    ]),
   ) as LabelCounts;
 }
 

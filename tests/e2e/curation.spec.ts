@@ -87,10 +87,10 @@ test.describe('scoring, matching and picks', () => {
     );
 
     // The article that suits the audience best, as the admin sees it.
-    const scores = await Scoring.recentFor(
-      { type: 'audience', id: audience.id },
+    const { scores } = await Scoring.ranked(
+      Scoring.audienceTarget(audience),
       { promptId: 'default-scoring', modelId: 'local:cluefeed-bm25' },
-      500,
+      { limit: 500 },
     );
     const best = scores.sort((a, b) => b.score - a.score)[0]!;
     expect(best.relevantClues).toEqual(['run Ethereum validators']);
