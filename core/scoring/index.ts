@@ -11,13 +11,11 @@ import type { Audience } from '#core/audiences';
 import { mapPool } from '#core/common';
 import type { Logger } from '#core/logs';
 import * as Prompts from '#core/prompts';
-import {
-  ExperimentScoreEntity,
-  ScoreCountsEntity,
-  ScoreEntity,
-  ScoreFailureEntity,
-  MATCHING_TYPES,
-} from './entity';
+import { ExperimentScoreEntity } from './experiment-score-entity';
+import { ScoreCountsEntity } from './score-counts-entity';
+import { ScoreEntity } from './score-entity';
+import { ScoreFailureEntity } from './score-failure-entity';
+import { MATCHING_TYPES } from './store-keys';
 import * as Store from './store';
 import type { MatchingTarget, ScoreStore, SetupKeys } from './store';
 

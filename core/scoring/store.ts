@@ -5,15 +5,11 @@ import { createHash } from 'node:crypto';
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import { RELEVANCE_LABELS, type RelevanceLabel } from '#core/ai';
 import { deleteAll, isConditionFailure } from '#core/db';
-import {
-  COUNT_OF,
-  COUNT_SHARDS,
-  ExperimentScoreEntity,
-  MATCHING_TYPES,
-  ScoreCountsEntity,
-  ScoreEntity,
-  ScoreFailureEntity,
-} from './entity';
+import { ExperimentScoreEntity } from './experiment-score-entity';
+import { ScoreCountsEntity } from './score-counts-entity';
+import { ScoreEntity } from './score-entity';
+import { ScoreFailureEntity } from './score-failure-entity';
+import { COUNT_OF, COUNT_SHARDS, MATCHING_TYPES } from './store-keys';
 
 export type Score = EntityItem<typeof ScoreEntity>;
 export type ScoreFailure = EntityItem<typeof ScoreFailureEntity>;

@@ -10,7 +10,6 @@ import { PASSWORD_HASHING } from '#core/auth';
 import { fn, PASSWORD_MESSAGES, passwordProblem, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { emailSchema } from '#core/mail';
-import { logger } from '#core/logs';
 import { UserEntity } from './entity';
 import { queueScoring } from './queue-scoring';
 import { fromInvitation, INVITATION_LINK_INVALID, INVITATION_ONBOARDED } from './invitations';
