@@ -81,7 +81,7 @@ test.describe('scoring, matching and picks', () => {
     const scoring = page.locator('form').filter({ hasText: 'Score unscored articles' });
     await expect(scoring).toContainText(
       new RegExp(
-        `${output.scored} article–audience pairs? scored \\(.*\\) with .* in ${output.chunks} chunks?\\. It used .*, no cost\\.`,
+        `${output.scored} article–audience/reader pairs? scored \\(.*\\) with .* in ${output.chunks} chunks?\\. It used .*, no cost\\.`,
       ),
       { timeout: 15_000 },
     );
