@@ -34,7 +34,7 @@ export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
   workers: 2,
-  retries: process.env.CI ? 1 : 0,
+  retries: 0,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   timeout: 30_000,
   // Curation journeys add content cards to seeded audiences that other journeys count: they run
