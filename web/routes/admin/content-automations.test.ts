@@ -3,6 +3,7 @@ import { ulid } from 'ulid';
 import * as Ai from '#core/ai';
 import * as Auth from '#core/auth';
 import * as Automations from '#core/automations';
+import { config } from '#core/config';
 import * as Jobs from '#core/jobs';
 import * as Prompts from '#core/prompts';
 import * as Scoring from '#core/scoring';
@@ -188,6 +189,21 @@ describe('promote a production scoring setup', () => {
     storedItems((pk) =>
       ['rateLimit#', 'logs#', 'session#', 'systemUser'].some((prefix) => pk.startsWith(prefix)),
     );
+
+  it('says why production cannot score when the configured model is not among the AI models, instead of failing the page', async () => {
+    const settings = config() as { AI_GPT_MODEL: string };
+    const configured = settings.AI_GPT_MODEL;
+    settings.AI_GPT_MODEL = 'openai/gpt-unknown';
+    try {
+      const { cookie } = await signedInAdmin();
+      expect((await page(cookie)).production).toEqual({
+        revision: 0,
+        problem: 'The gpt model openai/gpt-unknown is not among the AI models; add it first',
+      });
+    } finally {
+      settings.AI_GPT_MODEL = configured;
+    }
+  });
 
   it('shows the setup and asks before promoting; the answer promotes, queues scoring and says so', async () => {
     await Prompts.seedDefaults();
