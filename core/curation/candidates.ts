@@ -1,10 +1,8 @@
-// An audience's candidates for a card: its newest articles scored by the current scoring prompt
+// An audience's candidates for a card: its newest articles scored by the production scoring prompt
 // and model (experiments and prompt tests score with others), not picked for it before, from
 // 'Moderately Relevant' up, best first.
-import * as Ai from '#core/ai';
 import { RELEVANCE_LABELS, type RelevanceLabel } from '#core/ai';
 import { ArticleEntity, type Article } from '#core/articles';
-import * as Prompts from '#core/prompts';
 import * as Scoring from '#core/scoring';
 import { PickedArticleEntity } from './picked-article-entity';
 
@@ -30,7 +28,7 @@ const rank = (label: RelevanceLabel) => RELEVANCE_LABELS.indexOf(label);
 const isWebLink = (url: string) => /^https?:\/\//i.test(url);
 
 export async function candidatesFor(audienceId: string): Promise<Candidate[]> {
-  const [prompt, model] = await Promise.all([Prompts.current('scoring'), Ai.configured('gpt')]);
+  const { prompt, model } = await Scoring.productionSetup();
   const scores = await Scoring.recentFor(
     { type: 'audience', id: audienceId },
     { promptId: prompt.id, modelId: model.id },

@@ -12,6 +12,7 @@ import { deleteAll, isConditionFailure } from '#core/db';
 import type { Logger } from '#core/logs';
 import * as Prompts from '#core/prompts';
 import { ArticleScoreEntity, MATCHING_TYPES } from './entity';
+import { productionSetup } from './production';
 import { ScoreFailureEntity } from './score-failure-entity';
 
 export { ArticleScoreEntity, ScoreFailureEntity, MATCHING_TYPES };
@@ -21,6 +22,13 @@ export {
   PROMPT_TEST_ARTICLES,
   type PromptTestResult,
 } from './prompt-testing';
+export {
+  productionSetup,
+  promote,
+  ProductionScoringEntity,
+  PRODUCTION_MESSAGES,
+  type ProductionSetup,
+} from './production';
 export type ArticleScore = EntityItem<typeof ArticleScoreEntity>;
 export type ScoreFailure = EntityItem<typeof ScoreFailureEntity>;
 export type MatchingType = (typeof MATCHING_TYPES)[number];
@@ -75,9 +83,9 @@ export function userTarget(user: { id: string; descriptors?: { clue: string }[] 
   return { type: 'user', id: user.id, title: clues.join('; ').slice(0, 500), clues };
 }
 
-/** The prompt and model a scoring run uses when none is chosen: the newest prompt, the configured model. */
+/** The prompt and model a scoring run uses when none is chosen: the production setup. */
 export async function defaultSetup(processId: string, log?: Logger): Promise<ScoringSetup> {
-  const [prompt, model] = await Promise.all([Prompts.current('scoring'), Ai.configured('gpt')]);
+  const { prompt, model } = await productionSetup();
   return { prompt, model, processId, log };
 }
 
@@ -155,7 +163,7 @@ export type ReaderScore = Pick<
 > & { title: string; source: string };
 
 /**
- * A reader's articles as scored by the current scoring prompt and model, newest published first,
+ * A reader's articles as scored by the production scoring prompt and model, newest published first,
  * with each article's title and source: what their feed is made from (User Management shows them,
  * so an operator can tell why a feed is empty). One bounded Query of the reader's scores and one
  * BatchGet of their articles.
@@ -164,7 +172,7 @@ export async function forReader(
   userId: string,
   limit = READER_SCORES_SHOWN,
 ): Promise<ReaderScore[]> {
-  const [prompt, model] = await Promise.all([Prompts.current('scoring'), Ai.configured('gpt')]);
+  const { prompt, model } = await productionSetup();
   const scores = await recentFor(
     { type: 'user', id: userId },
     { promptId: prompt.id, modelId: model.id },
