@@ -34,16 +34,18 @@ export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
   workers: 2,
-  retries: process.env.CI ? 1 : 0,
+  retries: 0,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   timeout: 30_000,
   // Curation journeys add content cards to seeded audiences that other journeys count: they run
   // after them. The newsletter journey sends a campaign, and only one send runs at a time: it runs
-  // after the curation journeys, whose 'Send newsletters' would otherwise hold the slot.
+  // after the curation journeys, whose 'Send newsletters' would otherwise hold the slot. Promoting
+  // a scoring setup changes which scores every other journey reads: it runs last.
   projects: [
-    { name: 'journeys', testIgnore: /(curation|newsletter)\.spec\.ts/ },
+    { name: 'journeys', testIgnore: /(curation|newsletter|promote)\.spec\.ts/ },
     { name: 'curation', testMatch: /curation\.spec\.ts/, dependencies: ['journeys'] },
     { name: 'newsletter', testMatch: /newsletter\.spec\.ts/, dependencies: ['curation'] },
+    { name: 'promote', testMatch: /promote\.spec\.ts/, dependencies: ['newsletter'] },
   ],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,

@@ -128,6 +128,12 @@ export async function byUserName(userName: string): Promise<SystemUser | undefin
   return data ?? undefined;
 }
 
+/** A system user by id (who promoted a scoring setup, for the admin to read). */
+export async function byId(id: string): Promise<SystemUser | undefined> {
+  const { data } = await SystemUserEntity.get({ id }).go();
+  return data ?? undefined;
+}
+
 /** The first start's admin: created once from the given password, or a generated one. */
 export async function ensureAdmin(options: { userName: string; password?: string; name?: string }) {
   if (await byUserName(options.userName)) return { created: false as const };

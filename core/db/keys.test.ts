@@ -350,6 +350,16 @@ const samples: Record<string, () => Sample> = {
       pickedAt: at,
     },
   }),
+  productionScoring: () => ({
+    doc: 'ProductionScoring',
+    item: {
+      promptId: id(),
+      modelId: 'openai:gpt-4o-mini',
+      revision: 3,
+      promotedAt: at,
+      promotedBy: id(),
+    },
+  }),
   prompt: () => ({
     doc: 'Prompt',
     item: {

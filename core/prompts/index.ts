@@ -1,6 +1,6 @@
 // Prompts as data: editors keep prompt texts per automation (the spec's Prompt), checked when
 // saved so a job never meets a placeholder it cannot fill. Newest first; deleted ones hidden.
-import type { EntityItem } from 'electrodb';
+import { createWriteTransaction, type EntityItem } from 'electrodb';
 import { ulid } from 'ulid';
 import * as v from 'valibot';
 import { fn, freeText, VisibleError } from '#core/common';
@@ -18,6 +18,8 @@ export const PROMPT_MESSAGES = {
   title: 'Please add a name',
   prompt: 'Please add a prompt',
   invalidId: 'Could not delete prompt - Invalid prompt id',
+  inProduction:
+    'Could not delete prompt - production scoring uses it; promote another prompt on Content Automations first',
 };
 
 export const PromptInput = v.object({
@@ -75,20 +77,45 @@ export async function list(expImplementationId: string): Promise<Prompt[]> {
   return data;
 }
 
-/** Hides a prompt (results that used it keep its id and text). */
+/**
+ * Hides a prompt (results that used it keep its id and text). The prompt production scoring uses
+ * is refused until another is promoted: the delete is conditioned, in the same transaction, on the
+ * production setup not naming it, so a promote at the same moment cannot leave production on a
+ * deleted prompt (docs/decisions/0032-production-scoring-setup.md).
+ */
 export const disable = fn(
   v.object({
     id: v.pipe(v.string(PROMPT_MESSAGES.invalidId), v.nonEmpty(PROMPT_MESSAGES.invalidId)),
   }),
   async ({ id }) => {
-    try {
-      await PromptEntity.patch({ id }).set({ isDeleted: true }).go();
-    } catch (error) {
-      if (isConditionFailure(error)) {
-        throw new VisibleError('prompt.invalid_id', PROMPT_MESSAGES.invalidId, 404);
-      }
-      throw error;
+    // Lazily: core/scoring reads prompts, so a static import would make the two a cycle.
+    const { ProductionScoringEntity } = await import('#core/scoring');
+    // Until the first promote, production scores with the built-in scoring prompt.
+    const builtInScoring = id === defaultPromptId('scoring');
+    const written = await createWriteTransaction(
+      { prompt: PromptEntity, production: ProductionScoringEntity },
+      (entities) => [
+        entities.prompt.patch({ id }).set({ isDeleted: true }).commit(),
+        entities.production
+          .check({})
+          .where(({ promptId }, { exists, notExists, ne }) =>
+            builtInScoring
+              ? `${exists(promptId)} AND ${ne(promptId, id)}`
+              : `${notExists(promptId)} OR ${ne(promptId, id)}`,
+          )
+          .commit(),
+      ],
+    )
+      .go()
+      .catch((error: unknown) => {
+        if (isConditionFailure(error)) return { canceled: true };
+        throw error;
+      });
+    if (!written.canceled) return;
+    if (!(await byId(id))) {
+      throw new VisibleError('prompt.invalid_id', PROMPT_MESSAGES.invalidId, 404);
     }
+    throw new VisibleError('prompt.in_production', PROMPT_MESSAGES.inProduction, 409);
   },
 );
 
@@ -97,13 +124,13 @@ export async function current(
   expImplementationId: string,
 ): Promise<Pick<Prompt, 'id' | 'prompt' | 'title'>> {
   const [newest] = await list(expImplementationId);
-  if (newest) return newest;
-  const builtIn = automationOf(expImplementationId);
-  return {
-    id: defaultPromptId(builtIn.id),
-    title: builtIn.defaultTitle,
-    prompt: builtIn.defaultPrompt,
-  };
+  return newest ?? builtIn(expImplementationId);
+}
+
+/** An automation's built-in default prompt, under the id the seed stores it with. */
+export function builtIn(expImplementationId: string): Pick<Prompt, 'id' | 'prompt' | 'title'> {
+  const { id, defaultTitle, defaultPrompt } = automationOf(expImplementationId);
+  return { id: defaultPromptId(id), title: defaultTitle, prompt: defaultPrompt };
 }
 
 /** Fills a prompt's placeholders from a job's named inputs. */

@@ -12,6 +12,7 @@ import { mapPool } from '#core/common';
 import type { Logger } from '#core/logs';
 import * as Prompts from '#core/prompts';
 import { ExperimentScoreEntity } from './experiment-score-entity';
+import { productionSetup } from './production';
 import { ScoreCountsEntity } from './score-counts-entity';
 import { ScoreEntity } from './score-entity';
 import { ScoreFailureEntity } from './score-failure-entity';
@@ -51,6 +52,13 @@ export {
   PROMPT_TEST_ARTICLES,
   type PromptTestResult,
 } from './prompt-testing';
+export {
+  productionSetup,
+  promote,
+  ProductionScoringEntity,
+  PRODUCTION_MESSAGES,
+  type ProductionSetup,
+} from './production';
 
 /** The prompt and model a run scores with, the run itself, and where its scores go. */
 export type ScoringSetup = {
@@ -114,16 +122,16 @@ export function userTarget(user: { id: string; descriptors?: { clue: string }[] 
   };
 }
 
-/** The prompt and model a scoring run uses when none is chosen: the newest prompt, the configured model. */
+/** The prompt and model a scoring run uses when none is chosen: the production setup. */
 export async function defaultSetup(processId: string, log?: Logger): Promise<ScoringSetup> {
-  const [prompt, model] = await Promise.all([Prompts.current('scoring'), Ai.configured('gpt')]);
+  const { prompt, model } = await productionSetup();
   return { prompt, model, processId, log };
 }
 
 /** The keys production's scores are read by: its scoring setup's prompt version and model. */
 export async function productionKeys(): Promise<SetupKeys> {
-  const setup = await defaultSetup('-');
-  return { promptId: setup.prompt.id, modelId: setup.model.id };
+  const { prompt, model } = await productionSetup();
+  return { promptId: prompt.id, modelId: model.id };
 }
 
 const keysOf = (setup: ScoringSetup): SetupKeys => ({

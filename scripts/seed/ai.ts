@@ -1,5 +1,7 @@
 // AI seed: the local models (the default in npm start and tests), an OpenAI model to switch to
-// once OPENAI_API_KEY is set, and each automation's default prompt. Idempotent.
+// once OPENAI_API_KEY is set, and each automation's default prompt. Idempotent. It promotes no
+// scoring setup: the demo scores with the built-in scoring prompt and the configured model, as
+// every installation does until an operator promotes one (ADR 0032).
 import * as Ai from '#core/ai';
 import * as Prompts from '#core/prompts';
 

@@ -238,7 +238,12 @@ test.describe('content automations', () => {
       `Last import run: ${started}, ${run.status === 'Success' ? 'done' : 'failed'}.`,
       { timeout: 15_000 },
     );
-    await expect(page.getByRole('button', { name: 'Import articles', exact: true })).toBeEnabled();
+    // The import queued the scoring of its new articles: actions stay disabled while that runs,
+    // and the next status poll after it ends enables them.
+    await expect.poll(async () => (await Jobs.active()).length, { timeout: 60_000 }).toBe(0);
+    await expect(page.getByRole('button', { name: 'Import articles', exact: true })).toBeEnabled({
+      timeout: 15_000,
+    });
     expect(await shownArticleCount(page)).toBe(await Articles.count());
   });
 

@@ -101,6 +101,13 @@ describe(
                 ['confirm', confirm],
                 ['collection', collection],
               ]),
+            // A junk choice names no saved scoring prompt or gpt model: nothing is promoted.
+            fc.tuple(junk, junk, junk).map(([promptId, modelId, revision]): [string, string][] => [
+              ['intent', 'promote-scoring'],
+              ['promptId', promptId],
+              ['modelId', modelId],
+              ['revision', revision],
+            ]),
             junk
               .filter((collection) => !['articles', 'streams'].includes(collection))
               .map((collection): [string, string][] => [

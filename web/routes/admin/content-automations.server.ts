@@ -1,11 +1,15 @@
 // Content Automations' data and actions: the page's runs, streams, articles and results; each
 // automation queues one job as the signed-in admin, and a stream is paused, resumed or removed
-// (after a confirmation step: `?remove={id}` shows it, so it works without JavaScript).
+// (after a confirmation step: `?remove={id}` shows it, so it works without JavaScript). The
+// production scoring setup is promoted the same way: `?promotePrompt=&promoteModel=` asks first.
+import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
+import * as Auth from '#core/auth';
 import * as Automations from '#core/automations';
 import { VisibleError } from '#core/common';
 import * as Jobs from '#core/jobs';
+import * as Prompts from '#core/prompts';
 import * as Scoring from '#core/scoring';
 import * as SourceMatching from '#core/source-matching';
 import * as Streams from '#core/streams';
@@ -40,8 +44,9 @@ const streamRow = ({
 
 export async function automationsLoader(request: Request) {
   await requireAdmin(request);
-  const removeId = new URL(request.url).searchParams.get('remove');
-  const [active, lastImport, streams, articles, articleCount, audiences, runs, removing] =
+  const query = new URL(request.url).searchParams;
+  const removeId = query.get('remove');
+  const [active, lastImport, streams, articles, articleCount, audiences, runs, removing, scoring] =
     await Promise.all([
       Jobs.active(),
       Jobs.lastRun(Automations.importArticles.name),
@@ -51,6 +56,7 @@ export async function automationsLoader(request: Request) {
       Audiences.list(),
       lastRuns(),
       removeId && Streams.StreamIdPattern.test(removeId) ? Streams.byId(removeId) : undefined,
+      productionScoring(query),
     ]);
   const titles = new Map(audiences.map((audience) => [audience.id, audience.title]));
   const [best, sourceMatches] = await Promise.all([
@@ -87,6 +93,57 @@ export async function automationsLoader(request: Request) {
         )
       : [],
     sourceMatches,
+    ...scoring,
+  };
+}
+
+/**
+ * The production scoring setup as the card shows it, the saved scoring prompts and gpt models to
+ * promote, and the setup waiting for a confirmation (`?promotePrompt=&promoteModel=`, both among
+ * the choices).
+ */
+async function productionScoring(query: URLSearchParams) {
+  const [current, prompts, models] = await Promise.all([
+    Scoring.productionSetup().then(productionView, (error: unknown) => {
+      // AI_GPT_MODEL names a model not among the AI models: scoring fails until one is promoted.
+      if (!(error instanceof Ai.AiNotConfigured)) throw error;
+      return { revision: 0, problem: error.message };
+    }),
+    Prompts.list('scoring'),
+    Ai.list('gpt'),
+  ]);
+  const choices = {
+    prompts: prompts.map(({ id, title, createdAt }) => ({
+      id,
+      title,
+      savedAt: id === Prompts.defaultPromptId('scoring') ? undefined : createdAt,
+    })),
+    models: models.map((model) => ({ id: model.id, name: Ai.displayName(model) })),
+  };
+  const prompt = choices.prompts.find(({ id }) => id === query.get('promotePrompt'));
+  const model = choices.models.find(({ id }) => id === query.get('promoteModel'));
+  return {
+    production: current,
+    choices,
+    /** The setup whose promotion waits for a confirmation. */
+    promoting: prompt &&
+      model && {
+        prompt,
+        model,
+        same:
+          'prompt' in current && current.prompt.id === prompt.id && current.model.id === model.id,
+      },
+  };
+}
+
+async function productionView(setup: Scoring.ProductionSetup) {
+  const admin = setup.promotedBy ? await Auth.byId(setup.promotedBy) : undefined;
+  return {
+    revision: setup.revision,
+    prompt: { id: setup.prompt.id, title: setup.prompt.title },
+    model: { id: setup.model.id, name: Ai.displayName(setup.model) },
+    promotedAt: setup.promotedAt,
+    promotedBy: admin?.userName,
   };
 }
 
@@ -204,6 +261,20 @@ async function trigger(form: URLSearchParams, systemUserId: string): Promise<str
       const collection = String(form.get('collection') ?? '') as Automations.CollectionId;
       await Jobs.enqueue(Automations.clearTable, { collection }, systemUserId);
       return `Successfully triggered Clear table: ${Automations.COLLECTIONS[collection].name}`;
+    }
+    case 'promote-scoring': {
+      const revision = form.get('revision');
+      const { setup, queued } = await Scoring.promote({
+        promptId: String(form.get('promptId') ?? ''),
+        modelId: String(form.get('modelId') ?? ''),
+        systemUserId,
+        revision: revision === null ? undefined : Number(revision),
+      });
+      return `Production scoring now uses "${setup.prompt.title}" with ${Ai.displayName(setup.model)}. ${
+        queued
+          ? 'Scoring the newest articles with it is queued.'
+          : 'Scoring is busy; its next scheduled run scores with it.'
+      }`;
     }
     // Not processes: an import under way skips a stream paused or removed before its fetch.
     case 'pause-stream':

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
+import * as Ai from '#core/ai';
+import * as Auth from '#core/auth';
 import * as Automations from '#core/automations';
+import { config } from '#core/config';
 import * as Jobs from '#core/jobs';
+import * as Prompts from '#core/prompts';
+import * as Scoring from '#core/scoring';
 import * as Streams from '#core/streams';
 import { adminPost, signedInAdmin } from '#web/lib/admin.server.test-helpers';
 import { receive } from '#tests/integration/job-queue';
 import { useOwnTable } from '#tests/integration/own-table';
-import { call } from '#tests/integration/route-call';
+import { call, changes, request, storedItems } from '#tests/integration/route-call';
 import { action, loader } from './content-automations';
 
 useOwnTable('content-automations');
@@ -166,5 +171,180 @@ describe('one stream: pause, resume, remove', () => {
     const answer = await post({ intent: 'nonsense' });
     expect(answer.init?.status).toBe(400);
     expect(answer.data).toEqual({ error: 'This action is not known' });
+  });
+});
+
+describe('promote a production scoring setup', () => {
+  const PATH = '/admin-panel/content-automations';
+  const page = async (cookie: string, query = '') => {
+    const answer = await call(
+      loader,
+      new Request(`http://localhost:3000${PATH}${query}`, { headers: { Cookie: cookie } }),
+    );
+    expect(answer.status).toBe(200);
+    return answer.data as Awaited<ReturnType<typeof loader>>;
+  };
+  /** Storage as a refused promote must leave it: admins' sessions and sign-in counters aside. */
+  const stored = () =>
+    storedItems((pk) =>
+      ['rateLimit#', 'logs#', 'session#', 'systemUser'].some((prefix) => pk.startsWith(prefix)),
+    );
+
+  it('says why production cannot score when the configured model is not among the AI models, instead of failing the page', async () => {
+    const settings = config() as { AI_GPT_MODEL: string };
+    const configured = settings.AI_GPT_MODEL;
+    settings.AI_GPT_MODEL = 'openai/gpt-unknown';
+    try {
+      const { cookie } = await signedInAdmin();
+      expect((await page(cookie)).production).toEqual({
+        revision: 0,
+        problem: 'The gpt model openai/gpt-unknown is not among the AI models; add it first',
+      });
+    } finally {
+      settings.AI_GPT_MODEL = configured;
+    }
+  });
+
+  it('shows the setup and asks before promoting; the answer promotes, queues scoring and says so', async () => {
+    await Prompts.seedDefaults();
+    const local = (await Ai.byId('local:cluefeed-bm25')) ?? (await Ai.create(Ai.LOCAL_MODELS.gpt));
+    const saved = await Prompts.create({
+      expImplementationId: 'scoring',
+      title: 'Sharper',
+      prompt: 'Sharper: {title} for {clues}',
+    });
+    const { cookie, user } = await signedInAdmin();
+
+    const before = await page(cookie);
+    expect(before.production).toEqual({
+      revision: 0,
+      prompt: { id: 'default-scoring', title: Prompts.builtIn('scoring').title },
+      model: { id: local.id, name: 'local - cluefeed-bm25' },
+    });
+    expect(before.choices.prompts.map(({ id }) => id)).toEqual([saved.id, 'default-scoring']);
+    expect(before.promoting).toBeUndefined();
+
+    const asking = await page(cookie, `?promotePrompt=${saved.id}&promoteModel=${local.id}`);
+    expect(asking.promoting).toMatchObject({
+      prompt: { id: saved.id, title: 'Sharper' },
+      model: { id: local.id, name: 'local - cluefeed-bm25' },
+      same: false,
+    });
+    for (const query of [
+      `?promotePrompt=${ulid()}&promoteModel=${local.id}`,
+      `?promotePrompt=${saved.id}`,
+    ])
+      expect((await page(cookie, query)).promoting, query).toBeUndefined();
+    // Asking changes nothing.
+    expect((await Scoring.productionSetup()).prompt.id).toBe('default-scoring');
+
+    const answer = (await action({
+      request: adminPost(
+        PATH,
+        { intent: 'promote-scoring', promptId: saved.id, modelId: local.id, revision: '0' },
+        cookie,
+      ),
+      params: {},
+      context: {},
+    })) as unknown as Answer;
+    expect(answer).toEqual({
+      message:
+        'Production scoring now uses "Sharper" with local - cluefeed-bm25. Scoring the newest articles with it is queued.',
+    });
+    const after = await page(cookie);
+    expect(after.production).toMatchObject({
+      revision: 1,
+      prompt: { id: saved.id, title: 'Sharper' },
+      promotedBy: user.userName,
+    });
+    const queued = (await Jobs.lastRun(Automations.scoreArticles.name))!;
+    expect(queued.status).toBe('Queued');
+    // Run it as the worker would, so nothing is left on this test worker's queue.
+    await Jobs.handleBatch(await receive(queued.id), Automations.jobs);
+    await Promise.all(
+      (await receive(queued.id)).map((message) => Jobs.handleBatch([message], Automations.jobs)),
+    );
+    expect((await Jobs.byId(queued.id))?.status).toBe('Success');
+
+    // The same page again: production changed since it was loaded.
+    const stale = await post({
+      intent: 'promote-scoring',
+      promptId: 'default-scoring',
+      modelId: local.id,
+      revision: '0',
+    });
+    expect(stale.init?.status).toBe(409);
+    expect(stale.data.error).toBe(
+      'Production scoring changed meanwhile: it now uses "Sharper" with local - cluefeed-bm25. Look at it again before you promote.',
+    );
+  });
+
+  it('answers a bad choice with a 4xx in words, and stores nothing', async () => {
+    const local = (await Ai.byId('local:cluefeed-bm25')) ?? (await Ai.create(Ai.LOCAL_MODELS.gpt));
+    const embeddings =
+      (await Ai.byId('local:cluefeed-hashed-256')) ?? (await Ai.create(Ai.LOCAL_MODELS.embeddings));
+    const { revision } = await Scoring.productionSetup();
+    const before = await stored();
+    for (const [form, status, error] of [
+      [{ promptId: ulid(), modelId: local.id }, 400, Scoring.PRODUCTION_MESSAGES.prompt],
+      [{ modelId: local.id }, 400, Scoring.PRODUCTION_MESSAGES.prompt],
+      [
+        { promptId: 'default-scoring', modelId: embeddings.id },
+        400,
+        Scoring.PRODUCTION_MESSAGES.model,
+      ],
+      [
+        { promptId: 'default-scoring', modelId: 'x'.repeat(1000) },
+        400,
+        Scoring.PRODUCTION_MESSAGES.model,
+      ],
+      [
+        { promptId: 'default-scoring', modelId: local.id, revision: 'many' },
+        400,
+        Scoring.PRODUCTION_MESSAGES.stale,
+      ],
+      [
+        { promptId: 'default-scoring', modelId: local.id, revision: String(revision + 5) },
+        409,
+        undefined,
+      ],
+    ] as const) {
+      const answer = await post({ intent: 'promote-scoring', ...form });
+      expect(answer.init?.status, JSON.stringify(form)).toBe(status);
+      if (error) expect(answer.data).toEqual({ error });
+      else expect(answer.data.error).toMatch(/^Production scoring changed meanwhile/);
+    }
+    expect(changes(before, await stored())).toEqual([]);
+  });
+
+  it('is for admins only: no session, or an admin no longer one, is sent to sign in and promotes nothing', async () => {
+    const saved = await Prompts.create({
+      expImplementationId: 'scoring',
+      title: 'Unseen',
+      prompt: 'Unseen: {title} for {clues}',
+    });
+    const form = { intent: 'promote-scoring', promptId: saved.id, modelId: 'local:cluefeed-bm25' };
+    const origin = 'http://localhost:3000';
+    const before = await stored();
+
+    const anonymous = await call(
+      action,
+      request(`${origin}${PATH}`, {
+        method: 'POST',
+        body: new URLSearchParams(form).toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: origin },
+      }),
+    );
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.location).toMatch(/^\/admin-panel\/authorize/);
+
+    const { cookie, user } = await signedInAdmin();
+    await Auth.SystemUserEntity.patch({ id: user.id }).set({ role: Auth.ROLES.USER }).go();
+    const demoted = await call(action, adminPost(PATH, form, cookie));
+    expect(demoted.status).toBe(302);
+    expect(demoted.location).toMatch(/^\/admin-panel\/authorize/);
+
+    expect(changes(before, await stored())).toEqual([]);
+    expect((await Scoring.productionSetup()).prompt.id).not.toBe(saved.id);
   });
 });

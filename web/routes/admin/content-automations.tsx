@@ -1,6 +1,7 @@
 // Content Automations: import, score, match sources, pick content, test prompts, clear a table.
 // Each action queues a job; while any job runs the actions are disabled and a notice lists them,
-// and each automation shows what its last run did.
+// and each automation shows what its last run did. Production scoring is promoted here too (not a
+// job, so not held up by one).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { ErrorBox, RunningNotice, useActiveProcesses } from '#web/components/admin-status';
@@ -11,6 +12,7 @@ import {
   PromptTestTable,
   SourceMatchTable,
 } from '#web/components/automation-results';
+import { PromoteDialog, ProductionScoring } from '#web/components/production-scoring';
 import { RemoveStreamDialog, StreamsTable } from '#web/components/streams-table';
 import { When } from '#web/components/when';
 import { privatePageHeaders } from '#web/lib/cache';
@@ -19,8 +21,8 @@ import { automationAction, automationsLoader } from './content-automations.serve
 export const meta: MetaFunction = () => [{ title: 'Content Automations · Cluefeed admin' }];
 export const headers = privatePageHeaders;
 
-/** Where the page's stream forms post (the component's own address; a .server module is not in
- * the browser's bundle). */
+/** Where the page's stream and promote forms go (the component's own address; a .server module
+ * is not in the browser's bundle). */
 const PATH = '/admin-panel/content-automations';
 
 export const loader = ({ request }: LoaderFunctionArgs) => automationsLoader(request);
@@ -65,6 +67,8 @@ export default function ContentAutomations() {
             Import articles
           </button>
         </Form>
+
+        <ProductionScoring production={page.production} choices={page.choices} path={PATH} />
 
         <Form method="post" className="automation">
           <h2>Score unscored articles</h2>
@@ -188,6 +192,9 @@ export default function ContentAutomations() {
 
       <StreamsTable streams={page.streams} path={PATH} />
       {page.removing && <RemoveStreamDialog stream={page.removing} path={PATH} />}
+      {page.promoting && (
+        <PromoteDialog production={page.production} promoting={page.promoting} path={PATH} />
+      )}
 
       <h2 id="articles-heading">Latest articles ({page.articleCount} in all)</h2>
       <div className="table-scroll">
