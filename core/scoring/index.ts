@@ -170,12 +170,12 @@ export async function forArticle(
   return { scores: scores.sort((a, b) => b.score - a.score), failures };
 }
 
-/** Each article's best production score among these audiences (the latest articles list): one BatchGetItem per 100 pairs. */
+/** Each article's best score by this setup among these audiences (the latest articles list): one BatchGetItem per 100 pairs. */
 export async function bestFor(
   articleIds: string[],
   audiences: Pick<Audience, 'id' | 'title'>[],
+  keys: SetupKeys,
 ): Promise<Map<string, Pick<Store.Score, 'label' | 'score' | 'matchingId'>>> {
-  const keys = await productionKeys();
   const { scores } = await Store.forPairs(articleIds, audiences.map(audienceTarget), keys);
   const best = new Map<string, Store.Score>();
   for (const score of scores) {

@@ -59,11 +59,16 @@ export async function automationsLoader(request: Request) {
       productionScoring(query),
     ]);
   const titles = new Map(audiences.map((audience) => [audience.id, audience.title]));
+  const { production } = scoring;
   const [best, sourceMatches] = await Promise.all([
-    Scoring.bestFor(
-      articles.map((article) => article.id),
-      audiences.filter((audience) => audience.state === 'active'),
-    ),
+    // No best match to show while production cannot score (its card says why).
+    'prompt' in production
+      ? Scoring.bestFor(
+          articles.map((article) => article.id),
+          audiences.filter((audience) => audience.state === 'active'),
+          { promptId: production.prompt.id, modelId: production.model.id },
+        )
+      : new Map<string, Scoring.Score>(),
     matchesOfLastRun(runs.audienceMatching),
   ]);
   return {
