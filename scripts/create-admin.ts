@@ -4,23 +4,7 @@
 // is never printed. Under `sst shell` the linked resources name the table and secrets; without it,
 // set TABLE_NAME, APP_SECRET, PUBLIC_URL and SMTP_URL (and AWS credentials) yourself.
 import { parseArgs } from 'node:util';
-
-/** `sst shell` passes each linked resource as SST_RESOURCE_<Name>, a JSON object of its properties. */
-const FROM_SST: [resource: string, property: string, setting: string][] = [
-  ['Table', 'name', 'TABLE_NAME'],
-  ['AppSecret', 'value', 'APP_SECRET'],
-  ['SmtpUrl', 'value', 'SMTP_URL'],
-  ['Router', 'url', 'PUBLIC_URL'],
-];
-
-function settingsFromSstShell() {
-  for (const [resource, property, setting] of FROM_SST) {
-    const raw = process.env[`SST_RESOURCE_${resource}`];
-    if (!raw || process.env[setting]) continue;
-    const value = (JSON.parse(raw) as Record<string, unknown>)[property];
-    if (typeof value === 'string') process.env[setting] = value;
-  }
-}
+import { settingsFromSstShell } from './sst-shell';
 
 /** Reads a line from a terminal without echoing it, or everything piped in. */
 async function readPassword(): Promise<string> {

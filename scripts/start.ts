@@ -199,7 +199,11 @@ async function main() {
   if (runSchedules) {
     const scheduler = startScheduler(Automations.SCHEDULES, runSchedule);
     stops.push(() => scheduler.stop());
-    await Jobs.recover();
+    await Jobs.recover(Date.now(), Automations.jobs);
+    // Kept data may hold scores from before ADR 0033: they move (once; a rerun moves nothing).
+    await Jobs.enqueue(Automations.moveScores, {}, 'npm-start').catch((error: unknown) =>
+      console.log(`Moving scores to the new keys waits: ${(error as Error).message}`),
+    );
   }
   // E-mails queued before a restart lost their queue messages with fauxqs: send what is due.
   const Outbox = await import('#core/outbox');

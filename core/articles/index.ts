@@ -121,14 +121,8 @@ export async function count(): Promise<number> {
   return data.reduce((total, shard) => total + (shard.count ?? 0), 0);
 }
 
-/**
- * Deletes every article with its claims, a page at a time; returns how many articles went.
- * `beforeEachPage` removes what other concepts keep per article (scores) while the page's ids
- * are still known.
- */
-export async function clearAll(
-  beforeEachPage: (articleIds: string[]) => Promise<void> = async () => {},
-): Promise<number> {
+/** Deletes every article with its claims, a page at a time; returns how many articles went. */
+export async function clearAll(): Promise<number> {
   let deleted = 0;
   let cursor: string | null = null;
   do {
@@ -138,7 +132,6 @@ export async function clearAll(
     } = await ArticleEntity.query
       .latest({})
       .go({ cursor, limit: 250, attributes: ['id', 'canonicalUrl', 'fingerprint'] });
-    await beforeEachPage(page.data.map(({ id }) => id));
     await Promise.all([
       deleteAll(
         ArticleEntity,

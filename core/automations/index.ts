@@ -13,18 +13,22 @@ import { PROMPT_TESTING_MESSAGE, testPrompts } from '#core/scoring';
 import * as Streams from '#core/streams';
 
 import { SCHEDULES } from './schedules';
-import { scoreAfterImport, scoreArticles, scoreArticlesExperiment } from './scoring';
-import { scoreUserArticles } from './user-scoring';
+import { moveScores } from './move-scores';
+import { everyTarget, scoreAfterImport, scoreArticles, scoreArticlesExperiment } from './scoring';
 
+export { moveScores, MOVE_ARTICLES_PER_CHUNK } from './move-scores';
 export { SCHEDULES, toEventBridgeCron, type Schedule } from './schedules';
 export {
   ARTICLES_PER_CHUNK,
   SCORING_ARTICLE_LIMIT,
   experimentResults,
+  READER_ARTICLE_LIMIT,
   scoreArticles,
   scoreArticlesExperiment,
+  scoreTargets,
+  targetGroups,
+  TARGETS_PER_CHUNK,
 } from './scoring';
-export { scoreUserArticles, USER_SCORING_ARTICLES } from './user-scoring';
 
 /** Imports and Clear Table write the same articles and streams: they never run at once. */
 const ARTICLES_SLOT = 'articles';
@@ -66,8 +70,16 @@ export const importArticles = Jobs.defineJob({
 });
 
 export const COLLECTIONS = {
-  // An article's scores go with it.
-  articles: { name: 'Articles', clear: () => Articles.clearAll(Scoring.forgetArticles) },
+  // Its scores go with it.
+  articles: {
+    name: 'Articles',
+    // Scores live with their audience or reader, not their article: clearing articles clears them.
+    clear: async () => {
+      const deleted = await Articles.clearAll();
+      await Scoring.forgetAll(await everyTarget());
+      return deleted;
+    },
+  },
   streams: { name: 'Streams', clear: () => Streams.clearAll() },
 } as const;
 export type CollectionId = keyof typeof COLLECTIONS;
@@ -118,6 +130,7 @@ export const { sendNewsletters } = Newsletter;
 
 /** Every job the worker can run. */
 export const jobs = Jobs.registry([
+  moveScores,
   addStreamAndImport,
   importArticles,
   clearTable,
@@ -128,7 +141,6 @@ export const jobs = Jobs.registry([
   promptTesting,
   pickBestContent,
   sendNewsletters,
-  scoreUserArticles,
 ] as Jobs.JobDefinition[]);
 
 /** A job's title for an operator ('Scoring articles'); a job no longer known keeps its name. */
@@ -142,7 +154,7 @@ export async function runSchedule(id: string): Promise<void> {
   if (!schedule) throw new Error(`Unknown schedule "${id}"`);
   switch (schedule.id) {
     case 'recover-jobs':
-      return void (await Jobs.recover());
+      return void (await Jobs.recover(Date.now(), jobs));
     case 'start-scheduled-campaigns':
       return void (await Newsletter.startDueCampaigns());
     case 'import-articles':

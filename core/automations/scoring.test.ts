@@ -7,10 +7,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { receive, type QueueMessage } from '#tests/integration/job-queue';
 import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
+import * as Audiences from '#core/audiences';
 import * as Automations from '#core/automations';
 import * as Jobs from '#core/jobs';
+import * as Prompts from '#core/prompts';
 import * as Scoring from '#core/scoring';
-import { createAudience } from '#tests/integration/factories';
+import { createArticle, createAudience } from '#tests/integration/factories';
+import { readerWithPassword } from '#tests/integration/readers';
+import * as Users from '#core/users';
 import { useOwnTable } from '#tests/integration/own-table';
 
 const titles = [
@@ -65,9 +69,20 @@ async function runToEnd(process: Jobs.Process) {
 
 const outputOf = (process: Jobs.Process) => JSON.parse(process.output!) as Record<string, number>;
 
+/** Each article's production scores for every audience there is. */
 async function scoresPerArticle() {
-  return Promise.all(articleIds.map(async (id) => (await Scoring.forArticle(id)).scores));
+  const audiences = await Audiences.list();
+  return Promise.all(
+    articleIds.map(async (id) => (await Scoring.forArticle(id, audiences)).scores),
+  );
 }
+
+const audienceScores = async (audienceId: string) =>
+  (
+    await Scoring.ranked(Scoring.audienceTarget((await Audiences.byId(audienceId))!), CURRENT, {
+      limit: 10,
+    })
+  ).scores;
 
 describe('Score unscored articles (chunked)', () => {
   it('scores every new article against every active audience in chunks; a rerun sends nothing', async () => {
@@ -194,12 +209,13 @@ describe('an import while scoring runs', () => {
     expect((await Jobs.byId(running.id))!.status).toBe('Success');
 
     // The running run was planned before the story: the scheduled scoring run takes it.
-    expect((await Scoring.forArticle(late.id)).scores).toHaveLength(0);
+    const audiences = await Audiences.list();
+    expect((await Scoring.forArticle(late.id, audiences)).scores).toHaveLength(0);
     await Automations.runSchedule('score-articles');
     const next = (await Jobs.lastRun(Automations.scoreArticles.name))!;
     expect(next.id).not.toBe(running.id);
     await runToEnd(next);
-    expect((await Scoring.forArticle(late.id)).scores.length).toBeGreaterThan(0);
+    expect((await Scoring.forArticle(late.id, audiences)).scores.length).toBeGreaterThan(0);
   });
 });
 
@@ -207,9 +223,7 @@ describe('Clear table: Articles and scores', () => {
   it("leaves no scores of the cleared articles in an audience's recent scores", async () => {
     const { logger } = await import('#core/logs');
     const [defi] = active;
-    expect(
-      (await Scoring.recentFor({ type: 'audience', id: defi!.id }, CURRENT, 10)).length,
-    ).toBeGreaterThan(0);
+    expect((await audienceScores(defi!.id)).length).toBeGreaterThan(0);
 
     await Automations.clearTable.run(
       { collection: 'articles' },
@@ -217,9 +231,9 @@ describe('Clear table: Articles and scores', () => {
     );
 
     expect(await Articles.count()).toBe(0);
-    // Picks read these rows (200 newest per audience) and the admin's article page reads the
-    // article's partition: scores of articles that no longer exist only crowd them out.
-    expect(await Scoring.recentFor({ type: 'audience', id: defi!.id }, CURRENT, 10)).toEqual([]);
+    // Picks read these rows (the 200 best per audience): scores of articles that no longer exist
+    // would only crowd them out.
+    expect(await audienceScores(defi!.id)).toEqual([]);
   });
 });
 
@@ -238,5 +252,119 @@ describe('scoring after an import', () => {
     expect(queued.id).not.toBe(before);
     expect(queued).toMatchObject({ status: 'Queued', systemUserId: 'scheduler' });
     await runToEnd(queued);
+  });
+});
+
+describe('readers inside the chunked scoring runs', () => {
+  // 'Clear table: Articles' above left none.
+  beforeAll(async () => {
+    for (let i = 0; i < 12; i++) {
+      await createArticle({
+        title: `${titles[i % titles.length]} for readers (${i})`,
+        publishedAt: new Date(Date.UTC(2026, 10, 3, 0, i)).toISOString(),
+      });
+    }
+  });
+
+  it("scores every reader with clues in the same run as the audiences, over the readers' window", async () => {
+    const { user: reader } = await readerWithPassword({ clues: ['run Ethereum validators'] });
+    const { user: inactive } = await readerWithPassword({
+      clues: ['run Ethereum validators'],
+      isActive: false,
+    });
+    const { user: clueless } = await readerWithPassword();
+    // setDescriptors queued a run for each reader's new clues: this test plays the schedule's run.
+    const run = await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-1');
+    expect((await runToEnd(run)).ended.status).toBe('Success');
+
+    const keys = await Scoring.productionKeys();
+    const newest = (await Articles.latest(Automations.READER_ARTICLE_LIMIT)).map((a) => a.id);
+    const targetOf = async (id: string) => Scoring.userTarget((await Users.byId(id))!);
+    const scored = await Scoring.forPairs(newest, [await targetOf(reader.id)], keys);
+    expect(scored.scores).toHaveLength(newest.length);
+    for (const user of [inactive, clueless]) {
+      expect((await Scoring.forPairs(newest, [await targetOf(user.id)], keys)).scores).toEqual([]);
+    }
+    expect(newest.length).toBe(12);
+  });
+
+  it("queues a run for a reader's changed clues that scores that reader only, and mails the ready feed once", async () => {
+    const { user } = await readerWithPassword({ clues: ['stake ETH at home'] });
+    const first = (await Jobs.lastRun(Automations.scoreArticles.name))!;
+    expect(first).toMatchObject({ slot: `score-articles#user#${user.id}`, status: 'Queued' });
+    const done = await runToEnd(first);
+    expect(done.ended.status).toBe('Success');
+    const reader = await Users.byId(user.id);
+    expect(reader?.feedReadyAt).toEqual(expect.any(String));
+    const before = await Scoring.forReader(reader!);
+    expect(Object.values(before.counts).reduce((n, c) => n + c, 0)).toBe(
+      Math.min(Automations.READER_ARTICLE_LIMIT, (await Articles.latest(500)).length),
+    );
+
+    await Users.setDescriptors(user.id, ['collect generative art on-chain']);
+    const changed = (await Jobs.lastRun(Automations.scoreArticles.name))!;
+    expect(changed.id).not.toBe(first.id);
+    expect(JSON.parse(changed.input)).toEqual({ targets: [{ type: 'user', id: user.id }] });
+    const again = await runToEnd(changed);
+    expect(outputOf(again.ended)).toMatchObject({ failed: 0 });
+    const after = await Scoring.forReader((await Users.byId(user.id))!);
+    expect(Object.values(after.counts).reduce((n, c) => n + c, 0)).toBe(
+      Object.values(before.counts).reduce((n, c) => n + c, 0),
+    );
+    expect(
+      after.scores.every((score) =>
+        (score.relevantClues ?? []).every((c) => c === 'collect generative art on-chain'),
+      ),
+    ).toBe(true);
+  });
+
+  it('keeps each chunk under its limits however many readers and clues there are', () => {
+    const many = Array.from({ length: 120 }, (_, i) =>
+      Scoring.userTarget({
+        id: ulid(),
+        descriptors: Array.from({ length: 50 }, (_, j) => ({
+          clue: `reader ${i} clue ${j} `.padEnd(300, 'x'),
+        })),
+      }),
+    );
+    const groups = Automations.targetGroups(many);
+    expect(groups.flat()).toEqual(many);
+    for (const group of groups) {
+      expect(group.length).toBeLessThanOrEqual(Automations.TARGETS_PER_CHUNK);
+      expect(Buffer.byteLength(JSON.stringify(group))).toBeLessThan(100_000);
+    }
+  });
+});
+
+describe('an experiment keeps its scores to its run', () => {
+  it('writes nothing to production, and a second run scores afresh', async () => {
+    const [defi] = active;
+    const input = {
+      articleLimit: 5,
+      audienceIds: [defi!.id],
+      promptId: undefined,
+    };
+    const target = Scoring.audienceTarget(defi!);
+    const newest = (await Articles.latest(5)).map((article) => article.id);
+    // A fresh prompt: production has scored nothing with it.
+    const prompt = await Prompts.create({
+      expImplementationId: 'scoring',
+      title: 'Try me',
+      prompt: '{audience}\n{clues}\n{title}',
+    });
+    const keys = { promptId: prompt.id, modelId: CURRENT.modelId };
+    const runs = [];
+    for (let i = 0; i < 2; i++) {
+      const process = await Jobs.enqueue(
+        Automations.scoreArticlesExperiment,
+        { ...input, promptId: prompt.id },
+        'admin-1',
+      );
+      runs.push(outputOf((await runToEnd(process)).ended));
+      expect(await Scoring.experimentScoresOf(process.id, newest, [target], keys)).toHaveLength(5);
+    }
+    expect(runs[0]).toMatchObject({ scored: 5, alreadyScored: 0 });
+    expect(runs[1]).toMatchObject({ scored: 5, alreadyScored: 0 });
+    expect((await Scoring.forPairs(newest, [target], keys)).scores).toEqual([]);
   });
 });

@@ -1,6 +1,9 @@
-// The scoring automations: 'Score unscored articles' (after each import and on demand) and the
-// 'Score articles experiment', both fanned out into chunks of articles that run in parallel and
-// checkpoint one by one (core/jobs), so a crash or a redelivered chunk scores nothing twice.
+// The scoring automations (ADR 0033): 'Score unscored articles' scores articles against every
+// active audience and every reader with clues, and the 'Score articles experiment' scores into its
+// own run. Both fan out into chunks of articles x targets that run in parallel and checkpoint one
+// by one (core/jobs), so a crash or a redelivered chunk scores nothing twice. A run covers the
+// newest articles for every target (schedule, on demand, after an import), or for the targets
+// whose clues just changed (a new reader, a clue edit) only.
 import * as v from 'valibot';
 import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
@@ -9,11 +12,19 @@ import { isVisibleError, mapPool } from '#core/common';
 import * as Jobs from '#core/jobs';
 import * as Prompts from '#core/prompts';
 import * as Scoring from '#core/scoring';
+import * as Users from '#core/users';
 
-/** Scoring looks at the newest articles only: a run's work is bounded however big the table. */
+/** Audiences are scored over the newest articles only: a run's work is bounded however big the table. */
 export const SCORING_ARTICLE_LIMIT = 500;
-/** Articles per chunk message. */
+/** Readers' feeds are made of the newest articles: a window run scores these for each reader. */
+export const READER_ARTICLE_LIMIT = 100;
+/** Articles per chunk. */
 export const ARTICLES_PER_CHUNK = 10;
+/** Targets per chunk, and the most their clues may weigh, so a chunk stays far under the item limit. */
+export const TARGETS_PER_CHUNK = 40;
+const TARGET_BYTES_PER_CHUNK = 64_000;
+/** Articles whose unscored pairs are looked up at once while planning. */
+const PLAN_CONCURRENCY = 16;
 
 /** Everything a chunk needs, fixed when the run is planned, so every chunk scores alike. */
 type ScoringChunk = {
@@ -23,30 +34,173 @@ type ScoringChunk = {
   model: Ai.AiModelRef;
 };
 
-function chunksOf(articleIds: string[], rest: Omit<ScoringChunk, 'articleIds'>): ScoringChunk[] {
+const TargetRef = v.object({
+  type: v.picklist(Scoring.MATCHING_TYPES),
+  id: v.pipe(v.string(), v.regex(/^[0-9A-Za-z_-]{1,64}$/, 'Not an id')),
+});
+type TargetRef = v.InferOutput<typeof TargetRef>;
+
+export const ScoringInput = v.object({
+  /** Only these targets (a new reader, changed clues), against the newest articles. */
+  targets: v.optional(v.pipe(v.array(TargetRef), v.maxLength(100))),
+});
+type ScoringInput = v.InferOutput<typeof ScoringInput>;
+
+/** Groups targets so a chunk's share of them stays under both limits. */
+export function targetGroups(targets: Scoring.MatchingTarget[]): Scoring.MatchingTarget[][] {
+  const groups: Scoring.MatchingTarget[][] = [];
+  let group: Scoring.MatchingTarget[] = [];
+  let bytes = 0;
+  for (const target of targets) {
+    const size = Buffer.byteLength(JSON.stringify(target));
+    if (
+      group.length > 0 &&
+      (group.length >= TARGETS_PER_CHUNK || bytes + size > TARGET_BYTES_PER_CHUNK)
+    ) {
+      groups.push(group);
+      group = [];
+      bytes = 0;
+    }
+    group.push(target);
+    bytes += size;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
+
+/**
+ * The chunks of a run: for each group of targets, the articles with a pair left in it, ten at a
+ * time. `work` maps an article id to the targets it still lacks a score for.
+ */
+function chunksOf(
+  work: Map<string, Scoring.MatchingTarget[]>,
+  targets: Scoring.MatchingTarget[],
+  setup: Pick<ScoringChunk, 'prompt' | 'model'>,
+): ScoringChunk[] {
   const chunks: ScoringChunk[] = [];
-  for (let start = 0; start < articleIds.length; start += ARTICLES_PER_CHUNK)
-    chunks.push({ articleIds: articleIds.slice(start, start + ARTICLES_PER_CHUNK), ...rest });
+  for (const group of targetGroups(targets)) {
+    const inGroup = new Set(group.map((target) => `${target.type}#${target.id}`));
+    const articleIds = [...work]
+      .filter(([, left]) => left.some((target) => inGroup.has(`${target.type}#${target.id}`)))
+      .map(([articleId]) => articleId);
+    for (let start = 0; start < articleIds.length; start += ARTICLES_PER_CHUNK) {
+      chunks.push({
+        articleIds: articleIds.slice(start, start + ARTICLES_PER_CHUNK),
+        targets: group,
+        ...setup,
+      });
+    }
+  }
   return chunks;
 }
 
-async function activeAudienceTargets(audienceIds?: string[]): Promise<Scoring.MatchingTarget[]> {
+async function audienceTargets(audienceIds?: string[]): Promise<Scoring.MatchingTarget[]> {
   const audiences = audienceIds ? await Audiences.byIds(audienceIds) : await Audiences.list();
   return audiences
     .filter((audience) => audienceIds || audience.state === 'active')
     .map(Scoring.audienceTarget);
 }
 
-/** Scores a chunk's articles; the totals are the chunk's checkpoint. */
+/** A reader is scored once they have clues and an account that works. */
+const scoresFor = (user: Users.User) =>
+  user.isActive && user.status === 'Onboarded' && (user.descriptors ?? []).length > 0;
+
+/** Every reader with clues: the users, page by page (a job's read, never a request's). */
+async function readerTargets(): Promise<Scoring.MatchingTarget[]> {
+  const targets: Scoring.MatchingTarget[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await Users.list({ cursor, limit: 50 });
+    targets.push(...page.users.filter(scoresFor).map(Scoring.userTarget));
+    cursor = page.next;
+  } while (cursor);
+  return targets;
+}
+
+/** Every audience and user, whatever their state: whose scores a clear removes (a job's read). */
+export async function everyTarget(): Promise<Scoring.MatchingTarget[]> {
+  const audiences = (await Audiences.list()).map(Scoring.audienceTarget);
+  const users: Scoring.MatchingTarget[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await Users.list({ cursor, limit: 50 });
+    users.push(...page.users.map(Scoring.userTarget));
+    cursor = page.next;
+  } while (cursor);
+  return [...audiences, ...users];
+}
+
+/** The targets a run names, as they are now (a removed audience or reader is left out). */
+async function namedTargets(refs: TargetRef[]): Promise<Scoring.MatchingTarget[]> {
+  const audienceIds = refs.filter((ref) => ref.type === 'audience').map((ref) => ref.id);
+  const userIds = refs.filter((ref) => ref.type === 'user').map((ref) => ref.id);
+  const [audiences, users] = await Promise.all([
+    audienceIds.length > 0 ? audienceTargets(audienceIds) : [],
+    Promise.all(userIds.map((id) => Users.byId(id))),
+  ]);
+  const readers = users.filter((user): user is Users.User => !!user && scoresFor(user));
+  return [...audiences, ...readers.map(Scoring.userTarget)];
+}
+
+/** Which of these articles lack a score for which of these targets: BatchGetItems of their keys. */
+async function pairsLeft(
+  articleIds: string[],
+  targets: Scoring.MatchingTarget[],
+  setup: Scoring.ScoringSetup,
+  work: Map<string, Scoring.MatchingTarget[]>,
+): Promise<void> {
+  if (targets.length === 0) return;
+  await mapPool(articleIds, PLAN_CONCURRENCY, async (articleId) => {
+    const left = await Scoring.unscoredTargets(articleId, targets, setup);
+    if (left.length > 0) work.set(articleId, [...(work.get(articleId) ?? []), ...left]);
+  });
+}
+
+async function planScoring(input: ScoringInput, context: Jobs.JobContext): Promise<ScoringChunk[]> {
+  const setup = await Scoring.defaultSetup(context.processId);
+  const work = new Map<string, Scoring.MatchingTarget[]>();
+  let targets: Scoring.MatchingTarget[];
+  if (input.targets) {
+    targets = await namedTargets(input.targets);
+    const ids = (await Articles.latest(SCORING_ARTICLE_LIMIT)).map((article) => article.id);
+    await pairsLeft(
+      ids,
+      targets.filter((target) => target.type === 'audience'),
+      setup,
+      work,
+    );
+    const readers = targets.filter((target) => target.type === 'user');
+    await pairsLeft(ids.slice(0, READER_ARTICLE_LIMIT), readers, setup, work);
+  } else {
+    const [audiences, readers] = await Promise.all([audienceTargets(), readerTargets()]);
+    targets = [...audiences, ...readers];
+    const ids = (await Articles.latest(SCORING_ARTICLE_LIMIT)).map((article) => article.id);
+    await pairsLeft(ids, audiences, setup, work);
+    await pairsLeft(ids.slice(0, READER_ARTICLE_LIMIT), readers, setup, work);
+  }
+  const pairs = [...work.values()].reduce((n, left) => n + left.length, 0);
+  context.log.info(
+    `Scoring ${pairs} pair(s): ${work.size} article(s) for ${targets.length} audience(s) and reader(s)`,
+    { prompt: setup.prompt.id, model: setup.model.id },
+  );
+  return chunksOf(work, targets, {
+    prompt: { id: setup.prompt.id, prompt: setup.prompt.prompt },
+    model: setup.model,
+  });
+}
+
+/** Scores a chunk's articles for its targets; the totals are the chunk's checkpoint. */
 async function scoreChunk(
   chunk: ScoringChunk,
   context: Jobs.ChunkContext,
+  experiment = false,
 ): Promise<Jobs.ChunkTotals> {
-  const setup = {
+  const setup: Scoring.ScoringSetup = {
     prompt: chunk.prompt,
     model: chunk.model,
     processId: context.processId,
     log: context.log,
+    experiment,
   };
   const totals = Scoring.noTotals();
   for (const article of await Articles.byIds(chunk.articleIds)) {
@@ -56,39 +210,46 @@ async function scoreChunk(
   return totals;
 }
 
+/** A run for one reader holds a slot of its own, so signups and clue edits never wait on each other. */
+function slotOf(input: ScoringInput): string {
+  if (input.targets?.length === 1)
+    return `score-articles#${input.targets[0]!.type}#${input.targets[0]!.id}`;
+  return 'scoring';
+}
+
 export const scoreArticles = Jobs.defineChunkedJob({
   name: 'score-articles',
   title: 'Scoring articles',
   slot: 'scoring',
-  input: v.object({}),
-  async plan(_input, context): Promise<ScoringChunk[]> {
-    const [targets, setup] = await Promise.all([
-      activeAudienceTargets(),
-      Scoring.defaultSetup(context.processId),
-    ]);
-    if (targets.length === 0) {
-      context.log.info('No active audience to score articles for');
-      return [];
-    }
-    const articles = await Articles.latest(SCORING_ARTICLE_LIMIT);
-    const keys = { promptId: setup.prompt.id, modelId: setup.model.id };
-    // Only articles with a pair left go into chunks: a run after a run has nothing to send.
-    const left = await mapPool(articles, 16, async (article) =>
-      (await Scoring.unscoredTargets(article.id, targets, keys)).length > 0 ? article.id : [],
-    );
-    const articleIds = left.flat();
-    context.log.info(`Scoring ${articleIds.length} article(s) for ${targets.length} audience(s)`, {
-      prompt: setup.prompt.id,
-      model: setup.model.id,
-    });
-    return chunksOf(articleIds, {
-      targets,
-      prompt: { id: setup.prompt.id, prompt: setup.prompt.prompt },
-      model: setup.model,
-    });
-  },
+  slotFor: slotOf,
+  input: ScoringInput,
+  plan: planScoring,
   runChunk: (chunk, _input, context) => scoreChunk(chunk, context),
+  // The funnel promised a new reader an e-mail when their feed is ready: this run made it so.
+  async succeeded(input) {
+    for (const target of input.targets ?? []) {
+      if (target.type === 'user') await Users.markFeedReady(target.id);
+    }
+  },
 });
+
+/**
+ * Queues the scoring of targets whose clues are new (a reader who just signed up or changed
+ * clues). The change stands even if queueing fails: it is logged, and the schedule catches up.
+ */
+export async function scoreTargets(
+  targets: TargetRef[],
+  context: Pick<Jobs.JobContext, 'log' | 'systemUserId'>,
+): Promise<void> {
+  try {
+    await Jobs.enqueue(scoreArticles, { targets }, context.systemUserId);
+  } catch (error) {
+    if (!isVisibleError(error) || error.code !== 'jobs.busy') throw error;
+    context.log.info('Scoring for these clues already runs; the scheduled run takes any change', {
+      targets,
+    });
+  }
+}
 
 export const ExperimentInput = v.object({
   promptId: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
@@ -107,14 +268,13 @@ export const ExperimentInput = v.object({
 
 /**
  * The experiment's scoring: the newest articles against the chosen audiences with a chosen prompt
- * and model (default: the current ones). Its scores are kept under that prompt and model, and its
- * output counts them per audience and label, the shape the experiments' runs report.
+ * and model (default: production's). Its scores stay with its run (never production's store,
+ * never another run's), and its output counts them per audience and label, the shape the
+ * experiments' runs report.
  */
 export const scoreArticlesExperiment = Jobs.defineChunkedJob({
   name: 'score-articles-experiment',
   title: 'Scoring articles (experiment)',
-  // Same slot as scoring: the two would otherwise pay twice for the same pairs at once.
-  slot: 'scoring',
   input: ExperimentInput,
   async plan(input, context): Promise<ScoringChunk[]> {
     const fallback = await Scoring.defaultSetup(context.processId);
@@ -122,25 +282,26 @@ export const scoreArticlesExperiment = Jobs.defineChunkedJob({
     if (!prompt) throw new Error(`No prompt ${input.promptId}`);
     const model = input.modelId ? await Ai.byId(input.modelId) : fallback.model;
     if (!model) throw new Error(`No AI model ${input.modelId}`);
-    const targets = await activeAudienceTargets(input.audienceIds);
+    const targets = await audienceTargets(input.audienceIds);
     const articles = await Articles.latest(input.articleLimit);
-    return chunksOf(
-      articles.map((article) => article.id),
-      { targets, prompt: { id: prompt.id, prompt: prompt.prompt }, model },
-    );
+    // A new run has scored nothing: every pair is its work.
+    const work = new Map(articles.map((article) => [article.id, targets]));
+    return chunksOf(work, targets, { prompt: { id: prompt.id, prompt: prompt.prompt }, model });
   },
   async runChunk(chunk, _input, context) {
-    const totals = await scoreChunk(chunk, context);
-    // Labels per audience for the experiment's report, from the scores the chunk's articles now have.
+    const totals = await scoreChunk(chunk, context, true);
+    // Labels per audience for the report, from what this run stored for the chunk's pairs, so a
+    // redelivered chunk counts the same.
+    const scores = await Scoring.experimentScoresOf(
+      context.processId,
+      chunk.articleIds,
+      chunk.targets,
+      { promptId: chunk.prompt.id, modelId: chunk.model.id },
+    );
     const labels: Record<string, number> = {};
-    for (const articleId of chunk.articleIds) {
-      const { scores } = await Scoring.forArticle(articleId);
-      for (const score of scores) {
-        if (score.promptId !== chunk.prompt.id || score.modelId !== chunk.model.id) continue;
-        if (!chunk.targets.some((target) => target.id === score.matchingId)) continue;
-        const key = `${score.matchingId}|${score.label}`;
-        labels[key] = (labels[key] ?? 0) + 1;
-      }
+    for (const score of scores) {
+      const key = `${score.matchingId}|${score.label}`;
+      labels[key] = (labels[key] ?? 0) + 1;
     }
     return { ...totals, ...prefixed('label:', labels) };
   },

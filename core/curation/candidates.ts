@@ -1,12 +1,13 @@
-// An audience's candidates for a card: its newest articles scored by the production scoring prompt
-// and model (experiments and prompt tests score with others), not picked for it before, from
-// 'Moderately Relevant' up, best first.
-import { RELEVANCE_LABELS, type RelevanceLabel } from '#core/ai';
+// An audience's candidates for a card: its articles scored by production's scoring setup for its
+// current phrase (experiments and prompt tests never score into that store), from 'Moderately
+// Relevant' up, not picked for it before, best first. One Query of the ranked read model.
+import type { RelevanceLabel } from '#core/ai';
 import { ArticleEntity, type Article } from '#core/articles';
+import * as Audiences from '#core/audiences';
 import * as Scoring from '#core/scoring';
 import { PickedArticleEntity } from './picked-article-entity';
 
-/** How many of an audience's newest scores are read (one page of one Query). */
+/** How many of an audience's best-ranked scores are read (one page of one Query). */
 export const RECENT_SCORES = 200;
 /** How many candidates the model chooses from. */
 export const CANDIDATES = 8;
@@ -24,31 +25,30 @@ export type ScoredStory = {
 
 export type Candidate = ScoredStory & { article: Article };
 
-const rank = (label: RelevanceLabel) => RELEVANCE_LABELS.indexOf(label);
 const isWebLink = (url: string) => /^https?:\/\//i.test(url);
 
-export async function candidatesFor(audienceId: string): Promise<Candidate[]> {
-  const { prompt, model } = await Scoring.productionSetup();
-  const scores = await Scoring.recentFor(
-    { type: 'audience', id: audienceId },
-    { promptId: prompt.id, modelId: model.id },
-    RECENT_SCORES,
+export async function candidatesFor(
+  audience: Pick<Audiences.Audience, 'id' | 'title'>,
+): Promise<Candidate[]> {
+  const audienceId = audience.id;
+  const { scores } = await Scoring.ranked(
+    Scoring.audienceTarget(audience),
+    await Scoring.productionKeys(),
+    { limit: RECENT_SCORES, lowest: LOWEST_PICKED_LABEL },
   );
-
-  const best = new Map<string, ScoredStory>();
-  for (const score of scores) {
-    if (rank(score.label) < rank(LOWEST_PICKED_LABEL)) continue;
-    const known = best.get(score.articleId);
-    if (known && known.score >= score.score) continue;
-    best.set(score.articleId, {
-      articleId: score.articleId,
-      score: score.score,
-      label: score.label,
-      reason: score.reason,
-      relevantClues: score.relevantClues ?? [],
-      publishedAt: score.publishedAt,
-    });
-  }
+  const best = new Map<string, ScoredStory>(
+    scores.map((score) => [
+      score.articleId,
+      {
+        articleId: score.articleId,
+        score: score.score,
+        label: score.label,
+        reason: score.reason,
+        relevantClues: score.relevantClues ?? [],
+        publishedAt: score.publishedAt,
+      },
+    ]),
+  );
   if (best.size === 0) return [];
 
   const { data: claims } = await PickedArticleEntity.get(

@@ -10,15 +10,18 @@ import * as Posts from '#core/posts';
 import { SlugClaimEntity } from '#core/slugs';
 import { createAudience } from '#tests/integration/factories';
 import { startFakeOpenAi, type FakeOpenAi } from '#tests/fakes/openai';
-import { ArticleScoreEntity } from '#core/scoring';
+import * as Scoring from '#core/scoring';
 
 const log = logger.child({ test: 'curation' });
 const hour = (n: number) => new Date(Date.UTC(2026, 10, 20, n)).toISOString();
 
+/** Production's setup here: the built-in scoring prompt and the local model. */
+const CURRENT = { promptId: 'default-scoring', modelId: 'local:cluefeed-bm25' };
+
 type Story = { title: string; summary?: string; score: number; publishedAt?: string };
 
 /** An imported article and its score for the audience, as an import and a scoring run leave them. */
-async function scoredArticle(audienceId: string, story: Story) {
+async function scoredArticle(audience: { id: string; title: string }, story: Story) {
   const key = ulid().toLowerCase();
   const publishedAt = story.publishedAt ?? hour(8);
   // Through the import's own write, so the article counter stays true for other tests.
@@ -34,20 +37,16 @@ async function scoredArticle(audienceId: string, story: Story) {
   });
   const article = (await Articles.byUrl(`https://news.example.org/${key}`))!;
   const id = article.id;
-  await ArticleScoreEntity.create({
-    articleId: id,
-    matchingType: 'audience',
-    matchingId: audienceId,
-    promptId: 'default-scoring',
-    modelId: 'local:cluefeed-bm25',
+  await Scoring.storeScore(id, Scoring.audienceTarget(audience), CURRENT, {
     label: AiPort.labelOf(story.score),
     score: story.score,
     reason: `It is about ${story.title}.`,
     relevantClues: ['build DeFi protocols'],
     publishedAt,
     processId: ulid(),
-    createdAt: publishedAt,
-  }).go();
+    inputTokens: 0,
+    outputTokens: 0,
+  });
   return article;
 }
 
@@ -64,7 +63,7 @@ const DEFI_STORIES: Story[] = [
 async function audienceWith(stories: Story[], state: 'active' | 'upcoming' = 'active') {
   const audience = await createAudience({ state });
   const articles = [];
-  for (const story of stories) articles.push(await scoredArticle(audience.id, story));
+  for (const story of stories) articles.push(await scoredArticle(audience, story));
   return { audience, articles };
 }
 
@@ -457,19 +456,21 @@ describe("candidates beside other prompts' scores", () => {
     // rows of other prompts, all published after the current prompt's scores above.
     await Promise.all(
       Array.from({ length: Curation.RECENT_SCORES }, (_, i) =>
-        ArticleScoreEntity.create({
-          articleId: ulid(),
-          matchingType: 'audience',
-          matchingId: audience.id,
-          promptId: `prompt-test-${i % 10}`,
-          modelId: 'local:cluefeed-bm25',
-          label: 'Very Relevant',
-          score: 0.9,
-          reason: 'A prompt test.',
-          publishedAt: hour(9 + (i % 5)),
-          processId: ulid(),
-          createdAt: hour(9),
-        }).go(),
+        Scoring.storeScore(
+          ulid(),
+          Scoring.audienceTarget(audience),
+          { ...CURRENT, promptId: `prompt-test-${i % 10}` },
+          {
+            label: 'Very Relevant',
+            score: 0.9,
+            reason: 'A prompt test.',
+            relevantClues: [],
+            publishedAt: hour(9 + (i % 5)),
+            processId: ulid(),
+            inputTokens: 0,
+            outputTokens: 0,
+          },
+        ),
       ),
     );
 

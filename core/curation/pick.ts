@@ -74,7 +74,7 @@ export async function pickForAudience(
   const log = options.log.child({ audienceId: audience.id });
   let run = await runOf(audience.id, processId);
   if (!run) {
-    const candidates = await candidatesFor(audience.id);
+    const candidates = await candidatesFor(audience);
     if (candidates.length === 0) {
       return {
         ...nothing(audience.id, 'skipped'),

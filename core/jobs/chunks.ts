@@ -57,6 +57,7 @@ export async function planRun(
   const attempt = process.attempts ?? 0;
   const chunks = await definition.plan(input, context);
   if (chunks.length === 0) {
+    await definition.succeeded?.(input, context);
     const output = JSON.stringify({ chunks: 0 });
     if (await finish(process, { status: 'Success', output }, { attempt }))
       context.log.info(`Finished ${process.name}: nothing to do`);
@@ -177,7 +178,7 @@ export async function runChunkMessage(
     log.error(`Chunk ${index} of ${process.name} was taken over; its checkpoint is not kept`);
     return 'skipped';
   }
-  await afterChunk(process.id);
+  await afterChunk(process.id, definition);
   return 'ran';
 }
 
@@ -306,14 +307,17 @@ async function endChunk(
   return !result.canceled;
 }
 
-/** After a checkpoint: the run's progress moves on, or, when every chunk has ended, the run ends. */
-async function afterChunk(processId: string): Promise<void> {
+/**
+ * After a checkpoint: the run's progress moves on, or, when every chunk has ended, the run ends
+ * (a failed chunk's run ends Failed, so only a success needs the job's `definition`).
+ */
+async function afterChunk(processId: string, definition?: ChunkedJobDefinition): Promise<void> {
   const process = await byId(processId);
   if (process?.status !== 'Running' || process.chunksTotal === undefined) return;
   const done = process.chunksDone ?? 0;
   const failed = process.chunksFailed ?? 0;
   const total = process.chunksTotal;
-  if (done + failed >= total) return completeRun(process);
+  if (done + failed >= total) return completeRun(process, definition);
   // Only if no later checkpoint wrote a newer count meanwhile.
   await ProcessEntity.patch({ id: processId })
     .set({ progress: (done + failed) / total, progressNote: chunksNote(done, failed, total) })
@@ -337,10 +341,11 @@ async function chunksOf(processId: string, total: number): Promise<ProcessChunk[
 }
 
 /**
- * Ends a run whose chunks have all ended: Success with the chunks' summed totals, or Failed
- * naming the first failure. Conditional on the process's claimed attempt, so it ends once.
+ * Ends a run whose chunks have all ended: Success with the chunks' summed totals (after the job's
+ * `succeeded`), or Failed naming the first failure. Conditional on the process's claimed attempt,
+ * so it ends once.
  */
-async function completeRun(process: Process): Promise<void> {
+async function completeRun(process: Process, definition?: ChunkedJobDefinition): Promise<void> {
   const total = process.chunksTotal ?? 0;
   const chunks = await chunksOf(process.id, total);
   const failures = chunks.filter((chunk) => chunk.status === 'failed');
@@ -357,6 +362,15 @@ async function completeRun(process: Process): Promise<void> {
           error: `${failures.length} of ${total} chunks failed: ${failures[0]?.error ?? 'unknown error'}`,
         }
       : { status: 'Success' as const, output: JSON.stringify({ chunks: total, ...sums }) };
+  if (end.status === 'Success' && definition?.succeeded) {
+    const log = logger.child({ processId: process.id, job: process.name });
+    await definition.succeeded(v.parse(definition.input, JSON.parse(process.input)), {
+      processId: process.id,
+      systemUserId: process.systemUserId,
+      log,
+      progress: async () => {},
+    });
+  }
   if (await finish(process, end, { attempt: process.attempts ?? 0 }))
     logger[end.status === 'Success' ? 'info' : 'error'](
       `${end.status === 'Success' ? 'Finished' : 'Failed'} ${process.name}`,
@@ -369,10 +383,14 @@ async function completeRun(process: Process): Promise<void> {
  * pending while the whole run has been quiet, or running on an expired lease; ends a run whose
  * chunks all ended but whose end was not written. Answers how many chunks it re-sent.
  */
-export async function recoverChunks(process: Process, at: number): Promise<number> {
+export async function recoverChunks(
+  process: Process,
+  at: number,
+  definition?: ChunkedJobDefinition,
+): Promise<number> {
   const total = process.chunksTotal ?? 0;
   if ((process.chunksDone ?? 0) + (process.chunksFailed ?? 0) >= total) {
-    await completeRun(process);
+    await completeRun(process, definition);
     return 0;
   }
   const quietSince = new Date(at - UNDELIVERED_AFTER_MS).toISOString();

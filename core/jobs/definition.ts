@@ -43,6 +43,14 @@ export type ChunkedJobDefinition<S extends v.GenericSchema = v.GenericSchema, C 
   plan(input: v.InferOutput<S>, context: JobContext): Promise<C[]>;
   /** Does one chunk's work idempotently; its totals are stored with the chunk's checkpoint. */
   runChunk(chunk: C, input: v.InferOutput<S>, context: ChunkContext): Promise<ChunkTotals>;
+  /** A slot per input instead (one reader's scoring), so runs for different inputs never wait. */
+  slotFor?(input: v.InferOutput<S>): string;
+  /**
+   * Runs once every chunk has succeeded (or when there was nothing to do), before the run is ended
+   * Success; it may run again after a crash, so it must be idempotent. A throw leaves the run to
+   * recovery, which tries again.
+   */
+  succeeded?(input: v.InferOutput<S>, context: JobContext): Promise<void>;
 };
 
 export type AnyJobDefinition = JobDefinition | ChunkedJobDefinition;

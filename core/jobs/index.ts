@@ -279,17 +279,24 @@ export async function handleBatch(records: SqsRecord[], jobs: JobRegistry) {
 /**
  * Re-sends processes a crash left behind: Queued and never delivered, or Running and silent. One
  * that has used all its attempts is ended Failed instead, which frees its job's slot. A planned
- * chunked run gets its lost chunks re-sent instead (`recoverChunks`). Answers how many messages
- * it sent.
+ * chunked run gets its lost chunks re-sent instead (`recoverChunks`), or is ended if all its
+ * chunks ended (with its job's `succeeded`, found in `jobs`). Answers how many messages it sent.
  */
-export async function recover(at = Date.now()): Promise<number> {
+export async function recover(at = Date.now(), jobs?: JobRegistry): Promise<number> {
   const undeliveredBefore = new Date(at - UNDELIVERED_AFTER_MS).toISOString();
   const staleBefore = new Date(at - STALE_AFTER_MS).toISOString();
   const processes = await active();
   // Only a Running process has planned chunks (chunksTotal is set while it is claimed).
   const planned = processes.filter((process) => process.chunksTotal !== undefined);
   let chunks = 0;
-  for (const process of planned) chunks += await recoverChunks(process, at);
+  for (const process of planned) {
+    const definition = jobs?.get(process.name);
+    chunks += await recoverChunks(
+      process,
+      at,
+      definition && isChunked(definition) ? definition : undefined,
+    );
+  }
   if (chunks > 0) logger.info(`Re-sent ${chunks} chunk(s)`, { ids: planned.map((p) => p.id) });
   const silent = processes.filter(
     (process) =>

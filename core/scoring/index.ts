@@ -1,21 +1,51 @@
-// Scoring: how relevant each article is to each audience (and later each user), by a prompt and a
-// model. A pair is scored once per prompt and model: before a call, the article's stored scores
-// say which pairs are left; a score is written with a condition, so a redelivered chunk stores
+// Scoring: how relevant each article is to each audience and each reader, by a prompt version and
+// a model (ADR 0033). A score is a cache entry keyed by what made it: article, target, the hash of
+// the target's clues, prompt and model (store.ts). Before a call, a BatchGetItem of the pairs'
+// keys says which are left; a score is written with a condition, so a redelivered chunk stores
 // nothing twice. A pair the model could not score is recorded as a failure and stays unscored,
-// so the next run tries it again; one bad answer never stops a run.
-import type { EntityItem } from 'electrodb';
+// so the next run tries it again; one bad answer never stops a run. Experiments and prompt tests
+// score into their own run (store.experiment), never into production's store.
 import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
 import type { Audience } from '#core/audiences';
 import { mapPool } from '#core/common';
-import { deleteAll, isConditionFailure } from '#core/db';
 import type { Logger } from '#core/logs';
 import * as Prompts from '#core/prompts';
-import { ArticleScoreEntity, MATCHING_TYPES } from './entity';
+import { ExperimentScoreEntity } from './experiment-score-entity';
 import { productionSetup } from './production';
+import { ScoreCountsEntity } from './score-counts-entity';
+import { ScoreEntity } from './score-entity';
 import { ScoreFailureEntity } from './score-failure-entity';
+import { MATCHING_TYPES } from './store-keys';
+import * as Store from './store';
+import type { MatchingTarget, ScoreStore, SetupKeys } from './store';
 
-export { ArticleScoreEntity, ScoreFailureEntity, MATCHING_TYPES };
+export {
+  ExperimentScoreEntity,
+  ScoreCountsEntity,
+  ScoreEntity,
+  ScoreFailureEntity,
+  MATCHING_TYPES,
+};
+export { V1ScoreEntity, V1ScoreFailureEntity } from './v1-entities';
+export {
+  cluesHash,
+  ranked,
+  labelCounts,
+  forPairs,
+  experimentScoresOf,
+  forgetTarget,
+  storeScore,
+  SCORE_TTL_DAYS,
+  type Score,
+  type ScoreFailure,
+  type ExperimentScore,
+  type LabelCounts,
+  type MatchingTarget,
+  type MatchingType,
+  type ScoreStore,
+  type SetupKeys,
+} from './store';
 export {
   testPrompts,
   PROMPT_TESTING_MESSAGE,
@@ -29,22 +59,18 @@ export {
   PRODUCTION_MESSAGES,
   type ProductionSetup,
 } from './production';
-export type ArticleScore = EntityItem<typeof ArticleScoreEntity>;
-export type ScoreFailure = EntityItem<typeof ScoreFailureEntity>;
-export type MatchingType = (typeof MATCHING_TYPES)[number];
 
-/** What an article is scored against: an audience (its phrase) or a user (their clues). */
-export type MatchingTarget = { type: MatchingType; id: string; title: string; clues: string[] };
-
-/** The prompt and model a run scores with, and the run itself. */
+/** The prompt and model a run scores with, the run itself, and where its scores go. */
 export type ScoringSetup = {
   prompt: { id: string; prompt: string };
   model: Ai.AiModelRef;
   processId: string;
   log?: Logger;
+  /** An experiment's (or prompt test's) scores stay with its run, out of production's store. */
+  experiment?: boolean;
 };
 
-/** Audiences per model call: one call rates an article for several audiences at once. */
+/** Targets per model call: one call rates an article for several audiences or readers at once. */
 export const AUDIENCES_PER_CALL = 8;
 
 /** Numbers a scoring chunk reports; a run's totals are their sums. */
@@ -73,14 +99,27 @@ export const noTotals = (): ScoringTotals => ({
 
 /** An audience is scored by its phrase: the clue that completes "I am one of those who…". */
 export function audienceTarget(audience: Pick<Audience, 'id' | 'title'>): MatchingTarget {
-  return { type: 'audience', id: audience.id, title: audience.title, clues: [audience.title] };
+  const clues = [audience.title];
+  return {
+    type: 'audience',
+    id: audience.id,
+    title: audience.title,
+    clues,
+    cluesHash: Store.cluesHash(clues),
+  };
 }
 
 /** A reader as a scoring target: their own descriptors are the clues (matchingType 'user'). */
 export function userTarget(user: { id: string; descriptors?: { clue: string }[] }): MatchingTarget {
   const clues = (user.descriptors ?? []).map((descriptor) => descriptor.clue);
   // The clues stand for the reader; their name is never sent to a model.
-  return { type: 'user', id: user.id, title: clues.join('; ').slice(0, 500), clues };
+  return {
+    type: 'user',
+    id: user.id,
+    title: clues.join('; ').slice(0, 500),
+    clues,
+    cluesHash: Store.cluesHash(clues),
+  };
 }
 
 /** The prompt and model a scoring run uses when none is chosen: the production setup. */
@@ -89,128 +128,109 @@ export async function defaultSetup(processId: string, log?: Logger): Promise<Sco
   return { prompt, model, processId, log };
 }
 
-const pairKey = (target: Pick<MatchingTarget, 'type' | 'id'>) => `${target.type}#${target.id}`;
+/** The keys production's scores are read by: its scoring setup's prompt version and model. */
+export async function productionKeys(): Promise<SetupKeys> {
+  const { prompt, model } = await productionSetup();
+  return { promptId: prompt.id, modelId: model.id };
+}
 
-/** Which targets this article still lacks a score for, by this prompt and model: one Query. */
+const keysOf = (setup: ScoringSetup): SetupKeys => ({
+  promptId: setup.prompt.id,
+  modelId: setup.model.id,
+});
+const storeOf = (setup: ScoringSetup): ScoreStore =>
+  setup.experiment ? { experiment: { processId: setup.processId } } : {};
+
+/** Which targets this article still lacks a score for, by this setup: one BatchGetItem. */
 export async function unscoredTargets(
   articleId: string,
   targets: MatchingTarget[],
-  keys: { promptId: string; modelId: string },
+  setup: ScoringSetup,
 ): Promise<MatchingTarget[]> {
-  const scored = await pairsWith(ArticleScoreEntity, articleId, keys);
-  return targets.filter((target) => !scored.has(pairKey(target)));
+  return Store.unscoredTargets(articleId, targets, keysOf(setup), storeOf(setup));
 }
 
-/** The pairs of an article that have an item of this kind (score or failure), by prompt and model. */
-async function pairsWith(
-  entity: typeof ArticleScoreEntity | typeof ScoreFailureEntity,
-  articleId: string,
-  { promptId, modelId }: { promptId: string; modelId: string },
-): Promise<Set<string>> {
-  const { data } = await (entity as typeof ArticleScoreEntity).query
-    .byArticle({ articleId, promptId, modelId })
-    .go({ pages: 'all', attributes: ['matchingType', 'matchingId'] });
-  return new Set(data.map((item) => pairKey({ type: item.matchingType, id: item.matchingId })));
-}
-
-/** Most scores and failures the admin's article page reads (one page of each Query). */
+/** Most scores and failures the admin's article page shows. */
 export const ARTICLE_PAGE_LIMIT = 500;
 
-/** An article's scores and failures, newest first (the admin's article page): bounded reads. */
+/**
+ * An article's production scores and failures for these audiences (the admin's article page):
+ * BatchGetItem of the pairs' keys, best first.
+ */
 export async function forArticle(
   articleId: string,
-): Promise<{ scores: ArticleScore[]; failures: ScoreFailure[] }> {
-  const [scores, failures] = await Promise.all([
-    ArticleScoreEntity.query.byArticle({ articleId }).go({ limit: ARTICLE_PAGE_LIMIT }),
-    ScoreFailureEntity.query.byArticle({ articleId }).go({ limit: ARTICLE_PAGE_LIMIT }),
-  ]);
-  const newest = <T extends { createdAt?: string; lastTriedAt?: string }>(items: T[]) =>
-    items.sort((a, b) =>
-      (b.createdAt ?? b.lastTriedAt ?? '').localeCompare(a.createdAt ?? a.lastTriedAt ?? ''),
-    );
-  return { scores: newest(scores.data), failures: newest(failures.data) };
+  audiences: Pick<Audience, 'id' | 'title'>[],
+): Promise<{ scores: Store.Score[]; failures: Store.ScoreFailure[] }> {
+  const keys = await productionKeys();
+  const { scores, failures } = await Store.forPairs(
+    [articleId],
+    audiences.slice(0, ARTICLE_PAGE_LIMIT).map(audienceTarget),
+    keys,
+  );
+  return { scores: scores.sort((a, b) => b.score - a.score), failures };
 }
 
-/** An article's best audience score, for the latest articles list: one bounded, projected Query. */
+/** Each article's best score by this setup among these audiences (the latest articles list): one BatchGetItem per 100 pairs. */
 export async function bestFor(
-  articleId: string,
-): Promise<Pick<ArticleScore, 'label' | 'score' | 'matchingId'> | undefined> {
-  const { data } = await ArticleScoreEntity.query
-    .byArticle({ articleId })
-    .where(({ matchingType }, { eq }) => eq(matchingType, 'audience'))
-    .go({ limit: 100, attributes: ['label', 'score', 'matchingId', 'matchingType'] });
-  return data.sort((a, b) => b.score - a.score)[0];
-}
-
-/** An audience's or user's scores by one prompt and model, newest published first, bounded. */
-export async function recentFor(
-  target: Pick<MatchingTarget, 'type' | 'id'>,
-  { promptId, modelId }: { promptId: string; modelId: string },
-  limit: number,
-): Promise<ArticleScore[]> {
-  const { data } = await ArticleScoreEntity.query
-    .byMatching({ matchingType: target.type, matchingId: target.id, promptId, modelId })
-    .go({ order: 'desc', limit });
-  return data;
+  articleIds: string[],
+  audiences: Pick<Audience, 'id' | 'title'>[],
+  keys: SetupKeys,
+): Promise<Map<string, Pick<Store.Score, 'label' | 'score' | 'matchingId'>>> {
+  const { scores } = await Store.forPairs(articleIds, audiences.map(audienceTarget), keys);
+  const best = new Map<string, Store.Score>();
+  for (const score of scores) {
+    const known = best.get(score.articleId);
+    if (!known || known.score < score.score) best.set(score.articleId, score);
+  }
+  return best;
 }
 
 /** Most scored articles User Management shows for one reader. */
 export const READER_SCORES_SHOWN = 20;
 
 export type ReaderScore = Pick<
-  ArticleScore,
+  Store.Score,
   'articleId' | 'label' | 'score' | 'reason' | 'relevantClues' | 'publishedAt'
 > & { title: string; source: string };
 
 /**
- * A reader's articles as scored by the production scoring prompt and model, newest published first,
- * with each article's title and source: what their feed is made from (User Management shows them,
- * so an operator can tell why a feed is empty). One bounded Query of the reader's scores and one
- * BatchGet of their articles.
+ * A reader's feed list: their articles scored by production's setup for their current clues,
+ * best label first and newest within a label, with the counts per label. One Query of the
+ * reader's ranked entries (one page), one GetItem of their counts and one BatchGetItem of the
+ * page's articles, however many scores the reader has.
  */
 export async function forReader(
-  userId: string,
-  limit = READER_SCORES_SHOWN,
-): Promise<ReaderScore[]> {
-  const { prompt, model } = await productionSetup();
-  const scores = await recentFor(
-    { type: 'user', id: userId },
-    { promptId: prompt.id, modelId: model.id },
-    limit,
-  );
+  user: { id: string; descriptors?: { clue: string }[] },
+  { limit = READER_SCORES_SHOWN, cursor }: { limit?: number; cursor?: string | null } = {},
+): Promise<{ scores: ReaderScore[]; counts: Store.LabelCounts; cursor: string | null }> {
+  const target = userTarget(user);
+  const keys = await productionKeys();
+  const [page, counts] = await Promise.all([
+    Store.ranked(target, keys, { limit, cursor }),
+    Store.labelCounts(target, keys),
+  ]);
   const articles = new Map(
-    (await Articles.byIds(scores.map((score) => score.articleId))).map((article) => [
+    (await Articles.byIds(page.scores.map((score) => score.articleId))).map((article) => [
       article.id,
       article,
     ]),
   );
-  return scores.flatMap(({ articleId, label, score, reason, relevantClues, publishedAt }) => {
-    const article = articles.get(articleId);
-    // Cleared meanwhile (Clear table: Articles forgets the scores right after).
-    if (!article) return [];
-    const { title, source } = article;
-    return [{ articleId, label, score, reason, relevantClues, publishedAt, title, source }];
-  });
+  const scores = page.scores.flatMap(
+    ({ articleId, label, score, reason, relevantClues, publishedAt }) => {
+      const article = articles.get(articleId);
+      // Cleared meanwhile (Clear table: Articles forgets the scores right after).
+      if (!article) return [];
+      const { title, source } = article;
+      return [{ articleId, label, score, reason, relevantClues, publishedAt, title, source }];
+    },
+  );
+  return { scores, counts, cursor: page.cursor };
 }
 
-/** Deletes every score and failure of these articles (Clear table: Articles). */
-export async function forgetArticles(articleIds: string[]): Promise<void> {
-  await mapPool(articleIds, 8, async (articleId) => {
-    const [scores, failures] = await Promise.all([
-      ArticleScoreEntity.query.byArticle({ articleId }).go({
-        pages: 'all',
-        attributes: ['articleId', 'promptId', 'modelId', 'matchingType', 'matchingId'],
-      }),
-      ScoreFailureEntity.query.byArticle({ articleId }).go({
-        pages: 'all',
-        attributes: ['articleId', 'promptId', 'modelId', 'matchingType', 'matchingId'],
-      }),
-    ]);
-    await Promise.all([
-      deleteAll(ArticleScoreEntity, scores.data),
-      deleteAll(ScoreFailureEntity, failures.data),
-    ]);
-  });
+/** Deletes every score of every audience and reader (Clear table: Articles). */
+export async function forgetAll(targets: Pick<MatchingTarget, 'type' | 'id'>[]): Promise<number> {
+  const deleted = await mapPool(targets, 8, (target) => Store.forgetTarget(target));
+  return deleted.reduce((sum, n) => sum + n, 0);
 }
 
 type ArticleForScoring = Pick<Articles.Article, 'id' | 'title' | 'summary' | 'publishedAt'> & {
@@ -228,11 +248,10 @@ export async function scoreArticle(
   setup: ScoringSetup,
 ): Promise<ScoringTotals> {
   const totals = noTotals();
-  const keys = { promptId: setup.prompt.id, modelId: setup.model.id };
-  const [left, failedBefore] = await Promise.all([
-    unscoredTargets(article.id, targets, keys),
-    pairsWith(ScoreFailureEntity, article.id, keys),
-  ]);
+  const left = await unscoredTargets(article.id, targets, setup);
+  const failedBefore = setup.experiment
+    ? new Set<string>()
+    : await Store.failedTargets(article.id, left, keysOf(setup));
   totals.alreadyScored = targets.length - left.length;
   for (let start = 0; start < left.length; start += AUDIENCES_PER_CALL) {
     const group = left.slice(start, start + AUDIENCES_PER_CALL);
@@ -329,7 +348,7 @@ async function scoreGroup(
   const totals = { ...noTotals(), calls: 1 };
   const rated = await rate(article, group, setup);
   if ('error' in rated) {
-    await Promise.all(group.map((target) => recordFailure(article, target, setup, rated.error)));
+    await Promise.all(group.map((target) => failed(article, target, setup, rated.error)));
     totals.failed = group.length;
     return totals;
   }
@@ -343,7 +362,7 @@ async function scoreGroup(
     group.map(async (target) => {
       const rating = ratings.get(target.id);
       if (!rating) {
-        await recordFailure(article, target, setup, NO_RATING);
+        await failed(article, target, setup, NO_RATING);
         return 'failed' as const;
       }
       const stored = await storeScore(article, target, setup, rating, {
@@ -351,7 +370,9 @@ async function scoreGroup(
         outputTokens: share(usage.outputTokens),
         ...(usage.costUsd !== undefined && { costUsd: usage.costUsd / group.length }),
       });
-      if (stored && failedBefore.has(pairKey(target))) await forgetFailure(article, target, setup);
+      if (stored && failedBefore.has(target.id)) {
+        await Store.forgetFailure(article.id, target, keysOf(setup));
+      }
       return stored ? ('scored' as const) : ('alreadyScored' as const);
     }),
   );
@@ -377,16 +398,45 @@ export function matchedClues(said: string[], clues: string[]): string[] {
   return [...new Set(said.flatMap((clue) => byText.get(clue.trim().toLowerCase()) ?? []))];
 }
 
+/** Lower-case words of three letters or more: what two texts share when they talk of the same. */
+const wordsOf = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []);
+
 /**
- * The clues a score names: those the model copied. A target with a single clue (an audience's
- * title) that the model rated from 'Slightly Relevant' up matched that clue, named or not.
+ * The clue an article most plausibly matched when a model rated it relevant but named none: the
+ * one sharing most words with the model's reason, then with the article; the first on a tie.
  */
-function namedClues(rating: Rating, target: MatchingTarget): string[] {
+function nearestClue(clues: string[], reason: string, article: ArticleForScoring): string {
+  const said = wordsOf(reason);
+  const text = wordsOf(`${article.title} ${article.summary ?? ''}`);
+  const shared = (clue: string, words: Set<string>) =>
+    [...wordsOf(clue)].filter((word) => words.has(word)).length;
+  let best = clues[0]!;
+  let bestScore = -1;
+  for (const clue of clues) {
+    const score = shared(clue, said) * 2 + shared(clue, text);
+    if (score > bestScore) [best, bestScore] = [clue, score];
+  }
+  return best;
+}
+
+/**
+ * The clues a score names: those the model copied. A story rated from 'Slightly Relevant' up
+ * matched a clue, named or not: a target's only clue, or else its nearest (never none).
+ */
+function namedClues(rating: Rating, target: MatchingTarget, article: ArticleForScoring): string[] {
   const named = matchedClues(rating.relevantClues, target.clues);
-  if (named.length > 0 || rating.label === 'Not Relevant' || target.clues.length !== 1) {
+  if (named.length > 0 || rating.label === 'Not Relevant' || target.clues.length === 0) {
     return named;
   }
-  return target.clues;
+  return [nearestClue(target.clues, rating.reason, article)];
+}
+
+/** The model's reason, or, when it gave none, one that names the clue matched. */
+function reasonOf(rating: Rating, clues: string[]): string {
+  const given = rating.reason.trim().slice(0, 1000);
+  if (given) return given;
+  const label = rating.label.charAt(0) + rating.label.slice(1).toLowerCase();
+  return clues[0] ? `${label} to "${clues[0]}".` : `${label}.`;
 }
 
 async function storeScore(
@@ -396,64 +446,34 @@ async function storeScore(
   rating: Rating,
   usage: { inputTokens: number; outputTokens: number; costUsd?: number },
 ): Promise<boolean> {
-  const keys = {
-    articleId: article.id,
-    matchingType: target.type,
-    matchingId: target.id,
-    promptId: setup.prompt.id,
-    modelId: setup.model.id,
-  };
-  try {
-    await ArticleScoreEntity.create({
-      ...keys,
+  const relevantClues = namedClues(rating, target, article);
+  return Store.storeScore(
+    article.id,
+    target,
+    keysOf(setup),
+    {
       label: rating.label,
       score: Math.max(0, Math.min(1, rating.score)),
-      reason: rating.reason.trim().slice(0, 1000) || `${rating.label}.`,
-      relevantClues: namedClues(rating, target),
+      reason: reasonOf(rating, relevantClues),
+      relevantClues,
       publishedAt: article.publishedAt,
       processId: setup.processId,
       ...usage,
-      createdAt: new Date().toISOString(),
-    }).go();
-  } catch (error) {
-    // Scored already (a redelivered chunk, a second worker): the first score stands.
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-  return true;
+    },
+    storeOf(setup),
+  );
 }
 
-/** A pair that failed before and is scored now: its failure goes. */
-async function forgetFailure(
-  article: ArticleForScoring,
-  target: MatchingTarget,
-  setup: ScoringSetup,
-) {
-  await ScoreFailureEntity.delete({
-    articleId: article.id,
-    matchingType: target.type,
-    matchingId: target.id,
-    promptId: setup.prompt.id,
-    modelId: setup.model.id,
-  }).go();
-}
-
-async function recordFailure(
+/** A pair the model could not score: recorded for production (tried again next run); an experiment only counts it. */
+async function failed(
   article: ArticleForScoring,
   target: MatchingTarget,
   setup: ScoringSetup,
   error: string,
-) {
-  await ScoreFailureEntity.upsert({
-    articleId: article.id,
-    matchingType: target.type,
-    matchingId: target.id,
-    promptId: setup.prompt.id,
-    modelId: setup.model.id,
-    error: error.slice(0, 1000),
+): Promise<void> {
+  if (setup.experiment) return;
+  await Store.recordFailure(article.id, target, keysOf(setup), {
+    error,
     processId: setup.processId,
-    lastTriedAt: new Date().toISOString(),
-  })
-    .add({ attempts: 1 })
-    .go();
+  });
 }

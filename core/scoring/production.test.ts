@@ -72,22 +72,19 @@ const savePrompt = (title: string) =>
 /** A stored score, as a run with this prompt and model would have written it. */
 async function scored(
   article: { id: string; publishedAt: string },
-  target: Pick<Scoring.MatchingTarget, 'type' | 'id'>,
+  target: Scoring.MatchingTarget,
   keys: { promptId: string; modelId: string },
 ) {
-  await Scoring.ArticleScoreEntity.create({
-    articleId: article.id,
-    matchingType: target.type,
-    matchingId: target.id,
-    ...keys,
+  await Scoring.storeScore(article.id, target, keys, {
     label: 'Very Relevant',
     score: 0.9,
     reason: 'Builders of lending protocols.',
     relevantClues: [],
     publishedAt: article.publishedAt,
     processId: ulid(),
-    createdAt: new Date().toISOString(),
-  }).go();
+    inputTokens: 0,
+    outputTokens: 0,
+  });
 }
 
 const promoting = (prompt: { id: string }, model: { id: string }, revision?: number) =>
@@ -96,23 +93,26 @@ const promoting = (prompt: { id: string }, model: { id: string }, revision?: num
 describe('before anything is promoted', () => {
   it('production scores with and reads the built-in prompt and the configured model, whatever prompts are saved or tested', async () => {
     const audience = await createAudience();
-    const reader = { type: 'user' as const, id: ulid() };
+    const reader = { id: ulid(), descriptors: [{ clue: 'build lending protocols' }] };
     const article = await createArticle();
     const builtIn = { promptId: BUILT_IN.id, modelId: local.id };
-    await scored(article, { type: 'audience', id: audience.id }, builtIn);
-    await scored(article, reader, builtIn);
+    await scored(article, Scoring.audienceTarget(audience), builtIn);
+    await scored(article, Scoring.userTarget(reader), builtIn);
 
     const saved = await savePrompt('Sharper');
-    // The experiment scores with the saved prompt: its scores stay beside production's.
+    // The experiment scores with the saved prompt: its scores stay with its run.
     const experiment = await Jobs.enqueue(
       Automations.scoreArticlesExperiment,
       { promptId: saved.id },
       admin.id,
     );
     expect((await runToEnd(experiment)).status).toBe('Success');
+    const tried = { promptId: saved.id, modelId: local.id };
+    const target = Scoring.audienceTarget(audience);
     expect(
-      (await Scoring.forArticle(article.id)).scores.some(({ promptId }) => promptId === saved.id),
-    ).toBe(true);
+      await Scoring.experimentScoresOf(experiment.id, [article.id], [target], tried),
+    ).toHaveLength(1);
+    expect((await Scoring.forPairs([article.id], [target], tried)).scores).toEqual([]);
 
     expect(await Scoring.productionSetup()).toEqual({
       prompt: BUILT_IN,
@@ -122,8 +122,8 @@ describe('before anything is promoted', () => {
     const setup = await Scoring.defaultSetup(ulid());
     expect(setup.prompt).toEqual(BUILT_IN);
     expect(setup.model.id).toBe(local.id);
-    expect((await candidatesFor(audience.id)).map((c) => c.articleId)).toEqual([article.id]);
-    expect((await Scoring.forReader(reader.id)).map((s) => s.articleId)).toEqual([article.id]);
+    expect((await candidatesFor(audience)).map((c) => c.articleId)).toEqual([article.id]);
+    expect((await Scoring.forReader(reader)).scores.map((s) => s.articleId)).toEqual([article.id]);
   });
 });
 
@@ -131,14 +131,10 @@ describe('promote', () => {
   it('changes what production scores with and reads, logs who, from what and to what, and queues scoring with it', async () => {
     const audience = await createAudience();
     const article = await createArticle();
-    await scored(
-      article,
-      { type: 'audience', id: audience.id },
-      {
-        promptId: BUILT_IN.id,
-        modelId: local.id,
-      },
-    );
+    await scored(article, Scoring.audienceTarget(audience), {
+      promptId: BUILT_IN.id,
+      modelId: local.id,
+    });
     const saved = await savePrompt('Sharper');
     const before = await Jobs.lastRun(Automations.scoreArticles.name);
 
@@ -156,7 +152,7 @@ describe('promote', () => {
     expect(Date.parse(production.promotedAt!)).toBeGreaterThan(Date.now() - 60_000);
     expect((await Scoring.defaultSetup(ulid())).prompt.id).toBe(saved.id);
     // Production reads the promoted setup's scores only: none yet.
-    expect(await candidatesFor(audience.id)).toEqual([]);
+    expect(await candidatesFor(audience)).toEqual([]);
 
     await Logs.flush();
     const lines = await Logs.forDay(new Date().toISOString().slice(0, 10), 500);
@@ -175,10 +171,10 @@ describe('promote', () => {
     expect(run?.id).not.toBe(before?.id);
     expect(run).toMatchObject({ status: 'Queued', systemUserId: admin.id });
     expect((await runToEnd(run!)).status).toBe('Success');
-    const { scores } = await Scoring.forArticle(article.id);
-    expect(
-      scores.filter(({ promptId }) => promptId === saved.id).map(({ matchingId }) => matchingId),
-    ).toContain(audience.id);
+    const { scores } = await Scoring.forArticle(article.id, [audience]);
+    expect(scores.map(({ promptId, matchingId }) => [promptId, matchingId])).toEqual([
+      [saved.id, audience.id],
+    ]);
 
     // Back to the built-in prompt, on another model: the next revision.
     const again = await promoting(BUILT_IN, selfHosted, 1);
@@ -194,7 +190,7 @@ describe('promote', () => {
     await Logs.flush();
     const lines = await Logs.forDay(new Date().toISOString().slice(0, 10), 500);
     expect(lines.map(({ message }) => message)).toContain(
-      'Scoring is busy (a run planned with the setup before, or the experiment): the scheduled scoring run scores with the promoted setup',
+      'Scoring is busy (a run planned with the setup before): the scheduled scoring run scores with the promoted setup',
     );
   });
 

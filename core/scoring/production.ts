@@ -209,7 +209,7 @@ async function queueScoring(systemUserId: string): Promise<boolean> {
   } catch (error) {
     if (!isVisibleError(error) || error.code !== 'jobs.busy') throw error;
     logger.info(
-      'Scoring is busy (a run planned with the setup before, or the experiment): the scheduled scoring run scores with the promoted setup',
+      'Scoring is busy (a run planned with the setup before): the scheduled scoring run scores with the promoted setup',
     );
     return false;
   }

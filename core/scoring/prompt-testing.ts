@@ -1,20 +1,15 @@
 // Prompt testing: the newest articles scored for one audience with every prompt editors keep for
 // 'Prompt testing', side by side: how many articles each prompt puts under each label, and its
-// top stories. Scores are stored under each prompt, so testing again only scores what is new.
+// top stories. A test is an experiment: its scores stay with its run (ADR 0033), so it never
+// changes what production reads, and testing again scores afresh.
 import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
 import { VisibleError } from '#core/common';
 import type { JobContext } from '#core/jobs';
 import * as Prompts from '#core/prompts';
-import {
-  addTotals,
-  audienceTarget,
-  forArticle,
-  noTotals,
-  scoreArticle,
-  type ScoringTotals,
-} from './index';
+import { addTotals, audienceTarget, noTotals, scoreArticle, type ScoringTotals } from './index';
+import { experimentScoresOf } from './store';
 
 export const PROMPT_TESTING_MESSAGE = 'Prompt testing error: Please select an audience';
 /** Articles a prompt test scores. */
@@ -43,23 +38,32 @@ export async function testPrompts(
   const totals = noTotals();
   const results: PromptTestResult[] = [];
   for (const [index, prompt] of prompts.entries()) {
-    const setup = { prompt, model, processId: context.processId, log: context.log };
+    const setup = {
+      prompt,
+      model,
+      processId: context.processId,
+      log: context.log,
+      experiment: true,
+    };
     for (const article of articles) {
       const done = await scoreArticle(article, [target], setup);
       addTotals(totals, done);
     }
     const labels: Record<string, number> = { Total: 0 };
     const scored: PromptTestResult['top'] = [];
-    for (const article of articles) {
-      const score = (await forArticle(article.id)).scores.find(
-        (s) => s.promptId === prompt.id && s.modelId === model.id && s.matchingId === audience.id,
-      );
-      if (!score) continue;
+    const titles = new Map(articles.map((article) => [article.id, article.title]));
+    const stored = await experimentScoresOf(
+      context.processId,
+      articles.map((article) => article.id),
+      [target],
+      { promptId: prompt.id, modelId: model.id },
+    );
+    for (const score of stored) {
       labels[score.label] = (labels[score.label] ?? 0) + 1;
       labels.Total!++;
       scored.push({
-        articleId: article.id,
-        title: article.title,
+        articleId: score.articleId,
+        title: titles.get(score.articleId) ?? '',
         label: score.label,
         score: score.score,
       });

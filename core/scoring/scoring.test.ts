@@ -1,6 +1,7 @@
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as Ai from '#core/ai';
+import { mapPool } from '#core/common';
 import * as Scoring from '#core/scoring';
 import { startFakeOpenAi, type FakeOpenAi } from '#tests/fakes/openai';
 import { createArticle } from '#tests/integration/factories';
@@ -22,6 +23,14 @@ const audience = (title: string) => Scoring.audienceTarget({ id: ulid(), title }
 
 const setup = (model = local): Scoring.ScoringSetup => ({ prompt, model, processId: ulid() });
 
+/** What production's store holds for these pairs, by this model and prompt. */
+const stored = (
+  article: { id: string },
+  targets: Scoring.MatchingTarget[],
+  model = local,
+  promptId = prompt.id,
+) => Scoring.forPairs([article.id], targets, { promptId, modelId: model.id });
+
 describe('scoring with the local provider', () => {
   it('stores a label, a 0..1 score, a reason and the matched clues per pair, DeFi above art', async () => {
     const article = defiArticle();
@@ -30,7 +39,7 @@ describe('scoring with the local provider', () => {
     const totals = await Scoring.scoreArticle(article, [builders, collectors], setup());
     expect(totals).toMatchObject({ scored: 2, alreadyScored: 0, failed: 0, calls: 1 });
 
-    const { scores } = await Scoring.forArticle(article.id);
+    const { scores } = await stored(article, [builders, collectors]);
     const of = (id: string) => scores.find((score) => score.matchingId === id)!;
     expect(of(builders.id).score).toBeGreaterThan(of(collectors.id).score);
     expect(of(builders.id).label).toBe(Ai.labelOf(of(builders.id).score));
@@ -51,7 +60,8 @@ describe('scoring with the local provider', () => {
       prompt: { id: 'editor-prompt', prompt: prompt.prompt },
     });
     expect(other).toMatchObject({ scored: 2, alreadyScored: 0 });
-    expect((await Scoring.forArticle(article.id)).scores).toHaveLength(4);
+    expect((await stored(article, targets)).scores).toHaveLength(2);
+    expect((await stored(article, targets, local, 'editor-prompt')).scores).toHaveLength(2);
   });
 
   it('stores each pair once when two workers score the same article at the same time', async () => {
@@ -62,7 +72,7 @@ describe('scoring with the local provider', () => {
       Scoring.scoreArticle(article, targets, setup()),
     ]);
     expect(runs.reduce((n, run) => n + run.scored, 0)).toBe(5);
-    expect((await Scoring.forArticle(article.id)).scores).toHaveLength(5);
+    expect((await stored(article, targets)).scores).toHaveLength(5);
   });
 
   it('keeps only the clues the audience has, spelled as the audience has them', () => {
@@ -75,39 +85,50 @@ describe('scoring with the local provider', () => {
   });
 });
 
-describe("a reader's scored articles", () => {
-  it('are those scored by the current prompt and model, newest published first, with titles, at most the limit', async () => {
-    const reader = Scoring.userTarget({
-      id: ulid(),
-      descriptors: [{ clue: 'build DeFi protocols' }, { clue: 'audit lending markets' }],
-    });
+describe("a reader's feed list", () => {
+  const user = (clues: string[]) => ({
+    id: ulid(),
+    descriptors: clues.map((clue) => ({ clue })),
+  });
+
+  it('holds what production scored for their current clues, best label first, then newest, with counts per label', async () => {
+    const reader = user(['build DeFi protocols', 'audit lending markets']);
     const current = await Scoring.defaultSetup(ulid());
-    const articles = [];
-    for (const day of [18, 20, 19]) {
-      const article = await createArticle({
-        title: `Lending protocol invariants, part ${day}`,
-        publishedAt: `2026-11-${day}T08:00:00.000Z`,
-      });
+    const articles: Awaited<ReturnType<typeof createArticle>>[] = [];
+    for (const [day, title] of [
+      [18, 'Lending protocol invariants for DeFi builders'],
+      [20, 'Lending protocol invariants for DeFi builders, again'],
+      [19, 'A generative art sale'],
+    ] as const) {
+      const article = await createArticle({ title, publishedAt: `2026-11-${day}T08:00:00.000Z` });
       articles.push(article);
-      await Scoring.scoreArticle(article, [reader], current);
+      await Scoring.scoreArticle(article, [Scoring.userTarget(reader)], current);
     }
-    // Scored by another prompt (an experiment): not what the feed is made from.
-    const other = await createArticle({ title: 'Scored by an experiment only' });
-    await Scoring.scoreArticle(other, [reader], {
+    // Scored by another prompt (an experiment would not even store here): not the feed's.
+    const other = await createArticle({ title: 'Scored by another prompt only' });
+    await Scoring.scoreArticle(other, [Scoring.userTarget(reader)], {
       ...current,
       prompt: { id: 'experiment-prompt', prompt: prompt.prompt },
     });
 
-    const shown = await Scoring.forReader(reader.id);
-    expect(shown.map(({ title }) => title)).toEqual([
-      'Lending protocol invariants, part 20',
-      'Lending protocol invariants, part 19',
-      'Lending protocol invariants, part 18',
-    ]);
-    const { scores } = await Scoring.forArticle(articles[1]!.id);
-    expect(shown[0]).toEqual({
+    const feed = await Scoring.forReader(reader);
+    const { scores } = await stored(articles[1]!, [Scoring.userTarget(reader)], current.model);
+    const rank = (label: Ai.RelevanceLabel) => Ai.RELEVANCE_LABELS.indexOf(label);
+    // Best label first; within a label, newest published first.
+    for (const [before, after] of feed.scores
+      .slice(1)
+      .map((score, i) => [feed.scores[i]!, score])) {
+      expect(rank(before!.label)).toBeGreaterThanOrEqual(rank(after!.label));
+      if (before!.label === after!.label) {
+        expect(before!.publishedAt >= after!.publishedAt).toBe(true);
+      }
+    }
+    expect(feed.scores.map(({ title }) => title).sort()).toEqual(
+      articles.map(({ title }) => title).sort(),
+    );
+    expect(feed.scores.find((score) => score.articleId === articles[1]!.id)).toEqual({
       articleId: articles[1]!.id,
-      title: 'Lending protocol invariants, part 20',
+      title: 'Lending protocol invariants for DeFi builders, again',
       source: 'Protocol Review',
       publishedAt: '2026-11-20T08:00:00.000Z',
       label: scores[0]!.label,
@@ -115,8 +136,72 @@ describe("a reader's scored articles", () => {
       reason: scores[0]!.reason,
       relevantClues: scores[0]!.relevantClues,
     });
-    expect(await Scoring.forReader(reader.id, 2)).toHaveLength(2);
-    expect(await Scoring.forReader(ulid())).toEqual([]);
+    const counts = Object.values(feed.counts).reduce((sum, n) => sum + n, 0);
+    expect(counts).toBe(3);
+    for (const label of Ai.RELEVANCE_LABELS) {
+      expect(feed.counts[label]).toBe(feed.scores.filter((score) => score.label === label).length);
+    }
+    const firstTwo = await Scoring.forReader(reader, { limit: 2 });
+    expect(firstTwo.scores).toEqual(feed.scores.slice(0, 2));
+    const rest = await Scoring.forReader(reader, { limit: 2, cursor: firstTwo.cursor });
+    expect(rest.scores).toEqual(feed.scores.slice(2));
+    expect((await Scoring.forReader(user(['anything']))).scores).toEqual([]);
+  });
+
+  it("treats changed clues as new pairs to score, and never reads the old clues' scores as current", async () => {
+    const reader = user(['build DeFi protocols']);
+    const current = await Scoring.defaultSetup(ulid());
+    const article = await createArticle({ title: 'Lending protocol invariants for DeFi builders' });
+    const before = Scoring.userTarget(reader);
+    await Scoring.scoreArticle(article, [before], current);
+    expect((await Scoring.forReader(reader)).scores).toHaveLength(1);
+
+    const changed = { ...reader, descriptors: [{ clue: 'collect generative art' }] };
+    const after = Scoring.userTarget(changed);
+    expect(after.cluesHash).not.toBe(before.cluesHash);
+    expect(await Scoring.unscoredTargets(article.id, [after], current)).toEqual([after]);
+    expect((await Scoring.forReader(changed)).scores).toEqual([]);
+    expect(await Scoring.scoreArticle(article, [after], current)).toMatchObject({ scored: 1 });
+    expect((await Scoring.forReader(changed)).scores).toHaveLength(1);
+  });
+
+  it('names a clue set alike in any order, spacing or Unicode form, and differently for any word', () => {
+    const hash = Scoring.cluesHash(['build DeFi protocols', 'audit lending markets']);
+    expect(Scoring.cluesHash([' audit  lending markets', 'build DeFi protocols'])).toBe(hash);
+    expect(Scoring.cluesHash(['build DeFi protocols', 'audit lending market'])).not.toBe(hash);
+    expect(Scoring.cluesHash(['build DeFi protocols'])).not.toBe(hash);
+    expect(Scoring.cluesHash(['cafe\u0301'])).toBe(Scoring.cluesHash(['caf\u00e9']));
+  });
+
+  it('reads one page of a reader with 300 scores in one Query, and counts them all', async () => {
+    const reader = user(['build DeFi protocols']);
+    const target = Scoring.userTarget(reader);
+    const keys = await Scoring.productionKeys();
+    const labels = Ai.RELEVANCE_LABELS;
+    // Four at a time, as a run's parallel chunks write one reader's scores.
+    await mapPool(
+      Array.from({ length: 300 }, (_, i) => i),
+      4,
+      (i) =>
+        Scoring.storeScore(ulid(), target, keys, {
+          label: labels[i % labels.length]!,
+          score: (i % labels.length) / labels.length,
+          reason: 'A reason.',
+          relevantClues: [],
+          publishedAt: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString(),
+          processId: 'bench',
+          inputTokens: 0,
+          outputTokens: 0,
+        }),
+    );
+    const counts = await Scoring.labelCounts(target, keys);
+    expect(Object.values(counts)).toEqual([60, 60, 60, 60, 60]);
+    const { scores, cursor } = await Scoring.ranked(target, keys, { limit: 20 });
+    expect(scores).toHaveLength(20);
+    expect(scores.every((score) => score.label === 'Very Relevant')).toBe(true);
+    expect(cursor).not.toBeNull();
+    const good = await Scoring.ranked(target, keys, { limit: 500, lowest: 'Quite Relevant' });
+    expect(good.scores).toHaveLength(120);
   });
 });
 
@@ -172,7 +257,7 @@ describe('scoring with an OpenAI-compatible server (fake)', () => {
     };
     expect(format.type).toBe('json_schema');
     expect(format.json_schema.strict).toBe(true);
-    const { scores } = await Scoring.forArticle(article.id);
+    const { scores } = await stored(article, targets, model);
     expect(scores.every((score) => (score.inputTokens ?? 0) > 0)).toBe(true);
   });
 
@@ -183,10 +268,45 @@ describe('scoring with an OpenAI-compatible server (fake)', () => {
     expect(await Scoring.scoreArticle(article, [target], setup(model))).toMatchObject({
       scored: 1,
     });
-    const { scores } = await Scoring.forArticle(article.id);
+    const { scores } = await stored(article, [target], model);
     expect(scores[0]).toMatchObject({
       label: 'Quite Relevant',
       relevantClues: ['build DeFi protocols'],
+    });
+  });
+
+  it("names the reader's nearest clue when the model rates a story relevant but names none, and writes a reason that names it", async () => {
+    const article = defiArticle();
+    const reader = Scoring.userTarget({
+      id: ulid(),
+      descriptors: [{ clue: 'collect generative art' }, { clue: 'build DeFi lending protocols' }],
+    });
+    // rateEveryAudience answers 'Quite Relevant' with no clue, reason about lending protocols.
+    expect(await Scoring.scoreArticle(article, [reader], setup(model))).toMatchObject({
+      scored: 1,
+    });
+    const { scores } = await stored(article, [reader], model);
+    expect(scores[0]).toMatchObject({
+      label: 'Quite Relevant',
+      relevantClues: ['build DeFi lending protocols'],
+      reason: 'It is about lending protocols.',
+    });
+
+    fake.answer = () => ({
+      label: 'Slightly Relevant',
+      score: 0.2,
+      reason: ' ',
+      relevantClues: [],
+    });
+    const other = Scoring.userTarget({
+      id: ulid(),
+      descriptors: [{ clue: 'collect generative art' }, { clue: 'audit DeFi lending markets' }],
+    });
+    await Scoring.scoreArticle(article, [other], setup(model));
+    const [empty] = (await stored(article, [other], model)).scores;
+    expect(empty).toMatchObject({
+      relevantClues: ['audit DeFi lending markets'],
+      reason: 'Slightly relevant to "audit DeFi lending markets".',
     });
   });
 
@@ -197,13 +317,13 @@ describe('scoring with an OpenAI-compatible server (fake)', () => {
     fake.script({ content: '{"label": "Very Rel' });
     const first = await Scoring.scoreArticle(article, [target], setup(model));
     expect(first).toMatchObject({ scored: 0, failed: 1 });
-    const { failures } = await Scoring.forArticle(article.id);
+    const { failures } = await stored(article, [target], model);
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ matchingId: target.id, attempts: 1 });
 
     const second = await Scoring.scoreArticle(article, [target], setup(model));
     expect(second).toMatchObject({ scored: 1, failed: 0 });
-    const after = await Scoring.forArticle(article.id);
+    const after = await stored(article, [target], model);
     expect(after.scores).toHaveLength(1);
     expect(after.failures).toHaveLength(0);
   });
@@ -214,7 +334,7 @@ describe('scoring with an OpenAI-compatible server (fake)', () => {
     fake.script({ body: '<!doctype html><h1>Bad Gateway</h1>', contentType: 'text/html' });
     const totals = await Scoring.scoreArticle(article, targets, setup(model));
     expect(totals).toMatchObject({ scored: 0, failed: 2 });
-    const { failures } = await Scoring.forArticle(article.id);
+    const { failures } = await stored(article, targets, model);
     expect(failures.map((failure) => failure.error)).toEqual([
       expect.stringContaining("the server's answer is not JSON"),
       expect.stringContaining("the server's answer is not JSON"),
@@ -227,7 +347,7 @@ describe('scoring with an OpenAI-compatible server (fake)', () => {
     fake.script(...Array.from({ length: ATTEMPTS }, () => ({ status: 500 })));
     const totals = await Scoring.scoreArticle(article, targets, setup(model));
     expect(totals).toMatchObject({ scored: 0, failed: 2 });
-    expect((await Scoring.forArticle(article.id)).failures).toHaveLength(2);
+    expect((await stored(article, targets, model)).failures).toHaveLength(2);
   });
 
   it('records an audience the batch answer left out as a failure and stores the others', async () => {
@@ -239,7 +359,7 @@ describe('scoring with an OpenAI-compatible server (fake)', () => {
     };
     const totals = await Scoring.scoreArticle(article, targets, setup(model));
     expect(totals).toMatchObject({ scored: 1, failed: 1 });
-    const { failures } = await Scoring.forArticle(article.id);
+    const { failures } = await stored(article, targets, model);
     expect(failures[0]!.error).toBe('The model gave no rating for this audience');
   });
 });
@@ -261,18 +381,15 @@ describe('a key the provider refuses', () => {
     };
     fake.script({ status: 401, message: 'Incorrect API key provided' });
     const article = defiArticle();
-    const scoring = Scoring.scoreArticle(
-      article,
-      [audience('build DeFi protocols'), audience('audit smart contracts')],
-      setup(model),
-    ).then(
+    const targets = [audience('build DeFi protocols'), audience('audit smart contracts')];
+    const scoring = Scoring.scoreArticle(article, targets, setup(model)).then(
       () => 'finished',
       () => 'threw',
     );
     // A revoked key fails every call alike: the chunk should fail (and be retried, then the run
     // end Failed), not store a ScoreFailure per pair and end the run as a Success.
     expect(await scoring).toBe('threw');
-    expect((await Scoring.forArticle(article.id)).failures).toHaveLength(0);
+    expect((await stored(article, targets, model)).failures).toHaveLength(0);
   });
 });
 

@@ -7,6 +7,7 @@ import { ROLES } from '#core/auth';
 import { fn, freeText, parse, VisibleError } from '#core/common';
 import { emailSchema } from '#core/mail';
 import { UserEntity, USER_STATUSES } from './entity';
+import { queueScoring } from './queue-scoring';
 import { UserEmailEntity } from './user-email-entity';
 import { searchEntry, UserSearchTermEntity } from './user-search-term-entity';
 import { isFirstMatch, normaliseTerm, searchTerms } from './terms';
@@ -290,13 +291,17 @@ async function byIds(ids: string[]): Promise<User[]> {
 
 const CluesSchema = v.pipe(v.array(ClueSchema), v.maxLength(50, 'At most 50 clues'));
 
-/** Replaces the user's descriptors with these clues, each with a new id. */
+/**
+ * Replaces the user's descriptors with these clues, each with a new id, and queues the scoring of
+ * the new clue set (its pairs are new: ADR 0033).
+ */
 export async function setDescriptors(id: string, clues: string[]): Promise<User> {
   const parsed = parse(CluesSchema, clues);
   const user = await mustGet(id);
   const descriptors: Descriptor[] = parsed.map((clue) => ({ id: ulid(), clue }));
   const updatedAt = now();
   await UserEntity.patch({ id }).set({ descriptors, updatedAt }).go();
+  await queueScoring(id);
   return { ...user, descriptors, updatedAt };
 }
 export { UserSessionEntity } from './user-session-entity';

@@ -11,7 +11,7 @@ import * as Outbox from '#core/outbox';
 import * as Scoring from '#core/scoring';
 import * as Tokens from '#core/tokens';
 import * as Users from '#core/users';
-import { receive } from '#tests/integration/job-queue';
+import { receive, runToEnd } from '#tests/integration/job-queue';
 import { linkIn, messagesTo } from '#tests/integration/mail';
 import { useOwnTable } from '#tests/integration/own-table';
 import { refusal } from '#tests/integration/refusal';
@@ -129,7 +129,7 @@ describe("a signed-up reader's invitation links", () => {
     expect(
       (await refusal(Users.checkSignupStatus({ token: `${token}x`, email: user.email }))).message,
     ).toBe(Users.SIGNUP_MESSAGES.needInvitation);
-    await receive((await Jobs.lastRun('score-user-articles'))!.id);
+    await receive((await Jobs.lastRun('score-articles'))!.id);
   });
 });
 
@@ -163,8 +163,11 @@ describe('completeSignup', () => {
     ).toEqual({ message: 'You have already completed your profile. Please sign in.', status: 409 });
     expect((await Users.byId(user.id))?.passwordHash).toBe(stored.passwordHash);
 
-    const run = await Jobs.lastRun('score-user-articles');
-    expect(run).toMatchObject({ status: 'Queued', input: JSON.stringify({ userId: user.id }) });
+    const run = await Jobs.lastRun('score-articles');
+    expect(run).toMatchObject({
+      status: 'Queued',
+      input: JSON.stringify({ targets: [{ type: 'user', id: user.id }] }),
+    });
     await receive(run!.id);
   });
 
@@ -231,7 +234,7 @@ describe('completeSignup', () => {
       threadId: (await interview(user.id)).threadId,
     });
     expect((await Users.byId(user.id))?.descriptors).toHaveLength(1);
-    await receive((await Jobs.lastRun('score-user-articles'))!.id);
+    await receive((await Jobs.lastRun('score-articles'))!.id);
   });
 
   it("refuses a thread that is not the user's own interview, storing nothing", async () => {
@@ -270,12 +273,12 @@ describe('completeSignup', () => {
       ['first pass 1', 'second pass 2'].map((password) => verify(stored.passwordHash!, password)),
     );
     expect(matches.filter(Boolean)).toHaveLength(1);
-    const run = await Jobs.lastRun('score-user-articles');
+    const run = await Jobs.lastRun('score-articles');
     if (run) await receive(run.id);
   });
 });
 
-describe('score-user-articles', () => {
+describe("scoring a new reader's clues", () => {
   it("scores the newest articles against the new reader's descriptors as a user target", async () => {
     const { token, user } = await invited();
     const canonicalUrl = `https://news.example/lending-${unique()}`;
@@ -290,20 +293,24 @@ describe('score-user-articles', () => {
     });
     const article = (await Articles.byUrl(canonicalUrl))!;
     await Users.completeSignup({ token, password: 'good pass 1', clues: CLUES });
-    const run = (await Jobs.lastRun('score-user-articles'))!;
-    expect(run.slot).toBe(`score-user-articles#${user.id}`);
-    await Jobs.handleBatch(await receive(run.id), Automations.jobs);
-    expect((await Jobs.byId(run.id))?.status).toBe('Success');
-    const { scores } = await Scoring.forArticle(article.id);
-    expect(scores.find((score) => score.matchingId === user.id)).toMatchObject({
-      matchingType: 'user',
-    });
+    const run = (await Jobs.lastRun('score-articles'))!;
+    expect(run.slot).toBe(`score-articles#user#${user.id}`);
+    expect((await runToEnd(run.id, Automations.jobs)).ended.status).toBe('Success');
+    const reader = Scoring.userTarget((await Users.byId(user.id))!);
+    const { scores } = await Scoring.forPairs(
+      [article.id],
+      [reader],
+      await Scoring.productionKeys(),
+    );
+    expect(scores).toEqual([
+      expect.objectContaining({ matchingType: 'user', matchingId: user.id }),
+    ]);
   });
 
   it("sends the reader the 'newsfeed is ready' e-mail with the sign-in link once the run is done, and only once", async () => {
     const { token, user } = await invited();
     await Users.completeSignup({ token, password: 'good pass 1', clues: CLUES });
-    const run = (await Jobs.lastRun('score-user-articles'))!;
+    const run = (await Jobs.lastRun('score-articles'))!;
     const feedReady = async () =>
       (await Outbox.recent({ limit: 200 })).filter(
         (email) => email.to === user.email && email.kind === 'feed-ready',
@@ -311,15 +318,20 @@ describe('score-user-articles', () => {
     expect(await feedReady()).toEqual([]);
     const messages = await receive(run.id);
     await Jobs.handleBatch(messages, Automations.jobs);
+    const chunks = await receive(run.id);
+    await Promise.all(chunks.map((message) => Jobs.handleBatch([message], Automations.jobs)));
     expect((await Jobs.byId(run.id))?.status).toBe('Success');
     expect((await Users.byId(user.id))?.feedReadyAt).toEqual(expect.any(String));
     expect(await feedReady()).toHaveLength(1);
 
-    // A redelivered message, and a second run for the same reader, send nothing more.
-    await Jobs.handleBatch(messages, Automations.jobs);
-    const again = await Jobs.enqueue(Automations.scoreUserArticles, { userId: user.id }, user.id);
-    await Jobs.handleBatch(await receive(again.id), Automations.jobs);
-    expect((await Jobs.byId(again.id))?.status).toBe('Success');
+    // Redelivered messages, and a second run for the same reader, send nothing more.
+    await Jobs.handleBatch([...messages, ...chunks], Automations.jobs);
+    const again = await Jobs.enqueue(
+      Automations.scoreArticles,
+      { targets: [{ type: 'user', id: user.id }] },
+      user.id,
+    );
+    expect((await runToEnd(again.id, Automations.jobs)).ended.status).toBe('Success');
     expect(await feedReady()).toHaveLength(1);
 
     const sent = (await messagesTo(user.email)).filter(

@@ -10,8 +10,8 @@ import { PASSWORD_HASHING } from '#core/auth';
 import { fn, PASSWORD_MESSAGES, passwordProblem, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { emailSchema } from '#core/mail';
-import { logger } from '#core/logs';
 import { UserEntity } from './entity';
+import { queueScoring } from './queue-scoring';
 import { fromInvitation, INVITATION_LINK_INVALID, INVITATION_ONBOARDED } from './invitations';
 
 import { ClueSchema, type User } from './read';
@@ -199,15 +199,3 @@ export const completeSignup = fn(CompleteSignupInput, async (input): Promise<Use
   await queueScoring(user.id);
   return { ...user, ...changes };
 });
-
-/** The new reader's first scores. The signup stands even if queueing fails: it is logged. */
-async function queueScoring(userId: string): Promise<void> {
-  try {
-    // Lazily: core/automations reads users, so a static import would make the two a cycle.
-    const { scoreUserArticles } = await import('#core/automations');
-    const { enqueue } = await import('#core/jobs');
-    await enqueue(scoreUserArticles, { userId }, userId);
-  } catch (error) {
-    logger.error('Could not queue scoring for a new reader', { userId, error });
-  }
-}

@@ -81,16 +81,16 @@ test.describe('scoring, matching and picks', () => {
     const scoring = page.locator('form').filter({ hasText: 'Score unscored articles' });
     await expect(scoring).toContainText(
       new RegExp(
-        `${output.scored} article–audience pairs? scored \\(.*\\) with .* in ${output.chunks} chunks?\\. It used .*, no cost\\.`,
+        `${output.scored} article–audience/reader pairs? scored \\(.*\\) with .* in ${output.chunks} chunks?\\. It used .*, no cost\\.`,
       ),
       { timeout: 15_000 },
     );
 
     // The article that suits the audience best, as the admin sees it.
-    const scores = await Scoring.recentFor(
-      { type: 'audience', id: audience.id },
+    const { scores } = await Scoring.ranked(
+      Scoring.audienceTarget(audience),
       { promptId: 'default-scoring', modelId: 'local:cluefeed-bm25' },
-      500,
+      { limit: 500 },
     );
     const best = scores.sort((a, b) => b.score - a.score)[0]!;
     expect(best.relevantClues).toEqual(['run Ethereum validators']);

@@ -157,7 +157,9 @@ for (const width of [1280, 390]) {
         [Scoring.userTarget((await Users.byId(reader.id))!)],
         await Scoring.defaultSetup(ulid()),
       );
-      const [score] = await Scoring.forReader(reader.id);
+      const {
+        scores: [score],
+      } = await Scoring.forReader((await Users.byId(reader.id))!);
       const newcomer = await Users.create({
         name: `Newcomer ${tag}`,
         email: `e2e-newcomer-${tag}@example.org`,

@@ -5,7 +5,7 @@ import { ArticleEntity } from '#core/articles';
 import * as Audiences from '#core/audiences';
 import * as Curation from '#core/curation';
 import { logger } from '#core/logs';
-import { ArticleScoreEntity } from '#core/scoring';
+import * as Scoring from '#core/scoring';
 import { expect, test } from './fixtures';
 
 const STORIES = [
@@ -60,20 +60,16 @@ async function scoredAudience() {
       fingerprint: createHash('sha256').update(id).digest('hex'),
     };
     await ArticleEntity.create(article).go();
-    await ArticleScoreEntity.create({
-      articleId: id,
-      matchingType: 'audience',
-      matchingId: audience.id,
-      promptId: 'default-scoring',
-      modelId: 'local:cluefeed-bm25',
+    await Scoring.storeScore(id, Scoring.audienceTarget(audience), await Scoring.productionKeys(), {
       label: labelOf(story.score),
       score: story.score,
       reason: story.reason,
       relevantClues: ['audit lending protocols'],
       publishedAt,
       processId: ulid(),
-      createdAt: publishedAt,
-    }).go();
+      inputTokens: 0,
+      outputTokens: 0,
+    });
     articles.push(article);
   }
   return { audience, articles };

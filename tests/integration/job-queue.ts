@@ -1,6 +1,7 @@
 // For job tests that play the worker: take one process's messages off this worker's jobs queue
 // (the process message, then its chunk messages), leaving other tests' messages for them.
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import * as Jobs from '#core/jobs';
 import { queueUrl, sqs } from '../../core/jobs/queue';
 
 export type QueueMessage = { messageId: string; body: string };
@@ -32,4 +33,15 @@ export async function receive(processId: string): Promise<QueueMessage[]> {
         }),
       );
   }
+}
+
+/**
+ * Runs a process to its end the way the worker does: its message (a chunked job plans), then its
+ * chunk messages, in parallel. Answers the chunk messages, for tests that count them.
+ */
+export async function runToEnd(processId: string, jobs: Jobs.JobRegistry) {
+  await Jobs.handleBatch(await receive(processId), jobs);
+  const chunks = await receive(processId);
+  await Promise.all(chunks.map((message) => Jobs.handleBatch([message], jobs)));
+  return { ended: (await Jobs.byId(processId))!, chunks };
 }

@@ -1,11 +1,13 @@
 // What a reader's feed is made from, under their edit form in User Management: the clues they gave
-// and the articles scored for those clues (newest first), or, when there are none, why, so an
-// operator can tell why a feed is empty.
+// and the articles scored for those clues (best label first, newest within a label) with how many
+// carry each label, or, when there are none, why, so an operator can tell why a feed is empty.
 import { Link } from '@remix-run/react';
 import { When } from './when';
 
 export type ReaderFeedView = {
   clues: { id: string; clue: string }[];
+  /** How many of the reader's scores carry each label. */
+  counts: Record<string, number>;
   scores: {
     articleId: string;
     title: string;
@@ -19,7 +21,9 @@ export type ReaderFeedView = {
 };
 
 export function ReaderFeed({ reader }: { reader: ReaderFeedView }) {
-  const { clues, scores } = reader;
+  const { clues, scores, counts } = reader;
+  const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  const labels = Object.entries(counts).filter(([, n]) => n > 0);
   return (
     <section aria-labelledby="reader-feed-heading">
       <h3 id="reader-feed-heading">What their feed is made from</h3>
@@ -36,8 +40,9 @@ export function ReaderFeed({ reader }: { reader: ReaderFeedView }) {
         </ul>
       )}
       <h4 id="reader-scores-heading">
-        Scored articles ({scores.length < reader.shown ? scores.length : `newest ${reader.shown}`})
+        Scored articles ({total > reader.shown ? `best ${reader.shown} of ${total}` : total})
       </h4>
+      {labels.length > 0 && <p>{labels.map(([label, n]) => `${label}: ${n}`).join(' · ')}</p>}
       {scores.length === 0 ? (
         <p className="notice">
           {clues.length === 0

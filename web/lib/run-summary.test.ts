@@ -33,7 +33,7 @@ describe('runSummary', () => {
         }),
       ),
     ).toBe(
-      '276 article–audience pairs scored (12 already scored, none failed) with 28 model calls in 3 chunks. It used 1,234 tokens (1,000 in, 234 out), no cost.',
+      '276 article–audience/reader pairs scored (12 already scored, none failed) with 28 model calls in 3 chunks. It used 1,234 tokens (1,000 in, 234 out), no cost.',
     );
   });
 

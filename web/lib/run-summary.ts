@@ -64,8 +64,10 @@ export function runSummary(run: RunView): string | undefined {
     case 'clear-table':
       return `${plural(n(output.deleted), 'item')} deleted.`;
     case 'score-articles':
+      return `${scored(output, 'article–audience/reader pair')} ${usage(output)}`;
     case 'score-articles-experiment':
       return `${scored(output, 'article–audience pair')} ${usage(output)}`;
+    // Runs from before readers were scored inside 'score-articles' (ADR 0033), still in the history.
     case 'score-user-articles':
       return `${scored(output, 'article–reader pair')} ${usage(output)}`;
     case 'populate-source-audience-matching':

@@ -20,11 +20,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = params.id ?? '';
   const article = /^[0-9A-Za-z]{1,64}$/.test(id) ? await Articles.byId(id) : undefined;
   if (!article) throw notFound();
-  const { scores, failures } = await Scoring.forArticle(article.id);
-  const audienceIds = [...new Set([...scores, ...failures].map((item) => item.matchingId))];
-  const titles = new Map(
-    (await Audiences.byIds(audienceIds)).map((audience) => [audience.id, audience.title]),
-  );
+  const audiences = await Audiences.list();
+  const { scores, failures } = await Scoring.forArticle(article.id, audiences);
+  const titles = new Map(audiences.map((audience) => [audience.id, audience.title]));
   const audience = (id: string) => titles.get(id) ?? 'a removed audience';
   // Model ids are '{provider}:{model}'; the admin shows models as 'provider - model'.
   const model = (id: string) => id.replace(':', ' - ');

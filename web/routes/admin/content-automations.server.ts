@@ -59,8 +59,16 @@ export async function automationsLoader(request: Request) {
       productionScoring(query),
     ]);
   const titles = new Map(audiences.map((audience) => [audience.id, audience.title]));
-  const [bestScores, sourceMatches] = await Promise.all([
-    Promise.all(articles.map((article) => bestScore(article.id, titles))),
+  const { production } = scoring;
+  const [best, sourceMatches] = await Promise.all([
+    // No best match to show while production cannot score (its card says why).
+    'prompt' in production
+      ? Scoring.bestFor(
+          articles.map((article) => article.id),
+          audiences.filter((audience) => audience.state === 'active'),
+          { promptId: production.prompt.id, modelId: production.model.id },
+        )
+      : new Map<string, Scoring.Score>(),
     matchesOfLastRun(runs.audienceMatching),
   ]);
   return {
@@ -69,13 +77,13 @@ export async function automationsLoader(request: Request) {
     streams: streams.map(streamRow),
     /** The stream whose removal waits for a confirmation (`?remove={id}`). */
     removing: removing && streamRow(removing),
-    articles: articles.map(({ id, title, source, publishedAt, canonicalUrl }, index) => ({
+    articles: articles.map(({ id, title, source, publishedAt, canonicalUrl }) => ({
       id,
       title,
       source,
       publishedAt,
       canonicalUrl,
-      best: bestScores[index],
+      best: bestOf(best.get(id), titles),
     })),
     articleCount,
     collections: Object.entries(Automations.COLLECTIONS).map(([id, { name }]) => ({ id, name })),
@@ -161,9 +169,11 @@ async function lastRuns() {
   return { score, experiment, populateMatching, audienceMatching, promptTesting, pickBest, send };
 }
 
-/** An article's best score, for the latest articles table: one bounded Query. */
-async function bestScore(articleId: string, titles: ReadonlyMap<string, string>) {
-  const best = await Scoring.bestFor(articleId);
+/** An article's best score among the active audiences, as the latest articles table shows it. */
+function bestOf(
+  best: Pick<Scoring.Score, 'label' | 'matchingId'> | undefined,
+  titles: ReadonlyMap<string, string>,
+) {
   return best
     ? { label: best.label, audience: titles.get(best.matchingId) ?? 'a removed audience' }
     : undefined;

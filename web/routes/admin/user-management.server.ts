@@ -72,9 +72,10 @@ export async function userManagementLoader(request: Request) {
 
 /** What the reader's feed is made from: their clues and their scored articles. */
 async function readerFeed(user: Users.User): Promise<ReaderFeedView> {
-  const scores = await Scoring.forReader(user.id);
+  const { scores, counts } = await Scoring.forReader(user);
   return {
     clues: (user.descriptors ?? []).map(({ id, clue }) => ({ id, clue })),
+    counts,
     scores: scores.map(({ articleId, title, source, publishedAt, label, relevantClues }) => ({
       articleId,
       title,

@@ -194,13 +194,15 @@ async function pageAt(query: string) {
 }
 
 describe("a reader's edit shows what their feed is made from", () => {
-  it('their clues and their scored articles, newest first', async () => {
+  it('their clues, their scored articles best first, and how many carry each label', async () => {
     const user = await Users.create({ name: 'Fay', email: email() });
     await Users.setDescriptors(user.id, ['build DeFi protocols', 'audit lending markets']);
     const reader = Scoring.userTarget((await Users.byId(user.id))!);
     const article = await createArticle({ title: 'Lending invariants to fuzz before launch' });
     await Scoring.scoreArticle(article, [reader], await Scoring.defaultSetup(ulid()));
-    const [stored] = await Scoring.forReader(user.id);
+    const {
+      scores: [stored],
+    } = await Scoring.forReader((await Users.byId(user.id))!);
 
     const page = await pageAt(`?edit=${user.id}`);
 
@@ -219,12 +221,21 @@ describe("a reader's edit shows what their feed is made from", () => {
         relevantClues: stored!.relevantClues,
       },
     ]);
+    expect(page.reader?.counts[stored!.label]).toBe(1);
+    expect(Object.values(page.reader!.counts).reduce((sum, n) => sum + n, 0)).toBe(1);
   });
 
   it('nothing for a reader who gave no clues, and nothing when no edit is open', async () => {
     const user = await Users.create({ name: 'Gus', email: email() });
     expect((await pageAt(`?edit=${user.id}`)).reader).toEqual({
       clues: [],
+      counts: {
+        'Not Relevant': 0,
+        'Slightly Relevant': 0,
+        'Moderately Relevant': 0,
+        'Quite Relevant': 0,
+        'Very Relevant': 0,
+      },
       scores: [],
       shown: Scoring.READER_SCORES_SHOWN,
     });

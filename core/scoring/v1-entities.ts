@@ -1,12 +1,12 @@
-// ArticleScore: how relevant one article is to one audience (or, later, one user), by one prompt
-// and one model. Its key is the pair plus the prompt and model, so a pair is scored once per
-// prompt and model however often a run is repeated or a chunk redelivered.
-import { defineEntity } from '#core/db';
+// The score store before ADR 0033, kept only so the 'move-scores' job can read and delete what it
+// left: scores and failures in the article's partition, keyed without the clues they were made
+// from. Nothing else reads or writes these.
 import { RELEVANCE_LABELS } from '#core/ai';
+import { defineEntity } from '#core/db';
 
-export const MATCHING_TYPES = ['audience', 'user'] as const;
+const MATCHING_TYPES = ['audience', 'user'] as const;
 
-export const ArticleScoreEntity = defineEntity({
+export const V1ScoreEntity = defineEntity({
   model: { entity: 'articleScore', version: '1', service: 'cluefeed' },
   attributes: {
     articleId: { type: 'string', required: true },
@@ -60,6 +60,38 @@ export const ArticleScoreEntity = defineEntity({
         field: 'gsi1sk',
         composite: ['promptId', 'modelId', 'publishedAt', 'articleId'],
         template: '${promptId}#${modelId}#${publishedAt}#${articleId}',
+        casing: 'none',
+      },
+    },
+  },
+});
+
+export const V1ScoreFailureEntity = defineEntity({
+  model: { entity: 'scoreFailure', version: '1', service: 'cluefeed' },
+  attributes: {
+    articleId: { type: 'string', required: true },
+    matchingType: { type: MATCHING_TYPES, required: true },
+    matchingId: { type: 'string', required: true },
+    promptId: { type: 'string', required: true },
+    modelId: { type: 'string', required: true },
+    error: { type: 'string', required: true },
+    attempts: { type: 'number', default: 0 },
+    processId: { type: 'string', required: true },
+    lastTriedAt: { type: 'string', required: true },
+  },
+  indexes: {
+    // Beside the article's scores: pk articleScores#{articleId}, sk failed#{promptId}#{modelId}#{matchingType}#{matchingId}
+    byArticle: {
+      pk: {
+        field: 'pk',
+        composite: ['articleId'],
+        template: 'articleScores#${articleId}',
+        casing: 'none',
+      },
+      sk: {
+        field: 'sk',
+        composite: ['promptId', 'modelId', 'matchingType', 'matchingId'],
+        template: 'failed#${promptId}#${modelId}#${matchingType}#${matchingId}',
         casing: 'none',
       },
     },
