@@ -1,18 +1,22 @@
 // Process status for admin pages: polled every 10 seconds; while anything runs, actions wait.
 // When the poll sees a process end (or start, or move on), the page's own data is reloaded, so
 // its last run, counts and stream problems never stay as they were when the process began.
-import { useFetcher, useRevalidator } from '@remix-run/react';
+import { useRevalidator } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { processesChanged, STATUS_PATH, type ProcessView } from '#web/lib/processes';
 import { When } from './when';
 
 export const STATUS_POLL_MS = 10_000;
 
-/** The active processes: the page's own list, kept current by polling the status endpoint. */
+/**
+ * The active processes: the page's own list, kept current by polling the status endpoint. The
+ * poll is a plain request, not a fetcher: the page's revalidation after news must not send the
+ * poll again (one request per tick).
+ */
 export function useActiveProcesses(fromPage: ProcessView[]): ProcessView[] {
-  const fetcher = useFetcher<{ processes: ProcessView[] }>();
   const { revalidate } = useRevalidator();
   const [active, setActive] = useState(fromPage);
+  const [polled, setPolled] = useState<ProcessView[]>();
   /** What the page's data last reflected, to tell whether a poll brings news. */
   const shown = useRef(fromPage);
 
@@ -22,7 +26,6 @@ export function useActiveProcesses(fromPage: ProcessView[]): ProcessView[] {
   }, [fromPage]);
 
   useEffect(() => {
-    const polled = fetcher.data?.processes;
     if (!polled) return;
     setActive(polled);
     if (processesChanged(shown.current, polled)) {
@@ -31,13 +34,24 @@ export function useActiveProcesses(fromPage: ProcessView[]): ProcessView[] {
     }
     // revalidate is a new function on every render; the poll's answer is what matters here
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.data]);
+  }, [polled]);
 
   useEffect(() => {
-    const timer = setInterval(() => fetcher.load(STATUS_PATH), STATUS_POLL_MS);
-    return () => clearInterval(timer);
-    // fetcher.load is stable for the life of the fetcher
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    let stopped = false;
+    const timer = setInterval(async () => {
+      // A failed poll (offline, signed out) leaves the list as it was until the next tick.
+      const response = await fetch(STATUS_PATH, { headers: { Accept: 'application/json' } }).catch(
+        () => undefined,
+      );
+      if (stopped || !response?.ok) return;
+      const body = (await response.json().catch(() => undefined)) as
+        { processes?: ProcessView[] } | undefined;
+      if (!stopped && body?.processes) setPolled(body.processes);
+    }, STATUS_POLL_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
   }, []);
   return active;
 }
