@@ -12,14 +12,14 @@ export const CORPUS_ARTICLES = 2_000;
 
 export const refreshCorpus = Jobs.defineJob({
   name: 'refresh-corpus',
-  title: 'Updating term statistics',
+  title: 'Updating word statistics',
   input: v.object({}),
   async run(_input, context) {
     const articles = await Articles.latestTexts(CORPUS_ARTICLES);
     const outcome = await Ai.refreshCorpus(
       articles.map(({ title, summary, source }) => ({ title, summary: summary ?? '', source })),
     );
-    context.log.info(`Term statistics of ${articles.length} article(s): ${outcome}`);
+    context.log.info(`Word statistics of ${articles.length} article(s): ${outcome}`);
     return { articles: articles.length, outcome };
   },
 });
@@ -37,6 +37,6 @@ export async function refreshCorpusAfterImport(
     await Jobs.enqueue(refreshCorpus, {}, context.systemUserId);
   } catch (error) {
     if (!isVisibleError(error) || error.code !== 'jobs.busy') throw error;
-    context.log.info('Term statistics are being updated already');
+    context.log.info('Word statistics are being updated already');
   }
 }
