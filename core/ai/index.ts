@@ -15,7 +15,26 @@ export { readAnswer } from './answer';
 export { usageOf, addUsage } from './pricing';
 export { defaultRetryPolicy, backoffDelay, retryAfterMs, type RetryPolicy } from './retry';
 export { openAiProvider, toAiError, type OpenAiSettings } from './openai';
-export { localProvider };
+export { localProvider, type LocalProviderOptions } from './local/index';
+export {
+  buildCorpus,
+  facetKey,
+  MAX_STEMS,
+  parseCorpus,
+  serialiseCorpus,
+  type Corpus,
+  type CorpusDocument,
+} from './local/corpus';
+export { wordVectors } from './local/vectors';
+export {
+  CORPUS_CACHE_MS,
+  corpusSnapshot,
+  refreshCorpus,
+  storedCorpus,
+  type CorpusSnapshot,
+  type RefreshOutcome,
+} from './corpus';
+export { CorpusStatsEntity } from './corpus-entity';
 export { AiModelEntity } from './model-entity';
 export {
   AiModelInput,

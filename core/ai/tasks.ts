@@ -75,6 +75,7 @@ export const ArticleInput = v.object({
   title: v.pipe(v.string(), v.maxLength(1000)),
   summary: v.pipe(v.string(), v.maxLength(20_000)),
   category: v.optional(v.string()),
+  source: v.optional(v.string()),
 });
 export type ArticleInput = v.InferOutput<typeof ArticleInput>;
 

@@ -111,6 +111,19 @@ export async function latest(limit: number): Promise<Article[]> {
   return data;
 }
 
+/**
+ * The newest articles' texts, `count` at most (paged until then: DynamoDB stops a page at 1 MB),
+ * for learning the local ranker's term statistics.
+ */
+export async function latestTexts(
+  count: number,
+): Promise<Pick<Article, 'title' | 'summary' | 'source'>[]> {
+  const { data } = await ArticleEntity.query
+    .latest({})
+    .go({ order: 'desc', count, attributes: ['title', 'summary', 'source'] });
+  return data;
+}
+
 function anyCounterShard(): number {
   return Math.floor(Math.random() * ARTICLE_COUNT_SHARDS);
 }

@@ -12,6 +12,7 @@ import * as Scoring from '#core/scoring';
 import { PROMPT_TESTING_MESSAGE, testPrompts } from '#core/scoring';
 import * as Streams from '#core/streams';
 
+import { refreshCorpus, refreshCorpusAfterImport } from './corpus';
 import { SCHEDULES } from './schedules';
 import { moveScores } from './move-scores';
 import { everyTarget, scoreAfterImport, scoreArticles, scoreArticlesExperiment } from './scoring';
@@ -29,6 +30,7 @@ export {
   targetGroups,
   TARGETS_PER_CHUNK,
 } from './scoring';
+export { CORPUS_ARTICLES, refreshCorpus } from './corpus';
 
 /** Imports and Clear Table write the same articles and streams: they never run at once. */
 const ARTICLES_SLOT = 'articles';
@@ -52,6 +54,7 @@ export const addStreamAndImport = Jobs.defineJob({
     const stream = await Streams.create({ name: streamName, url: streamUrl });
     await context.progress(0.1, `Importing ${stream.name}`);
     const result = await Streams.importStream(stream, context);
+    await refreshCorpusAfterImport(result.new, context);
     await scoreAfterImport(result.new, context);
     return result;
   },
@@ -64,6 +67,7 @@ export const importArticles = Jobs.defineJob({
   input: v.object({}),
   async run(_input, context) {
     const summary = await Streams.importAll(context);
+    await refreshCorpusAfterImport(summary.newArticles, context);
     await scoreAfterImport(summary.newArticles, context);
     return summary;
   },
@@ -141,6 +145,7 @@ export const jobs = Jobs.registry([
   promptTesting,
   pickBestContent,
   sendNewsletters,
+  refreshCorpus,
 ] as Jobs.JobDefinition[]);
 
 /** A job's title for an operator ('Scoring articles'); a job no longer known keeps its name. */

@@ -235,6 +235,7 @@ export async function forgetAll(targets: Pick<MatchingTarget, 'type' | 'id'>[]):
 
 type ArticleForScoring = Pick<Articles.Article, 'id' | 'title' | 'summary' | 'publishedAt'> & {
   category?: string;
+  source?: string;
 };
 
 /**
@@ -269,12 +270,14 @@ const articleInput = (article: ArticleForScoring): Ai.ArticleInput => ({
   title: article.title.slice(0, 1000),
   summary: (article.summary ?? '').slice(0, 20_000),
   ...(article.category && { category: article.category }),
+  // The local ranker weighs a reader's taste for sources; a model reads it in the prompt.
+  ...(article.source && { source: article.source.slice(0, 200) }),
 });
 
 /** The user message: the editor's prompt, filled for one target or for a group of them. */
 function render(
   setup: ScoringSetup,
-  article: ArticleForScoring & { source?: string },
+  article: ArticleForScoring,
   group: MatchingTarget[],
 ) {
   const single = group.length === 1 ? group[0] : undefined;
@@ -301,7 +304,7 @@ export type Ratings = { ratings: Map<string, Rating>; usage: Ai.AiUsage } | { er
  * error throws, because it fails every call alike.
  */
 export async function rate(
-  article: ArticleForScoring & { source?: string },
+  article: ArticleForScoring,
   group: MatchingTarget[],
   setup: ScoringSetup,
 ): Promise<Ratings> {

@@ -1,8 +1,10 @@
 // npm run bench:scoring: article x audience pairs scored per second with the local provider
 // (against DynamoDB Local in memory, scores stored, CHUNKS_IN_PARALLEL chunks at a time as the
-// worker runs them), beside the local provider's own rating speed with no storage (the baseline);
-// and model calls per 1,000 pairs through the real openai client against the fake OpenAI server.
-// Exits 1 when a count is not what the run should have stored.
+// worker runs them), beside the local provider's own rating speed with no storage (the baseline),
+// and that beside today's ranker (main at 266856c, kept in baseline/) on the same pairs; and model
+// calls per 1,000 pairs through the real openai client against the fake OpenAI server.
+// Exits 1 when a count is not what the run should have stored, or when the local provider rates
+// at less than half the speed of today's ranker.
 //   BENCH_ARTICLES=200   articles (seed posts, varied)
 //   BENCH_PARALLEL=4     chunks scored at once
 import { randomBytes } from 'node:crypto';
@@ -12,11 +14,14 @@ import { ulid } from 'ulid';
 import { startFakeOpenAi } from '#tests/fakes/openai';
 import { audiences, posts } from '#scripts/seed/data';
 import { startDynamoDb } from '../local/dynamodb';
+import { rateArticle as todaysRanker } from './baseline/relevance';
 import { envNumber, onCleanup, runBench, table } from './lib';
 
 const ARTICLES = Math.floor(envNumber('BENCH_ARTICLES', 200));
 const PARALLEL = Math.floor(envNumber('BENCH_PARALLEL', 4));
 const ARTICLES_PER_CHUNK = 10;
+/** The local provider may rate no slower than half of today's ranker (issue 17). */
+const MIN_SPEED_RATIO = 0.5;
 
 async function main(): Promise<number> {
   console.error('Starting DynamoDB Local (in memory) and the fake OpenAI server...');
@@ -61,22 +66,33 @@ async function main(): Promise<number> {
   const prompt = { id: 'default-scoring', prompt: '{audience}\n{clues}\n{title}\n{summary}' };
   const localModel = { id: 'local:cluefeed-bm25', ...Ai.LOCAL_MODELS.gpt };
 
+  // The corpus snapshot the import's refresh would have stored for these articles.
+  await Ai.refreshCorpus(articles);
+
+  console.error(`Today's ranker rating ${pairs} pairs, nothing stored...`);
+  todaysRanker(articles[0]!, targets[0]!.clues);
+  let started = performance.now();
+  for (const article of articles) for (const { clues } of targets) todaysRanker(article, clues);
+  const todayMs = performance.now() - started;
+
   console.error(`Baseline: the local provider rating ${pairs} pairs, nothing stored...`);
   const provider = Ai.localProvider();
-  let started = performance.now();
+  const rateOne = (article: (typeof articles)[number], audienceIds: typeof targets) =>
+    provider.complete({
+      model: localModel,
+      task: Ai.articleRelevanceBatch,
+      input: {
+        article: { title: article.title, summary: article.summary },
+        audiences: audienceIds.map(({ id, clues }) => ({ id, clues })),
+      },
+      user: prompt.prompt,
+    });
+  // Loads the word vectors and reads the snapshot once, as a worker's first call does.
+  await rateOne(articles[0]!, targets.slice(0, 1));
+  started = performance.now();
   for (const article of articles) {
     for (let start = 0; start < targets.length; start += Scoring.AUDIENCES_PER_CALL) {
-      await provider.complete({
-        model: localModel,
-        task: Ai.articleRelevanceBatch,
-        input: {
-          article: { title: article.title, summary: article.summary },
-          audiences: targets
-            .slice(start, start + Scoring.AUDIENCES_PER_CALL)
-            .map(({ id, clues }) => ({ id, clues })),
-        },
-        user: prompt.prompt,
-      });
+      await rateOne(article, targets.slice(start, start + Scoring.AUDIENCES_PER_CALL));
     }
   }
   const baselineMs = performance.now() - started;
@@ -133,7 +149,9 @@ async function main(): Promise<number> {
       actual: fake.requests.length,
     },
   ];
-  const ok = checks.every((check) => check.actual === check.expected);
+  const speedRatio = todayMs / baselineMs;
+  const fastEnough = speedRatio >= MIN_SPEED_RATIO;
+  const ok = checks.every((check) => check.actual === check.expected) && fastEnough;
   console.log(
     [
       '='.repeat(72),
@@ -144,6 +162,14 @@ async function main(): Promise<number> {
       table(
         ['run', 'pairs', 'seconds', 'pairs/s', 'model calls', 'calls per 1,000 pairs'],
         [
+          [
+            "today's ranker, rating only",
+            String(pairs),
+            (todayMs / 1000).toFixed(2),
+            perSecond(pairs, todayMs),
+            '-',
+            '-',
+          ],
           [
             'local rating only (baseline)',
             String(pairs),
@@ -180,6 +206,9 @@ async function main(): Promise<number> {
       ),
       '',
       `Stored scoring runs at ${((local.ms > 0 ? baselineMs / local.ms : 0) * 100).toFixed(0)}% of the local provider's bare rating speed.`,
+      `The local provider rates ${perSecond(pairs, baselineMs)} pairs/s, today's ranker ` +
+        `${perSecond(pairs, todayMs)}: ratio ${speedRatio.toFixed(2)} ` +
+        `(at least ${MIN_SPEED_RATIO}: ${fastEnough ? 'ok' : 'TOO SLOW'}).`,
       '',
       table(
         ['check', 'expected', 'actual', ''],
@@ -190,7 +219,7 @@ async function main(): Promise<number> {
           actual === expected ? 'ok' : 'MISMATCH',
         ]),
       ),
-      ok ? 'Counts PASS' : 'Counts FAIL: see the checks above',
+      ok ? 'Counts and speed PASS' : 'FAIL: see the checks and the speed ratio above',
       '='.repeat(72),
     ].join('\n'),
   );

@@ -6,8 +6,11 @@
 // Where the model and prompt come from (docs/decisions/0014-clue-assessment.md):
 // - DYNAMODB_ENDPOINT or TABLE_NAME set: from that table, as jobs do (Ai.configured, Prompts.current),
 //   e.g. against `npm start`'s DynamoDB Local or, under `sst shell`, a deployed stage.
+//   The local model rates with the table's corpus snapshot (refresh-corpus), as jobs do.
 // - Neither set: nothing is started. AI_GPT_MODEL (default local/cluefeed-bm25) must name the local
 //   model or an OpenAI model (OPENAI_API_KEY), and the scoring prompt is the built-in default.
+//   The local model's corpus is learned from the input's candidates (each id once): what the
+//   product would have imported.
 //   An OpenAI-compatible server needs its AI model record (its base URL), so it needs a table.
 //   EVAL_CONCURRENCY (default 4) bounds parallel model calls.
 import { randomBytes } from 'node:crypto';
@@ -51,12 +54,19 @@ export function readGroups(text: string, file: string): Group[] {
     });
 }
 
-type Source = { model: Ai.AiModelRef; prompt: { id: string; prompt: string } };
+type Source = { model: Ai.AiModelRef; prompt: { id: string; prompt: string }; port: Ai.Ai };
 
-async function source(): Promise<Source> {
+/** The local provider with the corpus the input's candidates make. */
+async function localPort(groups: Group[]): Promise<Ai.Ai> {
+  const candidates = new Map(groups.flatMap((group) => group.candidates.map((c) => [c.id, c])));
+  const corpus = Ai.buildCorpus([...candidates.values()], await Ai.wordVectors());
+  return Ai.localProvider({ corpus: async () => corpus });
+}
+
+async function source(groups: Group[]): Promise<Source> {
   if (process.env.DYNAMODB_ENDPOINT || process.env.TABLE_NAME) {
     const [model, prompt] = await Promise.all([Ai.configured('gpt'), Prompts.current('scoring')]);
-    return { model, prompt };
+    return { model, prompt, port: Ai.ai() };
   }
   const setting = process.env.AI_GPT_MODEL ?? 'local/cluefeed-bm25';
   const [provider = '', model = ''] = [
@@ -82,11 +92,11 @@ async function source(): Promise<Source> {
   return {
     model: { id: Ai.aiModelId(provider, model), provider, model, modelType: 'gpt' },
     prompt: { id: Prompts.defaultPromptId('scoring'), prompt: scoring.defaultPrompt },
+    port: provider === 'local' ? await localPort(groups) : Ai.ai(),
   };
 }
 
-async function scoreGroup(group: Group, { model, prompt }: Source, concurrency: number) {
-  const port = Ai.ai();
+async function scoreGroup(group: Group, { model, prompt, port }: Source, concurrency: number) {
   const scores = await mapPool(group.candidates, concurrency, async (candidate) => {
     const article = {
       title: candidate.title,
@@ -115,7 +125,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const groups = readGroups(await readFile(input, 'utf8'), input);
-  const from = await source();
+  const from = await source(groups);
   const concurrency = Number(process.env.EVAL_CONCURRENCY ?? 4) || 4;
   console.error(
     `Scoring ${groups.length} groups with ${Ai.displayName(from.model)}, prompt ${from.prompt.id}...`,

@@ -1,6 +1,7 @@
 // Writes the demo content through the same core operations the product uses. Idempotent: ids are
 // derived from each item's key, so a second run finds everything and writes nothing.
 import { createHash } from 'node:crypto';
+import * as Ai from '#core/ai';
 import * as Audiences from '#core/audiences';
 import * as ContentCards from '#core/content-cards';
 import * as Posts from '#core/posts';
@@ -22,10 +23,18 @@ export type SeedResult = {
   posts: number;
   contentCards: number;
   sentenceStarters: number;
+  /** 1 when the local ranker's corpus snapshot was made from the posts (none was stored). */
+  corpusSnapshot: number;
 };
 
 export async function seedDemoData(): Promise<SeedResult> {
-  const created: SeedResult = { audiences: 0, posts: 0, contentCards: 0, sentenceStarters: 0 };
+  const created: SeedResult = {
+    audiences: 0,
+    posts: 0,
+    contentCards: 0,
+    sentenceStarters: 0,
+    corpusSnapshot: 0,
+  };
   const audienceIds = new Map(audiences.map((a) => [a.key, seedId(`audience:${a.key}`)]));
   const postIds = new Map(posts.map((p) => [p.key, seedId(`post:${p.key}`)]));
   const idOf = (ids: Map<string, string>, key: string) => {
@@ -92,5 +101,11 @@ export async function seedDemoData(): Promise<SeedResult> {
     created.sentenceStarters++;
   }
   await seedAi();
+  // The local ranker's statistics until the first import brings articles: the posts' own.
+  const corpus = await Ai.refreshCorpus(
+    posts.map((post) => ({ title: post.title, summary: post.teaser })),
+    { onlyIfMissing: true },
+  );
+  if (corpus === 'saved') created.corpusSnapshot++;
   return created;
 }

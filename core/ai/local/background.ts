@@ -1,6 +1,7 @@
-// A small background corpus of web3 news lines. It only teaches BM25 which words are common in
-// this domain ("crypto", "blockchain", "new", "users") and so weigh little, and which are rare
-// and so carry a topic. Changing it changes every local score, so tests pin its effects.
+// A small background corpus of web3 news lines, for clue assessment (assessment.ts: which words
+// are common in this domain and so say little) and suggestions (suggestions.ts: the specific
+// topics a broad clue may mean). Relevance no longer reads it: it learns from the product's own
+// articles (ADR 0031). Changing it changes assessments and suggestions, so tests pin its effects.
 export const BACKGROUND = [
   'New DeFi lending protocol launches with isolated markets and risk parameters',
   'Stablecoin issuer publishes monthly reserve attestation for payments users',
