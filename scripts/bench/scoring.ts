@@ -5,8 +5,12 @@
 // calls per 1,000 pairs through the real openai client against the fake OpenAI server.
 // Exits 1 when a count is not what the run should have stored, or when the local provider rates
 // at less than half the speed of today's ranker.
-//   BENCH_ARTICLES=200   articles (seed posts, varied)
-//   BENCH_PARALLEL=4     chunks scored at once
+// Then a reader's feed list (ADR 0033): the read p50/p99 of one page for a reader with
+// BENCH_READER_SCORES scores, one read at a time, as a request reads it.
+//   BENCH_ARTICLES=200         articles (seed posts, varied)
+//   BENCH_PARALLEL=4           chunks scored at once
+//   BENCH_READER_SCORES=2000   a reader's scores for the feed-list read
+//   BENCH_FEED_READS=200       feed-list reads timed
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -20,6 +24,8 @@ import { envNumber, onCleanup, runBench, table } from './lib';
 const ARTICLES = Math.floor(envNumber('BENCH_ARTICLES', 200));
 const PARALLEL = Math.floor(envNumber('BENCH_PARALLEL', 4));
 const ARTICLES_PER_CHUNK = 10;
+const READER_SCORES = Math.floor(envNumber('BENCH_READER_SCORES', 2000));
+const FEED_READS = Math.floor(envNumber('BENCH_FEED_READS', 200));
 /** The local provider may rate no slower than half of today's ranker (issue 17). */
 const MIN_SPEED_RATIO = 0.5;
 
@@ -137,6 +143,38 @@ async function main(): Promise<number> {
   const openAi = await score(openAiModel as unknown as typeof localModel);
   const openAiMs = performance.now() - started;
 
+  console.error(`Storing ${READER_SCORES} scores for one reader, then reading their feed list...`);
+  const reader = { id: ulid(), descriptors: [{ clue: 'build DeFi lending protocols' }] };
+  const readerTarget = Scoring.userTarget(reader);
+  const keys = await Scoring.productionKeys();
+  const labels = Ai.RELEVANCE_LABELS;
+  await mapPool(
+    Array.from({ length: READER_SCORES }, (_, i) => i),
+    8,
+    (i) =>
+      Scoring.storeScore(articles[i % articles.length]!.id + String(i), readerTarget, keys, {
+        label: labels[i % labels.length]!,
+        score: (i % labels.length) / labels.length,
+        reason: `Quite relevant because you build DeFi lending protocols: story ${i}.`,
+        relevantClues: ['build DeFi lending protocols'],
+        publishedAt: new Date(Date.UTC(2026, 9, 1) + i * 60_000).toISOString(),
+        processId: 'bench',
+        inputTokens: 0,
+        outputTokens: 0,
+      }),
+  );
+  const counted = await Scoring.labelCounts(readerTarget, keys);
+  await Scoring.forReader(reader);
+  const feedReads: number[] = [];
+  for (let i = 0; i < FEED_READS; i++) {
+    const began = performance.now();
+    await Scoring.forReader(reader);
+    feedReads.push(performance.now() - began);
+  }
+  feedReads.sort((a, b) => a - b);
+  const percentile = (p: number) =>
+    feedReads[Math.min(feedReads.length - 1, Math.floor(p * feedReads.length))]!;
+
   const perSecond = (count: number, ms: number) => (count / (ms / 1000)).toFixed(0);
   const checks = [
     { what: 'local: pairs scored', expected: pairs, actual: local.totals.scored },
@@ -147,6 +185,11 @@ async function main(): Promise<number> {
       what: 'fake OpenAI: requests seen',
       expected: openAi.totals.calls,
       actual: fake.requests.length,
+    },
+    {
+      what: "reader's feed: scores counted",
+      expected: READER_SCORES,
+      actual: Object.values(counted).reduce((sum, n) => sum + n, 0),
     },
   ];
   const speedRatio = todayMs / baselineMs;
@@ -206,6 +249,9 @@ async function main(): Promise<number> {
       ),
       '',
       `Stored scoring runs at ${((local.ms > 0 ? baselineMs / local.ms : 0) * 100).toFixed(0)}% of the local provider's bare rating speed.`,
+      `A reader's feed list (one page of ${Scoring.READER_SCORES_SHOWN} and the counts per label) ` +
+        `with ${READER_SCORES} scores: p50 ${percentile(0.5).toFixed(1)} ms, ` +
+        `p99 ${percentile(0.99).toFixed(1)} ms over ${FEED_READS} reads.`,
       `The local provider rates ${perSecond(pairs, baselineMs)} pairs/s, today's ranker ` +
         `${perSecond(pairs, todayMs)}: ratio ${speedRatio.toFixed(2)} ` +
         `(at least ${MIN_SPEED_RATIO}: ${fastEnough ? 'ok' : 'TOO SLOW'}).`,
