@@ -350,6 +350,16 @@ const samples: Record<string, () => Sample> = {
       pickedAt: at,
     },
   }),
+  corpusStats: () => ({
+    doc: 'CorpusStats',
+    item: {
+      stats: 'H4sIAAAAAAAAA6tWKkktLlGyUlAqS8wpTVWqBQA/Ct4uEAAAAA==',
+      hash: 'ab'.repeat(32),
+      documents: 2000,
+      stems: 14_000,
+      builtAt: at,
+    },
+  }),
   productionScoring: () => ({
     doc: 'ProductionScoring',
     item: {
