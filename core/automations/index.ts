@@ -15,7 +15,13 @@ import * as Streams from '#core/streams';
 import { refreshCorpus, refreshCorpusAfterImport } from './corpus';
 import { SCHEDULES } from './schedules';
 import { moveScores } from './move-scores';
-import { everyTarget, scoreAfterImport, scoreArticles, scoreArticlesExperiment } from './scoring';
+import {
+  everyTarget,
+  scoreAfterImport,
+  scoreArticles,
+  scoreArticlesExperiment,
+  scoreNewClues,
+} from './scoring';
 
 export { moveScores, MOVE_ARTICLES_PER_CHUNK } from './move-scores';
 export { SCHEDULES, toEventBridgeCron, type Schedule } from './schedules';
@@ -26,6 +32,7 @@ export {
   READER_ARTICLE_LIMIT,
   scoreArticles,
   scoreArticlesExperiment,
+  scoreNewClues,
   scoreTargets,
   targetGroups,
   TARGETS_PER_CHUNK,
@@ -146,6 +153,7 @@ export const jobs = Jobs.registry([
   pickBestContent,
   sendNewsletters,
   refreshCorpus,
+  scoreNewClues,
 ] as Jobs.JobDefinition[]);
 
 /** A job's title for an operator ('Scoring articles'); a job no longer known keeps its name. */

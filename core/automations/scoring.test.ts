@@ -290,8 +290,8 @@ describe('readers inside the chunked scoring runs', () => {
 
   it("queues a run for a reader's changed clues that scores that reader only, and mails the ready feed once", async () => {
     const { user } = await readerWithPassword({ clues: ['stake ETH at home'] });
-    const first = (await Jobs.lastRun(Automations.scoreArticles.name))!;
-    expect(first).toMatchObject({ slot: `score-articles#user#${user.id}`, status: 'Queued' });
+    const first = (await Jobs.lastRun(Automations.scoreNewClues.name))!;
+    expect(first).toMatchObject({ slot: `score-new-clues#user#${user.id}`, status: 'Queued' });
     const done = await runToEnd(first);
     expect(done.ended.status).toBe('Success');
     const reader = await Users.byId(user.id);
@@ -302,7 +302,7 @@ describe('readers inside the chunked scoring runs', () => {
     );
 
     await Users.setDescriptors(user.id, ['collect generative art on-chain']);
-    const changed = (await Jobs.lastRun(Automations.scoreArticles.name))!;
+    const changed = (await Jobs.lastRun(Automations.scoreNewClues.name))!;
     expect(changed.id).not.toBe(first.id);
     expect(JSON.parse(changed.input)).toEqual({ targets: [{ type: 'user', id: user.id }] });
     const again = await runToEnd(changed);

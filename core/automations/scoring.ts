@@ -210,19 +210,29 @@ async function scoreChunk(
   return totals;
 }
 
-/** A run for one reader holds a slot of its own, so signups and clue edits never wait on each other. */
-function slotOf(input: ScoringInput): string {
-  if (input.targets?.length === 1)
-    return `score-articles#${input.targets[0]!.type}#${input.targets[0]!.id}`;
-  return 'scoring';
-}
-
+/** 'Score unscored articles': every active target over the newest articles. */
 export const scoreArticles = Jobs.defineChunkedJob({
   name: 'score-articles',
   title: 'Scoring articles',
   slot: 'scoring',
-  slotFor: slotOf,
-  input: ScoringInput,
+  input: v.object({}),
+  plan: (_input, context) => planScoring({}, context),
+  runChunk: (chunk, _input, context) => scoreChunk(chunk, context),
+});
+
+/**
+ * The same chunked scoring for the targets whose clues are new. Its own job, so Content
+ * Automations' 'Score unscored articles' keeps reporting its own runs; a run for one reader holds
+ * a slot of its own, so signups and clue edits never wait on each other.
+ */
+export const scoreNewClues = Jobs.defineChunkedJob({
+  name: 'score-new-clues',
+  title: 'Scoring new clues',
+  slotFor: (input) =>
+    input.targets?.length === 1
+      ? `score-new-clues#${input.targets[0]!.type}#${input.targets[0]!.id}`
+      : 'score-new-clues',
+  input: v.object({ targets: ScoringInput.entries.targets }),
   plan: planScoring,
   runChunk: (chunk, _input, context) => scoreChunk(chunk, context),
   // The funnel promised a new reader an e-mail when their feed is ready: this run made it so.
@@ -242,7 +252,7 @@ export async function scoreTargets(
   context: Pick<Jobs.JobContext, 'log' | 'systemUserId'>,
 ): Promise<void> {
   try {
-    await Jobs.enqueue(scoreArticles, { targets }, context.systemUserId);
+    await Jobs.enqueue(scoreNewClues, { targets }, context.systemUserId);
   } catch (error) {
     if (!isVisibleError(error) || error.code !== 'jobs.busy') throw error;
     context.log.info('Scoring for these clues already runs; the scheduled run takes any change', {

@@ -104,7 +104,7 @@ describe('the funnel draft', () => {
       status: 409,
     });
     expect((await Users.byId(user.id))?.signupDraft).toBeUndefined();
-    await receive((await Jobs.lastRun('score-articles'))!.id);
+    await receive((await Jobs.lastRun('score-new-clues'))!.id);
   });
 
   it('a save racing the signup never leaves a draft on a signed-up reader', async () => {
@@ -117,7 +117,7 @@ describe('the funnel draft', () => {
       const stored = (await Users.byId(user.id))!;
       expect(stored.status).toBe('Onboarded');
       expect(stored.signupDraft).toBeUndefined();
-      await receive((await Jobs.lastRun('score-articles'))!.id);
+      await receive((await Jobs.lastRun('score-new-clues'))!.id);
     }
   });
 

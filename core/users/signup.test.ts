@@ -129,7 +129,7 @@ describe("a signed-up reader's invitation links", () => {
     expect(
       (await refusal(Users.checkSignupStatus({ token: `${token}x`, email: user.email }))).message,
     ).toBe(Users.SIGNUP_MESSAGES.needInvitation);
-    await receive((await Jobs.lastRun('score-articles'))!.id);
+    await receive((await Jobs.lastRun('score-new-clues'))!.id);
   });
 });
 
@@ -163,7 +163,7 @@ describe('completeSignup', () => {
     ).toEqual({ message: 'You have already completed your profile. Please sign in.', status: 409 });
     expect((await Users.byId(user.id))?.passwordHash).toBe(stored.passwordHash);
 
-    const run = await Jobs.lastRun('score-articles');
+    const run = await Jobs.lastRun('score-new-clues');
     expect(run).toMatchObject({
       status: 'Queued',
       input: JSON.stringify({ targets: [{ type: 'user', id: user.id }] }),
@@ -234,7 +234,7 @@ describe('completeSignup', () => {
       threadId: (await interview(user.id)).threadId,
     });
     expect((await Users.byId(user.id))?.descriptors).toHaveLength(1);
-    await receive((await Jobs.lastRun('score-articles'))!.id);
+    await receive((await Jobs.lastRun('score-new-clues'))!.id);
   });
 
   it("refuses a thread that is not the user's own interview, storing nothing", async () => {
@@ -273,7 +273,7 @@ describe('completeSignup', () => {
       ['first pass 1', 'second pass 2'].map((password) => verify(stored.passwordHash!, password)),
     );
     expect(matches.filter(Boolean)).toHaveLength(1);
-    const run = await Jobs.lastRun('score-articles');
+    const run = await Jobs.lastRun('score-new-clues');
     if (run) await receive(run.id);
   });
 });
@@ -293,8 +293,8 @@ describe("scoring a new reader's clues", () => {
     });
     const article = (await Articles.byUrl(canonicalUrl))!;
     await Users.completeSignup({ token, password: 'good pass 1', clues: CLUES });
-    const run = (await Jobs.lastRun('score-articles'))!;
-    expect(run.slot).toBe(`score-articles#user#${user.id}`);
+    const run = (await Jobs.lastRun('score-new-clues'))!;
+    expect(run.slot).toBe(`score-new-clues#user#${user.id}`);
     expect((await runToEnd(run.id, Automations.jobs)).ended.status).toBe('Success');
     const reader = Scoring.userTarget((await Users.byId(user.id))!);
     const { scores } = await Scoring.forPairs(
@@ -310,7 +310,7 @@ describe("scoring a new reader's clues", () => {
   it("sends the reader the 'newsfeed is ready' e-mail with the sign-in link once the run is done, and only once", async () => {
     const { token, user } = await invited();
     await Users.completeSignup({ token, password: 'good pass 1', clues: CLUES });
-    const run = (await Jobs.lastRun('score-articles'))!;
+    const run = (await Jobs.lastRun('score-new-clues'))!;
     const feedReady = async () =>
       (await Outbox.recent({ limit: 200 })).filter(
         (email) => email.to === user.email && email.kind === 'feed-ready',
@@ -327,7 +327,7 @@ describe("scoring a new reader's clues", () => {
     // Redelivered messages, and a second run for the same reader, send nothing more.
     await Jobs.handleBatch([...messages, ...chunks], Automations.jobs);
     const again = await Jobs.enqueue(
-      Automations.scoreArticles,
+      Automations.scoreNewClues,
       { targets: [{ type: 'user', id: user.id }] },
       user.id,
     );

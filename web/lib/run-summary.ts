@@ -64,6 +64,7 @@ export function runSummary(run: RunView): string | undefined {
     case 'clear-table':
       return `${plural(n(output.deleted), 'item')} deleted.`;
     case 'score-articles':
+    case 'score-new-clues':
       return `${scored(output, 'article–audience/reader pair')} ${usage(output)}`;
     case 'score-articles-experiment':
       return `${scored(output, 'article–audience pair')} ${usage(output)}`;

@@ -12,5 +12,8 @@ export const headers = privatePageHeaders;
 
 export const loader = storingLogs(async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return json({ processes: (await Jobs.active()).map(processView) });
+  // Polled by a plain request (not a page's data request): it carries the admin pages' header.
+  return json({ processes: (await Jobs.active()).map(processView) }, 200, {
+    'Cache-Control': 'private, no-store',
+  });
 });
