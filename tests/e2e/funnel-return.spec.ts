@@ -154,6 +154,53 @@ for (const viewport of [
         });
     });
 
+    test('what the reader typed just before a reload comes back; only another window is a conflict', async ({
+      page,
+    }) => {
+      const { user, path } = await invitedLink('');
+      await page.goto(path);
+      await page.getByRole('button', { name: 'Start' }).click();
+      await page.getByRole('button', { name: 'I build...' }).click();
+      await page.getByRole('button', { name: 'I build protocols for' }).click();
+      await expect.poll(() => draftOf(user.id)).toMatchObject({ step: 'descriptor' });
+
+      // Reloaded within the moment typing waits before a save: the text leaves with the page,
+      // after the new page's loader read the draft; the new page shows it all the same.
+      const descriptor = page.locator('textarea[name="descriptor"]');
+      await descriptor.fill('lending with isolated markets');
+      await page.reload();
+      await expect(descriptor).toHaveValue('lending with isolated markets');
+      expect(await draftOf(user.id)).toMatchObject({
+        entries: [{ name: 'lending with isolated markets' }],
+      });
+      await fitsTheScreen(page, viewport.width);
+
+      // Another window opened now reads the same draft.
+      const other = await page.context().newPage();
+      const read = other.waitForResponse((response) => response.url().endsWith('/read-draft'));
+      await other.goto(path);
+      await read;
+      const elsewhere = other.locator('textarea[name="descriptor"]');
+      await expect(elsewhere).toHaveValue('lending with isolated markets');
+
+      // Going on typing is saved: the text that left with the page is not another window's.
+      await descriptor.fill('lending with isolated markets on Base');
+      await expect
+        .poll(() => draftOf(user.id))
+        .toMatchObject({ entries: [{ name: 'lending with isolated markets on Base' }] });
+      await expect(page.getByRole('alert')).toHaveText('');
+
+      // The other window, which read the draft before that save, is told, and changes nothing.
+      await elsewhere.fill('lending on Solana');
+      await expect(other.getByRole('alert')).toHaveText(
+        'Your profile was changed in another window. Please reload the page to continue from there.',
+      );
+      expect(await draftOf(user.id)).toMatchObject({
+        entries: [{ name: 'lending with isolated markets on Base' }],
+      });
+      await nothingTypedInTheBrowser(page, 'isolated markets');
+    });
+
     test('the curator says back clues and stops at "No, that covers it"; the confirmation edits clues; the thank-you and the e-mail lead to sign-in', async ({
       page,
     }) => {
