@@ -165,14 +165,18 @@ for (const viewport of [
       await expect.poll(() => draftOf(user.id)).toMatchObject({ step: 'descriptor' });
 
       // Reloaded within the moment typing waits before a save: the text leaves with the page,
-      // after the new page's loader read the draft; the new page shows it all the same.
+      // after the new page's loader read the draft; the new page shows it all the same. (It
+      // reaches the server while the new page loads; the page's second read waits for it here,
+      // so that the journey does not depend on how fast the machine runs the new page.)
       const descriptor = page.locator('textarea[name="descriptor"]');
+      const typed = { entries: [{ name: 'lending with isolated markets' }] };
+      await page.route('**/get-started/read-draft', async (route) => {
+        await expect.poll(() => draftOf(user.id)).toMatchObject(typed);
+        await route.continue();
+      });
       await descriptor.fill('lending with isolated markets');
       await page.reload();
       await expect(descriptor).toHaveValue('lending with isolated markets');
-      expect(await draftOf(user.id)).toMatchObject({
-        entries: [{ name: 'lending with isolated markets' }],
-      });
       await fitsTheScreen(page, viewport.width);
 
       // Another window opened now reads the same draft.
