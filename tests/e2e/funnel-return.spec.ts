@@ -6,6 +6,7 @@
 // sign-in link, and a reopened link of a reader who signed up offers 'Sign in' instead of a trap.
 import type { Locator, Page } from '@playwright/test';
 import { ulid } from 'ulid';
+import * as SentenceStarters from '#core/sentence-starters';
 import * as Users from '#core/users';
 import { expect, test } from './fixtures';
 import { clueTexts, evaluate, heading } from './funnel-steps';
@@ -101,6 +102,11 @@ for (const viewport of [
       await expect
         .poll(() => draftOf(user.id))
         .toMatchObject({ step: 'starters', entries: [{ finalized: true }] });
+      // The list saves again as it settles (no entry being built): the reload below comes after
+      // that save, not while it is on its way (that is the next journey's case).
+      await expect
+        .poll(async () => ((await draftOf(user.id)) as { currentId?: string }).currentId)
+        .toBeUndefined();
       const firstClue = 'I trade perpetual futures on Arbitrum and Hyperliquid';
       await expect(page.getByText('You need to select one more')).toBeVisible();
       const edit = page.getByRole('button', { name: `Edit ${firstClue}` });
@@ -152,6 +158,144 @@ for (const viewport of [
           step: 'starters',
           entries: [{ name: 'perpetual futures on Arbitrum and Hyperliquid', finalized: true }],
         });
+    });
+
+    test('what the reader typed just before a reload comes back; only another window is a conflict', async ({
+      page,
+    }) => {
+      const { user, path } = await invitedLink('');
+      await page.goto(path);
+      await page.getByRole('button', { name: 'Start' }).click();
+      await page.getByRole('button', { name: 'I build...' }).click();
+      // Arriving at the descriptor is saved at once; the page has its answer before the reader
+      // types (a change made while a save is on its way misses it if that save arrives first).
+      const arrived = page.waitForResponse(
+        (response) =>
+          response.url().endsWith('/save-draft') &&
+          (response.request().postData() ?? '').includes('"step":"descriptor"'),
+      );
+      await page.getByRole('button', { name: 'I build protocols for' }).click();
+      await (await arrived).finished();
+
+      // Reloaded within the moment typing waits before a save: the text leaves with the page,
+      // after the new page's loader read the draft; the new page shows it all the same. (It
+      // reaches the server while the new page loads: the page's second read is held until then,
+      // so that the journey does not depend on how fast the machine runs the new page. Only that
+      // request is held: page.route would hold every request, the one with the text too.)
+      const descriptor = page.locator('textarea[name="descriptor"]');
+      let left = 'lending with isolated markets';
+      /** Told of a save the journey cuts off (it never reaches the server). */
+      let cutOff = () => {};
+      const browser = await page.context().newCDPSession(page);
+      await browser.send('Fetch.enable', {
+        patterns: [{ urlPattern: '*/get-started/read-draft' }],
+      });
+      browser.on('Fetch.requestPaused', async ({ requestId, request }) => {
+        if (request.url.endsWith('/save-draft')) return cutOff();
+        await expect.poll(() => draftOf(user.id)).toMatchObject({ entries: [{ name: left }] });
+        await browser.send('Fetch.continueRequest', { requestId });
+      });
+      await descriptor.fill(left);
+      await page.reload();
+      await expect(descriptor).toHaveValue('lending with isolated markets');
+      await fitsTheScreen(page, viewport.width);
+
+      // Another window opened now reads the same draft.
+      const other = await page.context().newPage();
+      const read = other.waitForResponse((response) => response.url().endsWith('/read-draft'));
+      await other.goto(path);
+      await read;
+      const elsewhere = other.locator('textarea[name="descriptor"]');
+      await expect(elsewhere).toHaveValue('lending with isolated markets');
+
+      // Going on typing is saved: the text that left with the page is not another window's.
+      await descriptor.fill('lending with isolated markets on Base');
+      await expect
+        .poll(() => draftOf(user.id))
+        .toMatchObject({ entries: [{ name: 'lending with isolated markets on Base' }] });
+      await expect(page.getByRole('alert')).toHaveText('');
+
+      // The other window, which read the draft before that save, is told, and changes nothing.
+      await elsewhere.fill('lending on Solana');
+      await expect(other.getByRole('alert')).toHaveText(
+        'Your profile was changed in another window. Please reload the page to continue from there.',
+      );
+      expect(await draftOf(user.id)).toMatchObject({
+        entries: [{ name: 'lending with isolated markets on Base' }],
+      });
+
+      // A save on its way when the page goes, cut off before it reaches the server (held here,
+      // the reload cancels it): what it took leaves with the page all the same.
+      left = 'lending with isolated markets on Base and Arbitrum';
+      const onItsWay = new Promise<void>((resolve) => (cutOff = resolve));
+      await browser.send('Fetch.enable', {
+        patterns: [
+          { urlPattern: '*/get-started/read-draft' },
+          { urlPattern: '*/get-started/save-draft', resourceType: 'Fetch' },
+        ],
+      });
+      await descriptor.fill(left);
+      await onItsWay;
+      await page.reload();
+      await expect(descriptor).toHaveValue(left);
+      await nothingTypedInTheBrowser(page, 'isolated markets');
+    });
+
+    test('a save that reaches the server while the page loads is taken, not saved over', async ({
+      page,
+    }) => {
+      const { user, path } = await invitedLink('');
+      const token = new URL(path, 'http://localhost').searchParams.get('user')!;
+      await Users.checkSignupStatus({ token, email: user.email });
+      const build = (await SentenceStarters.list()).find((starter) => starter.name === 'I build')!;
+      const clue = (id: string, name: string) => ({
+        id,
+        name,
+        starterId: build.id,
+        pointer: { name: 'protocols for' },
+        rank: 'HIGH' as const,
+        suggestions: [],
+        finalized: true,
+        isEditMode: false,
+        submitted: name,
+      });
+      // Saved on the way to the list: the entry just added is still named as the one being built,
+      // which the page tidies away as it loads (a change of its own, that waits for its read).
+      const before = { variant: '' as const, step: 'starters' as const, currentId: 'entry-1' };
+      await Users.saveDraft({
+        token,
+        revision: 0,
+        state: { ...before, entries: [clue('entry-1', 'lending markets')] },
+      });
+      // The page before this one saves once more after this page's loader read the draft.
+      const browser = await page.context().newCDPSession(page);
+      await browser.send('Fetch.enable', {
+        patterns: [{ urlPattern: '*/get-started/read-draft' }],
+      });
+      browser.on('Fetch.requestPaused', async ({ requestId }) => {
+        await Users.saveDraft({
+          token,
+          revision: 1,
+          state: {
+            variant: '',
+            step: 'starters',
+            entries: [clue('entry-1', 'lending markets'), clue('entry-2', 'restaking')],
+          },
+        });
+        await browser.send('Fetch.continueRequest', { requestId });
+      });
+      await page.goto(path);
+      await expect(page).toHaveURL(/[?&]step=starters/);
+      await expect
+        .poll(() => clueTexts(page))
+        .toEqual(['I build protocols for lending markets', 'I build protocols for restaking']);
+      // The page builds on that save: what the reader does next is saved, with no conflict.
+      await page.getByRole('button', { name: 'Delete I build protocols for restaking' }).click();
+      await expect
+        .poll(() => draftOf(user.id))
+        .toMatchObject({ entries: [{ name: 'lending markets' }] });
+      await expect(page.getByRole('alert')).toHaveText('');
+      await fitsTheScreen(page, viewport.width);
     });
 
     test('the curator says back clues and stops at "No, that covers it"; the confirmation edits clues; the thank-you and the e-mail lead to sign-in', async ({

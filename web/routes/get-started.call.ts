@@ -1,5 +1,6 @@
-// POST /get-started/{call}: the funnel's calls (check-signup-status, signup, initialize-thread,
-// send-message, retrieve-clues), each authorised by the invitation token in its JSON body.
+// POST /get-started/{call}: the funnel's calls (check-signup-status, read-draft, save-draft, signup,
+// initialize-thread, send-message, retrieve-clues), each authorised by the invitation token in its
+// JSON body.
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { methodNotAllowed } from '#web/lib/api.server';
 import { storingLogs } from '#web/lib/resource-route.server';

@@ -36,11 +36,9 @@ export async function loadGetStarted({ request }: LoaderFunctionArgs) {
     url.searchParams.set('step', draft.state.step);
     throw redirect(`${url.pathname}${url.search}`);
   }
-  // A draft made in another variant does not fit this one's steps: the page starts afresh.
-  const kept = draft?.state.variant === variant ? draft : null;
-  const [starters, chat] = await Promise.all([
+  const [starters, start] = await Promise.all([
     variant === 'ip' ? [] : SentenceStarters.list(),
-    invited && kept?.state.threadId ? interview(invited.id, kept.state.threadId) : null,
+    startingPoint(invited, draft, variant),
   ]);
   return {
     variant,
@@ -48,9 +46,23 @@ export async function loadGetStarted({ request }: LoaderFunctionArgs) {
     linkProblem,
     onboarded,
     starters,
-    draft: kept,
-    chat,
+    ...start,
   };
+}
+
+/**
+ * What the page starts from: the reader's draft and their interview so far. A draft made in
+ * another variant does not fit this one's steps: the page starts afresh.
+ */
+async function startingPoint(
+  invited: Users.User | null,
+  draft: Users.Draft | null,
+  variant: Variant,
+) {
+  const kept = draft?.state.variant === variant ? draft : null;
+  const chat =
+    invited && kept?.state.threadId ? await interview(invited.id, kept.state.threadId) : null;
+  return { draft: kept, chat };
 }
 
 /**
@@ -129,6 +141,13 @@ const CALLS = {
       email: input.email as string,
     });
     return { name: status.name, status: status.status };
+  },
+  'read-draft': async (body: unknown) => {
+    // The page, once loaded, reads again what it started from (use-draft: the page before it may
+    // have saved after its loader read the draft).
+    const { token, variant } = parsed(Body({ variant: v.picklist(VARIANTS) }), body);
+    const { user, draft } = await Users.openInvitation(token);
+    return startingPoint(user, draft ?? null, variant);
   },
   'save-draft': async (body: unknown) => {
     // core/users validates the draft; here only that the body is an object with a token.

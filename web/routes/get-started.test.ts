@@ -221,6 +221,39 @@ describe('POST /get-started/{call}', () => {
     expect((await Users.byId(user.id))!.signupDraftRevision).toBe(1);
   });
 
+  it("read-draft: answers the link's draft as it is now, with its interview; another variant's or reader's, none", async () => {
+    const { user, token } = await invited();
+    await Users.checkSignupStatus({ token, email: user.email });
+    expect(await call('read-draft', { token, variant: 'ip' })).toEqual({
+      status: 200,
+      body: { draft: null, chat: null },
+    });
+    const thread = await call('initialize-thread', { token });
+    const threadId = thread.body.threadId as string;
+    const state = { variant: 'ip', step: 'chat', entries: [], threadId };
+    await call('save-draft', { token, revision: 0, state });
+    // Saved after the page's loader read the draft (the page before it leaving): read as it is now.
+    await call('save-draft', { token, revision: 1, state: { ...state, startedAt: 5 } });
+    const read = await call('read-draft', { token, variant: 'ip' });
+    expect(read.body.draft).toEqual({ revision: 2, state: { ...state, startedAt: 5 } });
+    expect(read.body.chat).toEqual((await load(`?user=${token}&vus=ip&step=chat`)).data?.chat);
+    expect(read.body.chat.messages).toHaveLength(1);
+    expect(await call('read-draft', { token, variant: 'sp' })).toEqual({
+      status: 200,
+      body: { draft: null, chat: null },
+    });
+    const other = await invited();
+    expect((await call('read-draft', { token: other.token, variant: 'ip' })).body).toEqual({
+      draft: null,
+      chat: null,
+    });
+    expect(
+      (await call('read-draft', { token: `${token.slice(0, -2)}xx`, variant: 'ip' })).status,
+    ).toBe(400);
+    expect((await call('read-draft', { token, variant: 'zz' })).status).toBe(400);
+    expect((await call('read-draft', { variant: 'ip' })).status).toBe(400);
+  });
+
   it("assistant: a thread answers only its own user's token; bad and overlong input is a 4xx", async () => {
     const mine = await invited();
     const theirs = await invited();

@@ -5,6 +5,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData, useSearchParams } from '@remix-run/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { DraftState } from '#core/users';
 import { ChatStep, CluesStep, type Chat } from '#web/components/get-started/chat-step';
 import { DescriptorStep } from '#web/components/get-started/descriptor-step';
@@ -40,8 +41,28 @@ export function loader(args: LoaderFunctionArgs) {
 
 export { shouldRevalidate } from '#web/components/get-started/use-steps';
 
+type Data = ReturnType<typeof useLoaderData<typeof loader>>;
+/** What the funnel starts from. */
+type Start = Pick<Data, 'draft' | 'chat'>;
+
 export default function GetStarted() {
   const data = useLoaderData<typeof loader>();
+  // The funnel starts from the loader's draft, or, once, from a newer one the server holds when the
+  // page has loaded (use-draft): it starts again from that, as a load would. At once, so that
+  // nothing the reader does comes between the check that they did nothing yet and the new start.
+  const [newer, setNewer] = useState<Start>();
+  const takeNewer = useCallback((found: Start) => flushSync(() => setNewer(found)), []);
+  const start = newer ?? data;
+  return (
+    <Funnel
+      key={start.draft?.revision ?? 0}
+      data={{ ...data, draft: start.draft, chat: start.chat }}
+      onNewer={newer ? undefined : takeNewer}
+    />
+  );
+}
+
+function Funnel({ data, onNewer }: { data: Data; onNewer?: (found: Start) => void }) {
   const { variant, invited, starters } = data;
   const saved = data.draft?.state;
   const token = useSearchParams()[0].get('user') ?? '';
@@ -120,6 +141,7 @@ export default function GetStarted() {
     draft,
     { finished: done, typing: shown === 'descriptor' },
     fail,
+    onNewer,
   );
 
   async function call(path: string, body: object, then: () => void) {
