@@ -1,12 +1,17 @@
 // The pages the route sweep knows (web/routes.ts, read by tests/integration/route-table.ts), as
 // the browser sweeps open them: seeded values for their dynamic segments, the links a subscriber
 // gets for the public pages that read one, and a session for reader and admin pages. A route added
-// to web/routes.ts is swept here too; a dynamic segment nobody gave a sample opens its 404 page.
+// to web/routes.ts is swept here too; a page with a dynamic segment nobody gave a sample stops the
+// sweeps (it would only open its 404 page), so no page goes unchecked behind a made-up id.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { ulid } from 'ulid';
 import * as Audiences from '#core/audiences';
 import * as ContentCards from '#core/content-cards';
+import * as Newsletter from '#core/newsletter';
+import * as Scoring from '#core/scoring';
 import * as Subscribers from '#core/subscribers';
+import * as Users from '#core/users';
+import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword } from '#tests/integration/readers';
 import { routeEntries, samplePath, type Access } from '#tests/integration/route-table';
 import { expect } from './fixtures';
@@ -17,25 +22,69 @@ export type SweptPage = {
   /** Path and query the sweep opens. */
   url: string;
   access: Access;
-  /** 404 for the not-found page, and where no sample names a thing for its segments. */
+  /** 404 for the not-found pages (`/not-found` and the catch-all). */
   status: 200 | 404;
 };
 
 const ADMIN = { userName: 'admin', password: 'e2e-admin-password-0123' };
 
 /** The dynamic routes the sweep opens with a seeded thing (param names repeat across routes). */
-const SAMPLED = ['/a/:slug', '/p/:slug', '/cc/:slug', '/subscribed-to-newsletter/:slug?'] as const;
+const SAMPLED = [
+  '/a/:slug',
+  '/p/:slug',
+  '/cc/:slug',
+  '/subscribed-to-newsletter/:slug?',
+  '/admin-panel/setup-campaign/:id',
+  '/admin-panel/articles/:id',
+] as const;
+
+/** A scored article (its page's widest part is the scores table) and a sent campaign. */
+async function adminSamples() {
+  const tag = ulid().toLowerCase();
+  const [reader, article] = await Promise.all([
+    Users.create({ name: `Sweep reader ${tag}`, email: `e2e-sweep-reader-${tag}@example.org` }),
+    createArticle({ canonicalUrl: `https://news.example/e2e/sweep/${tag}` }),
+  ]);
+  await Users.setDescriptors(reader.id, ['build DeFi protocols', 'audit lending markets']);
+  await Scoring.scoreArticle(
+    article,
+    [Scoring.userTarget((await Users.byId(reader.id))!)],
+    await Scoring.defaultSetup(ulid()),
+  );
+  const campaign = Newsletter.newCampaignId();
+  await Newsletter.NewsletterIssueEntity.create({
+    id: campaign,
+    origin: 'campaign',
+    frequency: 'daily',
+    from: '2026-03-01T09:00:00.000Z',
+    to: '2026-03-02T09:00:00.000Z',
+    audienceIds: [],
+    status: 'done',
+    recipients: 3,
+    sent: 1,
+    skipped: 2,
+    skippedUnsubscribed: 1,
+    skippedNotConfirmed: 1,
+    createdAt: '2026-03-02T09:00:00.000Z',
+    startedAt: '2026-03-02T09:00:00.000Z',
+    doneAt: '2026-03-02T09:01:00.000Z',
+  }).go();
+  return { article: article.id, campaign };
+}
 
 async function segmentSamples(): Promise<Record<(typeof SAMPLED)[number], Record<string, string>>> {
   const lookup = await Audiences.bySlug(busyAudience.slug);
   if (lookup.kind !== 'found') throw new Error(`seeded audience ${busyAudience.slug} is missing`);
   const [card] = (await ContentCards.pageForAudience(lookup.audience.id, { limit: 1 })).cards;
   if (!card) throw new Error(`seeded audience ${busyAudience.slug} has no card`);
+  const admin = await adminSamples();
   return {
     '/a/:slug': { slug: busyAudience.slug },
     '/p/:slug': { slug: originalPost.slug },
     '/cc/:slug': { slug: ContentCards.pathSlug(card) },
     '/subscribed-to-newsletter/:slug?': { slug: busyAudience.slug },
+    '/admin-panel/setup-campaign/:id': { id: admin.campaign },
+    '/admin-panel/articles/:id': { id: admin.article },
   };
 }
 
@@ -47,14 +96,14 @@ export const sweptPatterns = routeEntries()
       route.page && all.findIndex((other) => other.pattern === route.pattern) === index,
   )
   .map(({ pattern, access }) => {
-    const sampled =
-      (SAMPLED as readonly string[]).includes(pattern) ||
-      !pattern.split('/').some((segment) => /^[:*]/.test(segment));
-    return {
-      pattern,
-      access,
-      status: (sampled && pattern !== '/not-found' ? 200 : 404) as SweptPage['status'],
-    };
+    const dynamic = pattern.split('/').some((segment) => segment.startsWith(':'));
+    if (dynamic && !(SAMPLED as readonly string[]).includes(pattern)) {
+      // Opened with a made-up id it would only show the 404 page, and its own page would never
+      // be checked: give it a seeded thing in SAMPLED.
+      throw new Error(`${pattern} has no sample for the browser sweeps`);
+    }
+    const notFound = pattern === '/not-found' || pattern.split('/').includes('*');
+    return { pattern, access, status: (notFound ? 404 : 200) as SweptPage['status'] };
   });
 
 /**
