@@ -275,11 +275,7 @@ const articleInput = (article: ArticleForScoring): Ai.ArticleInput => ({
 });
 
 /** The user message: the editor's prompt, filled for one target or for a group of them. */
-function render(
-  setup: ScoringSetup,
-  article: ArticleForScoring,
-  group: MatchingTarget[],
-) {
+function render(setup: ScoringSetup, article: ArticleForScoring, group: MatchingTarget[]) {
   const single = group.length === 1 ? group[0] : undefined;
   return Prompts.render(setup.prompt, {
     title: article.title,
