@@ -14,7 +14,7 @@ import { useOwnTable } from '#tests/integration/own-table';
 
 useOwnTable('move-scores');
 
-const KEYS = { promptId: 'default-scoring', modelId: 'local:cluefeed-bm25' };
+const KEYS = { promptId: 'default-scoring', modelId: 'openai:gpt-4o-mini' };
 let audience: Scoring.MatchingTarget;
 let reader: Scoring.MatchingTarget;
 let articleIds: string[];
@@ -24,13 +24,14 @@ async function oldScore(
   articleId: string,
   target: { type: 'audience' | 'user'; id: string },
   i: number,
+  keys = KEYS,
 ) {
   const label = Ai.RELEVANCE_LABELS[i % Ai.RELEVANCE_LABELS.length]!;
   await Scoring.V1ScoreEntity.create({
     articleId,
     matchingType: target.type,
     matchingId: target.id,
-    ...KEYS,
+    ...keys,
     label,
     score: 0.2 * (i % 5),
     reason: `Reason ${i}.`,
@@ -70,6 +71,10 @@ beforeAll(async () => {
   }
   // A removed audience's score, and a failure: neither moves.
   await oldScore(articleIds[0]!, { type: 'audience', id: ulid() }, 0);
+  // Nor the old local ranker's score, nor a prompt test's: production scores those pairs again.
+  await oldScore(articleIds[2]!, { type: 'user', id: ulid() }, 2, KEYS);
+  await oldScore(articleIds[2]!, audience, 2, { ...KEYS, modelId: 'local:cluefeed-bm25' });
+  await oldScore(articleIds[3]!, audience, 3, { ...KEYS, promptId: 'prompt-test-1' });
   await Scoring.V1ScoreFailureEntity.create({
     articleId: articleIds[1]!,
     matchingType: 'audience',
@@ -106,7 +111,8 @@ describe('Move scores to the new keys', () => {
     expect(JSON.parse(ended.output!)).toMatchObject({
       moved: 59,
       alreadyMoved: 1,
-      orphaned: 1,
+      orphaned: 2,
+      dropped: 2,
       failuresDropped: 1,
     });
     expect(await oldLeft()).toEqual([]);

@@ -3,8 +3,9 @@
 // clues the target has now (what production showed them as until now). Chunks of articles run
 // in parallel; each score is written with its count in one conditional transaction before its
 // old item is deleted, so a rerun, a redelivered chunk or a crash between the two writes moves
-// nothing twice and counts nothing twice. Failures are not moved: their pairs are unscored, so
-// the next scoring run tries them again. Picks and cards keep their own copy of what a score said
+// nothing twice and counts nothing twice. Not moved, so the next scoring run scores them again:
+// failures; scores by the local model (made by the ranker before ADR 0031, under the same model
+// id, and free to redo); scores an experiment or prompt test made (not a 'scoring' prompt). Picks and cards keep their own copy of what a score said
 // and never referred to score keys, so they stay as they are.
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
@@ -12,6 +13,7 @@ import { ArticleEntity } from '#core/articles';
 import * as Audiences from '#core/audiences';
 import { deleteAll } from '#core/db';
 import * as Jobs from '#core/jobs';
+import * as Prompts from '#core/prompts';
 import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 
@@ -39,9 +41,24 @@ async function targetsOf(scores: OldScore[]): Promise<Map<string, Scoring.Matchi
   return new Map(targets.map((target) => [`${target.type}#${target.id}`, target]));
 }
 
-/** Moves one article's old scores; answers how many moved, were there already, or had no target. */
+/** Whether production may read an old score: a 'scoring' prompt's, by a model other than the local one. */
+async function worthMoving(
+  score: OldScore,
+  scoringPrompts: Map<string, boolean>,
+): Promise<boolean> {
+  if (score.modelId.startsWith('local:')) return false;
+  if (score.promptId === Prompts.defaultPromptId('scoring')) return true;
+  if (!scoringPrompts.has(score.promptId)) {
+    const prompt = await Prompts.byId(score.promptId);
+    scoringPrompts.set(score.promptId, prompt?.expImplementationId === 'scoring');
+  }
+  return scoringPrompts.get(score.promptId)!;
+}
+
+/** Moves one article's old scores; answers how many moved, were there already, or were dropped. */
 async function moveArticle(articleId: string) {
-  const totals = { moved: 0, alreadyMoved: 0, orphaned: 0, failuresDropped: 0 };
+  const totals = { moved: 0, alreadyMoved: 0, orphaned: 0, dropped: 0, failuresDropped: 0 };
+  const scoringPrompts = new Map<string, boolean>();
   const [{ data: scores }, { data: failures }] = await Promise.all([
     Scoring.V1ScoreEntity.query.byArticle({ articleId }).go({ pages: 'all' }),
     Scoring.V1ScoreFailureEntity.query.byArticle({ articleId }).go({ pages: 'all' }),
@@ -51,6 +68,8 @@ async function moveArticle(articleId: string) {
     const target = targets.get(`${old.matchingType}#${old.matchingId}`);
     if (!target) {
       totals.orphaned++;
+    } else if (!(await worthMoving(old, scoringPrompts))) {
+      totals.dropped++;
     } else {
       const moved = await Scoring.storeScore(
         articleId,
@@ -105,7 +124,7 @@ export const moveScores = Jobs.defineChunkedJob({
     return chunks;
   },
   async runChunk(articleIds) {
-    const totals = { moved: 0, alreadyMoved: 0, orphaned: 0, failuresDropped: 0 };
+    const totals = { moved: 0, alreadyMoved: 0, orphaned: 0, dropped: 0, failuresDropped: 0 };
     for (const articleId of articleIds) {
       const done = await moveArticle(articleId);
       for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += done[key];

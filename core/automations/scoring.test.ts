@@ -10,6 +10,7 @@ import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
 import * as Automations from '#core/automations';
 import * as Jobs from '#core/jobs';
+import * as Outbox from '#core/outbox';
 import * as Prompts from '#core/prompts';
 import * as Scoring from '#core/scoring';
 import { createArticle, createAudience } from '#tests/integration/factories';
@@ -316,6 +317,34 @@ describe('readers inside the chunked scoring runs', () => {
         (score.relevantClues ?? []).every((c) => c === 'collect generative art on-chain'),
       ),
     ).toBe(true);
+    // The old clue set's entries and counts are swept once the new set is scored.
+    const old = Scoring.userTarget(reader!);
+    const keys = await Scoring.productionKeys();
+    const newest = (await Articles.latest(Automations.READER_ARTICLE_LIMIT)).map((a) => a.id);
+    expect((await Scoring.forPairs(newest, [old], keys)).scores).toEqual([]);
+    expect(Object.values(await Scoring.labelCounts(old, keys))).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('tells a reader whose feed was not ready yet once a scheduled run scores their clues, and only once', async () => {
+    // Clues stored without queueing their run (as if queueing had failed): only the schedule scores them.
+    const user = await Users.create({
+      name: 'Late Reader',
+      email: `late-${ulid().toLowerCase()}@example.org`,
+      status: 'Onboarded',
+    });
+    await Users.UserEntity.patch({ id: user.id })
+      .set({ descriptors: [{ id: ulid(), clue: 'run Ethereum validators' }] })
+      .go();
+    expect((await Users.byId(user.id))?.feedReadyAt).toBeUndefined();
+    for (let round = 0; round < 2; round++) {
+      const run = await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-1');
+      expect((await runToEnd(run)).ended.status).toBe('Success');
+    }
+    expect((await Users.byId(user.id))?.feedReadyAt).toEqual(expect.any(String));
+    const mails = (await Outbox.recent({ limit: 200 })).filter(
+      (email) => email.to === user.email && email.kind === 'feed-ready',
+    );
+    expect(mails).toHaveLength(1);
   });
 
   it('keeps each chunk under its limits however many readers and clues there are', () => {

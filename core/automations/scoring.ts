@@ -210,6 +210,20 @@ async function scoreChunk(
   return totals;
 }
 
+/**
+ * The 'newsfeed is ready' e-mail the funnel promised, once the reader has stories: sent after the
+ * run that scored them (once per reader, Users.markFeedReady). A reader whose own first run
+ * found nothing, or never ran, is told after the run that does.
+ */
+async function tellIfReady(user: Users.User | undefined): Promise<void> {
+  if (!user || user.feedReadyAt || !scoresFor(user)) return;
+  const counts = await Scoring.labelCounts(
+    Scoring.userTarget(user),
+    await Scoring.productionKeys(),
+  );
+  if (Object.values(counts).some((n) => n > 0)) await Users.markFeedReady(user.id);
+}
+
 /** 'Score unscored articles': every active target over the newest articles. */
 export const scoreArticles = Jobs.defineChunkedJob({
   name: 'score-articles',
@@ -218,6 +232,14 @@ export const scoreArticles = Jobs.defineChunkedJob({
   input: v.object({}),
   plan: (_input, context) => planScoring({}, context),
   runChunk: (chunk, _input, context) => scoreChunk(chunk, context),
+  async succeeded() {
+    let cursor: string | undefined;
+    do {
+      const page = await Users.list({ cursor, limit: 50 });
+      for (const user of page.users) await tellIfReady(user);
+      cursor = page.next;
+    } while (cursor);
+  },
 });
 
 /**
@@ -235,10 +257,14 @@ export const scoreNewClues = Jobs.defineChunkedJob({
   input: v.object({ targets: ScoringInput.entries.targets }),
   plan: planScoring,
   runChunk: (chunk, _input, context) => scoreChunk(chunk, context),
-  // The funnel promised a new reader an e-mail when their feed is ready: this run made it so.
+  // The reader's old clue sets are never read again; the funnel's promised e-mail, once there are stories.
   async succeeded(input) {
     for (const target of input.targets ?? []) {
-      if (target.type === 'user') await Users.markFeedReady(target.id);
+      if (target.type !== 'user') continue;
+      const user = await Users.byId(target.id);
+      if (!user) continue;
+      await Scoring.forgetOtherClues(Scoring.userTarget(user));
+      await tellIfReady(user);
     }
   },
 });

@@ -234,7 +234,6 @@ const samples: Record<string, () => Sample> = {
       outputTokens: 40,
       costUsd: 0.0001,
       createdAt: at,
-      expiresAt: 2e9,
     },
   }),
   scoreCounts: () => ({

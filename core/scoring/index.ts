@@ -35,8 +35,8 @@ export {
   forPairs,
   experimentScoresOf,
   forgetTarget,
+  forgetOtherClues,
   storeScore,
-  SCORE_TTL_DAYS,
   type Score,
   type ScoreFailure,
   type ExperimentScore,
@@ -196,7 +196,7 @@ export type ReaderScore = Pick<
 /**
  * A reader's feed list: their articles scored by production's setup for their current clues,
  * best label first and newest within a label, with the counts per label. One Query of the
- * reader's ranked entries (one page), one GetItem of their counts and one BatchGetItem of the
+ * reader's ranked entries (one page), one BatchGetItem of their count shards and one of the
  * page's articles, however many scores the reader has.
  */
 export async function forReader(

@@ -2,7 +2,7 @@
 // article, the target (an audience or a reader), a hash of the target's clues, the prompt version
 // and the model. Each target's entries live in the target's own partition, so no read grows with
 // the number of readers; a changed clue set hashes differently, so its pairs are simply unscored
-// and the old entries are never read as current (they expire). The same write keeps two read
+// and the old entries are never read as current (a reader's are swept once the new set is scored). The same write keeps two read
 // models current: the target's entries ranked (gsi1, label band then newest) and its counts per
 // label, so a feed or a pick reads one bounded Query.
 import { RELEVANCE_LABELS } from '#core/ai';
@@ -27,9 +27,9 @@ export const ScoreEntity = defineEntity({
     inputTokens: { type: 'number', default: 0 },
     outputTokens: { type: 'number', default: 0 },
     costUsd: { type: 'number' },
+    // No TTL: an entry that expired would be scored and counted again while its article is still
+    // among the newest. A reader's superseded clue sets are swept instead (forgetOtherClues).
     createdAt: { type: 'string', required: true },
-    /** DynamoDB TTL (seconds): entries nobody rescores go by themselves. */
-    expiresAt: { type: 'number', required: true },
   },
   indexes: {
     // One pair's entry, in the target's partition:

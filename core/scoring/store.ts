@@ -33,8 +33,8 @@ export type SetupKeys = { promptId: string; modelId: string };
 /** Where a run's scores go: production's store, or its own run (an experiment, a prompt test). */
 export type ScoreStore = { experiment?: { processId: string } };
 
-/** Production entries nobody rescores expire: the feed and picks look at recent stories. */
-export const SCORE_TTL_DAYS = 120;
+/** A failure is tried again by the next runs; one nobody retries goes by itself. */
+export const FAILURE_TTL_DAYS = 120;
 /** An experiment's scores are kept for its report, then go. */
 export const EXPERIMENT_TTL_DAYS = 90;
 /** Attempts when a score's transaction collides with another on the same counts item. */
@@ -177,7 +177,6 @@ export async function storeScore(
             ...score,
             rank: String(RELEVANCE_LABELS.indexOf(score.label)),
             createdAt,
-            expiresAt: expiresIn(SCORE_TTL_DAYS),
           })
           .commit(),
         counts
@@ -219,7 +218,7 @@ export async function recordFailure(
     error: failure.error.slice(0, 1000),
     processId: failure.processId,
     lastTriedAt: new Date().toISOString(),
-    expiresAt: expiresIn(SCORE_TTL_DAYS),
+    expiresAt: expiresIn(FAILURE_TTL_DAYS),
   })
     .add({ attempts: 1 })
     .go();
@@ -315,20 +314,39 @@ export async function experimentScoresOf(
   return data;
 }
 
+/**
+ * Deletes a target's entries, failures and counts of every clue set but `keep` (its current one):
+ * once a reader's new clues are scored, the old set's entries are never read again. A job's read
+ * of the target's partition, page by page.
+ */
+export async function forgetOtherClues(
+  target: Pick<MatchingTarget, 'type' | 'id' | 'cluesHash'>,
+): Promise<number> {
+  return forgetWhere(target, (item) => item.cluesHash !== target.cluesHash);
+}
+
 /** Deletes a target's whole partition: every clue set's and setup's scores, failures and counts. */
 export async function forgetTarget(target: Pick<MatchingTarget, 'type' | 'id'>): Promise<number> {
+  return forgetWhere(target, () => true);
+}
+
+async function forgetWhere(
+  target: Pick<MatchingTarget, 'type' | 'id'>,
+  doomed: (item: { cluesHash: string }) => boolean,
+): Promise<number> {
   const key = { matchingType: target.type, matchingId: target.id };
   let deleted = 0;
   for (const entity of [ScoreEntity, ScoreFailureEntity, ScoreCountsEntity] as const) {
     let cursor: string | null = null;
     do {
-      const page: { data: unknown[]; cursor: string | null } = await (
+      const page: { data: Score[]; cursor: string | null } = await (
         entity as typeof ScoreEntity
       ).query
         .byTarget(key)
         .go({ cursor, limit: 250 });
-      await deleteAll(entity as typeof ScoreEntity, page.data as Score[]);
-      deleted += page.data.length;
+      const gone = page.data.filter(doomed);
+      await deleteAll(entity as typeof ScoreEntity, gone);
+      deleted += gone.length;
       cursor = page.cursor;
     } while (cursor);
   }
