@@ -105,29 +105,27 @@ async function audienceTargets(audienceIds?: string[]): Promise<Scoring.Matching
 const scoresFor = (user: Users.User) =>
   user.isActive && user.status === 'Onboarded' && (user.descriptors ?? []).length > 0;
 
-/** Every reader with clues: the users, page by page (a job's read, never a request's). */
-async function readerTargets(): Promise<Scoring.MatchingTarget[]> {
-  const targets: Scoring.MatchingTarget[] = [];
+/** Every user, page by page: a job's read, never a request's. */
+async function everyUser(): Promise<Users.User[]> {
+  const users: Users.User[] = [];
   let cursor: string | undefined;
   do {
     const page = await Users.list({ cursor, limit: 50 });
-    targets.push(...page.users.filter(scoresFor).map(Scoring.userTarget));
+    users.push(...page.users);
     cursor = page.next;
   } while (cursor);
-  return targets;
+  return users;
+}
+
+/** Every reader with clues. */
+async function readerTargets(): Promise<Scoring.MatchingTarget[]> {
+  return (await everyUser()).filter(scoresFor).map(Scoring.userTarget);
 }
 
 /** Every audience and user, whatever their state: whose scores a clear removes (a job's read). */
 export async function everyTarget(): Promise<Scoring.MatchingTarget[]> {
-  const audiences = (await Audiences.list()).map(Scoring.audienceTarget);
-  const users: Scoring.MatchingTarget[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await Users.list({ cursor, limit: 50 });
-    users.push(...page.users.map(Scoring.userTarget));
-    cursor = page.next;
-  } while (cursor);
-  return [...audiences, ...users];
+  const [audiences, users] = await Promise.all([Audiences.list(), everyUser()]);
+  return [...audiences.map(Scoring.audienceTarget), ...users.map(Scoring.userTarget)];
 }
 
 /** The targets a run names, as they are now (a removed audience or reader is left out). */
@@ -233,12 +231,7 @@ export const scoreArticles = Jobs.defineChunkedJob({
   plan: (_input, context) => planScoring({}, context),
   runChunk: (chunk, _input, context) => scoreChunk(chunk, context),
   async succeeded() {
-    let cursor: string | undefined;
-    do {
-      const page = await Users.list({ cursor, limit: 50 });
-      for (const user of page.users) await tellIfReady(user);
-      cursor = page.next;
-    } while (cursor);
+    for (const user of await everyUser()) await tellIfReady(user);
   },
 });
 
