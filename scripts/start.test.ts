@@ -21,7 +21,49 @@ function dynamoDbProcesses(port: number): number[] {
   });
 }
 
-type Run = { output: () => string; exited: Promise<number | null>; stop: () => void };
+/** The command lines of the processes whose parent is `pid`. */
+function childrenOf(pid: number): { pid: number; command: string }[] {
+  return readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      // The parent's pid is the 4th field of stat, after the name in brackets.
+      const parent = Number(
+        readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ')[1],
+      );
+      if (parent !== pid) return [];
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+      return [{ pid: Number(entry), command }];
+    } catch {
+      return []; // Gone while we looked.
+    }
+  });
+}
+
+const APP_PROCESSES = [/web-server\.js/, /worker-process\.ts/, /schedules-process\.ts/];
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(check: () => boolean, what: string, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+type Run = {
+  pid: number;
+  output: () => string;
+  exited: Promise<number | null>;
+  stop: (signal?: NodeJS.Signals) => void;
+};
 
 function startRuntime(args: string[], env: Record<string, string>): Run {
   // One process (no npx or tsx wrapper between), so the signal reaches the runtime itself.
@@ -37,7 +79,12 @@ function startRuntime(args: string[], env: Record<string, string>): Run {
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return { output: () => output, exited, stop: () => child.kill('SIGTERM') };
+  return {
+    pid: child.pid!,
+    output: () => output,
+    exited,
+    stop: (signal = 'SIGTERM') => child.kill(signal),
+  };
 }
 
 const occupied: Server[] = [];
@@ -71,22 +118,52 @@ describe('npm start', () => {
     expect(dynamoDbProcesses(dynamoPort)).toEqual([]);
   }, 90_000);
 
-  it('runs without schedules in memory and stops every child on SIGTERM', async () => {
-    const [webPort, dynamoPort] = [await freePort(), await freePort()];
-    dynamoPorts.push(dynamoPort);
-    const run = startRuntime(['--port', String(webPort), '--dynamo-port', String(dynamoPort)], {
-      FIXTURE_FEEDS_PORT: '',
-    });
+  async function started(run: Run) {
     const deadline = Date.now() + 170_000;
     while (!run.output().includes('Press Ctrl-C to stop.')) {
       if (Date.now() > deadline) throw new Error(`Did not start:\n${run.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+  }
+
+  it('runs without schedules in memory, the app and the worker in processes of their own, and stops every child on SIGTERM', async () => {
+    const [webPort, dynamoPort] = [await freePort(), await freePort()];
+    dynamoPorts.push(dynamoPort);
+    const run = startRuntime(['--port', String(webPort), '--dynamo-port', String(dynamoPort)], {
+      FIXTURE_FEEDS_PORT: '',
+    });
+    await started(run);
     expect(run.output()).toContain('schedules: off (--ephemeral; add --schedules to run them)');
     expect((await fetch(`http://127.0.0.1:${webPort}/healthz`)).status).toBe(200);
     expect(dynamoDbProcesses(dynamoPort)).toHaveLength(1);
+    const children = childrenOf(run.pid);
+    const app = APP_PROCESSES.map((name) => children.filter((child) => name.test(child.command)));
+    // The web server runs compiled JavaScript with plain Node, as on Lambda; no schedules here.
+    expect(app.map((found) => found.length)).toEqual([1, 1, 0]);
+    expect(app[0]![0]!.command).not.toContain('tsx');
     run.stop();
     expect(await run.exited).toBe(0);
     expect(dynamoDbProcesses(dynamoPort)).toEqual([]);
+    expect(app.flat().filter((child) => isRunning(child.pid))).toEqual([]);
+  }, 180_000);
+
+  it('runs the schedules in a process of their own, and no app process outlives a runtime killed outright', async () => {
+    const [webPort, dynamoPort] = [await freePort(), await freePort()];
+    dynamoPorts.push(dynamoPort);
+    const run = startRuntime(
+      ['--schedules', '--port', String(webPort), '--dynamo-port', String(dynamoPort)],
+      { FIXTURE_FEEDS_PORT: '' },
+    );
+    await started(run);
+    const children = childrenOf(run.pid);
+    const app = APP_PROCESSES.map((name) => children.filter((child) => name.test(child.command)));
+    expect(app.map((found) => found.length)).toEqual([1, 1, 1]);
+    run.stop('SIGKILL');
+    await run.exited;
+    // SIGKILL gives the runtime no chance to stop them: they notice its end and stop themselves.
+    await waitUntil(
+      () => app.flat().every((child) => !isRunning(child.pid)),
+      'the web server, the worker and the schedules stopped',
+    );
   }, 180_000);
 });

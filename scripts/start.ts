@@ -1,24 +1,26 @@
 // npm start: the whole product on one machine, with the local stand-ins of AWS (DESIGN.md):
-// DynamoDB Local (data under .data/), fauxqs + a poller running the worker handler, the
-// schedules, an SMTP sink, the fixture feeds, the seeded demo data and admin, and the app.
+// DynamoDB Local (data under .data/), fauxqs, an SMTP sink, the fixture feeds, the seeded demo
+// data and admin; then, each in its own process as on AWS (so a send or a scoring run never takes
+// the web server's event loop): the app (compiled, plain Node), the jobs worker (a poller running
+// the worker handler) and the schedules.
 //   --ephemeral        keep data in memory, fixture feeds on a free port, no schedules (tests, benchmarks)
 //   --schedules        run the schedules even with --ephemeral
 //   --port N           web port (default PORT or 3000)
 //   --dynamo-port N    DynamoDB Local port (default: any free port)
 //   --mail-dir DIR     where the SMTP sink keeps messages (default .data/mail)
 // Every child (DynamoDB Local above all) is stopped on any exit: Ctrl-C, SIGTERM, an uncaught
-// error or a failed start.
+// error or a failed start; the three app processes also end themselves if this one is killed.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startFeedServer } from '#tests/fakes/feed-server';
-import { ensureBuild } from './local/build';
+import { ensureBuild, WEB_SERVER } from './local/build';
 import { hasJava, JAVA_INSTALL_HINT, startDynamoDb } from './local/dynamodb';
-import { startPoller, startQueue, startScheduler } from './local/jobs';
+import { startChild } from './local/child-process';
+import { startQueue } from './local/jobs';
 import { explainListenError } from './local/net';
-import { startWebServer } from './local/server';
 import { describeMessage, startSmtpSink } from './local/smtp-sink';
 
 // The Lambda runtime is Node 22; locally Node 20 is supported, so the SDK's notice is noise.
@@ -137,7 +139,7 @@ async function main() {
   const port = Number(args.port ?? process.env.PORT ?? 3000);
   const mailDir = args['mail-dir'] ?? join(dataDir, 'mail');
   const { dynamo, sink, queue, feeds } = await startServices(dataDir, mailDir);
-  ensureBuild(root);
+  await ensureBuild(root);
 
   Object.assign(process.env, {
     DYNAMODB_ENDPOINT: dynamo.endpoint,
@@ -164,8 +166,6 @@ async function main() {
   const Automations = await import('#core/automations');
   const Jobs = await import('#core/jobs');
   const { flush } = await import('#core/logs');
-  const { handler: worker } = await import('../functions/worker');
-  const { runSchedule } = await import('../functions/cron');
   // Log lines still buffered for the table go after the app stops, before DynamoDB Local does.
   stops.push(() => flush());
 
@@ -181,24 +181,37 @@ async function main() {
     process.env.ADMIN_PASSWORD,
   );
 
-  const server = await startWebServer({ buildDir: join(root, 'build'), port }).catch(
-    (error: unknown) => {
-      throw explainListenError(error, port, 'the app', 'PORT or --port');
-    },
+  const tsx = ['--import', 'tsx'];
+  const processes = [
+    { name: 'web server', args: [join(root, WEB_SERVER)], env: { BUILD_DIR: join(root, 'build') } },
+    { name: 'jobs worker', args: [...tsx, join(root, 'scripts/local/worker-process.ts')] },
+    ...(runSchedules
+      ? [{ name: 'schedules', args: [...tsx, join(root, 'scripts/local/schedules-process.ts')] }]
+      : []),
+  ];
+  const started = await Promise.allSettled(
+    processes.map((child) =>
+      startChild({
+        ...child,
+        env: { ...process.env, PORT: String(port), ...child.env },
+        onExit: (code, signal) =>
+          void exit(
+            1,
+            `The ${child.name} stopped unexpectedly (${signal ?? `exit code ${code}`}).`,
+          ),
+      }),
+    ),
   );
-  stops.push(() => {
-    server.close();
-    server.closeAllConnections();
-  });
-  const poller = startPoller({
-    endpoint: queue.endpoint,
-    queueUrl: queue.queueUrl,
-    handler: worker,
-  });
-  stops.push(() => poller.stop());
+  for (const result of started) {
+    if (result.status === 'fulfilled') stops.push(() => result.value.stop());
+  }
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) {
+    throw failed === started[0]
+      ? explainListenError(failed.reason, port, 'the app', 'PORT or --port')
+      : failed.reason;
+  }
   if (runSchedules) {
-    const scheduler = startScheduler(Automations.SCHEDULES, runSchedule);
-    stops.push(() => scheduler.stop());
     await Jobs.recover(Date.now(), Automations.jobs);
     // Kept data may hold scores from before ADR 0033: they move (once; a rerun moves nothing).
     await Jobs.enqueue(Automations.moveScores, {}, 'npm-start').catch((error: unknown) =>

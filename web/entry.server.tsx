@@ -22,6 +22,9 @@ import { isShareable, keepingBody, keepSharedPage, sharedPage } from './lib/shar
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
 
+/** The local web process stores what is still buffered before it stops (scripts/local/web-process.ts). */
+export const flushLogs = flush;
+
 /** A stream that passes `body` through and, before it ends, stores the buffered log lines. */
 function storingLogsAtEnd(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   return body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: () => flush() }));

@@ -1,4 +1,5 @@
-// The worker on its own, as a process a test or benchmark can start, kill and start again: the
+// The worker on its own, as `npm start` runs it and as a test or benchmark can start, kill and
+// start it again: the
 // local poller feeding functions/worker.ts's handler, configured only by the environment
 // (TABLE_NAME, DYNAMODB_ENDPOINT, SQS_ENDPOINT, JOBS_QUEUE_URL, SMTP_URL, APP_SECRET, SEND_RATE,
 // and POLLER_CONCURRENCY, default as npm start). Prints `worker ready` once it polls.
@@ -6,6 +7,8 @@
 // WORKER_CLOCK_MS_AHEAD (tests only) starts the worker with its clock that far ahead: a worker
 // restarted after a crash then finds every lease the dead one held ended, as a worker started by
 // the recovery schedule after those leases ran out would, without the test waiting minutes.
+import { flush } from '#core/logs';
+import { serveAsChild } from './child-process';
 import { startPoller, POLLER_CONCURRENCY } from './jobs';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -54,7 +57,7 @@ const poller = startPoller({
   concurrency: Number(process.env.POLLER_CONCURRENCY ?? POLLER_CONCURRENCY),
 });
 console.log('worker ready');
-
-const stop = () => void poller.stop().finally(() => process.exit(0));
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+serveAsChild(async () => {
+  await poller.stop();
+  await flush();
+});
