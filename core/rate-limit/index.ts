@@ -40,6 +40,13 @@ export type Attempt = { allowed: boolean; release(): Promise<void> };
 
 const REFUSED: Attempt = { allowed: false, release: async () => undefined };
 
+/** What a request no limit applies to gets. */
+export const NOT_LIMITED: Attempt = { allowed: true, release: async () => undefined };
+
+/** The answer to a request a limit refused. */
+export const refusal = () =>
+  new VisibleError('rate_limited', 'Too many requests. Please wait a minute and try again.', 429);
+
 /**
  * The most requests the window holding `now` may count: the maximum less the previous window's
  * count weighted by the part of it the sliding window still covers. Whole numbers throughout
@@ -130,9 +137,5 @@ async function count(
 /** Counts one request of `key`; throws a 429 VisibleError once the sliding window is full. */
 export async function hit(limit: Limit, key: string, now = Date.now()): Promise<void> {
   if ((await attempt(limit, key, now)).allowed) return;
-  throw new VisibleError(
-    'rate_limited',
-    'Too many requests. Please wait a minute and try again.',
-    429,
-  );
+  throw refusal();
 }

@@ -104,6 +104,8 @@ export const SubscribeInput = v.object({
   email: EmailSchema,
   audienceId: v.pipe(v.string(), v.nonEmpty(), v.maxLength(64)),
   ...TrackingSchema.entries,
+  /** The visitor's address, when a request subscribes: counted against its rate limit. */
+  ip: v.optional(v.pipe(v.string(), v.maxLength(64))),
 });
 
 /**
@@ -111,29 +113,46 @@ export const SubscribeInput = v.object({
  * the outbox worker to send: the request never waits for the mail server. A subscribed address is
  * refused; a pending one gets the audience added and a fresh e-mail; an unsubscribed or cleaned
  * one starts over as pending. Never stores an address twice.
+ *
+ * Everything the decision rests on is read and counted at once (the audience, the address, the
+ * visitor's and the address's rate limits), so the request waits for three round trips in a row:
+ * those, the write, and queueing the e-mail with the page view. The address's count is given
+ * back when no e-mail goes out.
  */
-export const subscribe = fn(SubscribeInput, async (input) => {
-  const [audience, existing] = await Promise.all([
+export const subscribe = fn(SubscribeInput, async ({ ip, ...input }) => {
+  const [audience, existing, perIp, perAddress] = await Promise.all([
     Audiences.byId(input.audienceId),
     byEmail(input.email),
+    ip === undefined
+      ? RateLimit.NOT_LIMITED
+      : RateLimit.attempt(RateLimit.LIMITS.subscribePerIp, ip),
+    RateLimit.attempt(RateLimit.LIMITS.confirmationsPerAddress, input.email),
   ]);
-  if (!audience || audience.state !== 'active') {
-    throw new VisibleError('audience.not_found', 'This audience does not exist', 404);
+  let written: Written | undefined;
+  try {
+    if (!perIp.allowed) throw RateLimit.refusal();
+    if (!audience || audience.state !== 'active') {
+      throw new VisibleError('audience.not_found', 'This audience does not exist', 404);
+    }
+    if (existing?.status === 'subscribed') throw alreadySubscribed();
+    if (!perAddress.allowed) throw RateLimit.refusal();
+    written = existing ? undefined : await createPending(input, audience);
+    const created = written !== undefined;
+    written ??= await reopen(existing ?? (await racedWinner(input.email)), audience.id);
+    const { subscriber, email } = written;
+    await Promise.all([
+      Outbox.dispatch([email]),
+      track('subscribe', `/a/${audience.slug}`, { ...subscriber, ...input }),
+    ]);
+    // Only a subscription this request created may be assembled with the token.
+    return {
+      subscriber,
+      assembleToken: created ? linkToken('assemble', subscriber) : undefined,
+    };
+  } catch (error) {
+    if (!written) await perAddress.release();
+    throw error;
   }
-  if (existing?.status === 'subscribed') throw alreadySubscribed();
-  await RateLimit.hit(RateLimit.LIMITS.confirmationsPerAddress, input.email);
-  const created = existing ? undefined : await createPending(input, audience);
-  const { subscriber, email } =
-    created ?? (await reopen(existing ?? (await racedWinner(input.email)), audience.id));
-  await Promise.all([
-    Outbox.dispatch([email]),
-    track('subscribe', `/a/${audience.slug}`, { ...subscriber, ...input }),
-  ]);
-  // Only a subscription this request created may be assembled with the token.
-  return {
-    subscriber,
-    assembleToken: created && linkToken('assemble', subscriber),
-  };
 });
 
 const alreadySubscribed = () =>
@@ -199,6 +218,7 @@ async function createPending(
  */
 async function reopen(subscriber: Subscriber, audienceId: string): Promise<Written> {
   if (subscriber.status === 'subscribed') throw alreadySubscribed();
+  const updatedAt = now();
   const email = await confirmationDraft({
     ...subscriber,
     audienceIds: new Set([...(subscriber.audienceIds ?? []), audienceId]),
@@ -214,7 +234,7 @@ async function reopen(subscriber: Subscriber, audienceId: string): Promise<Writt
         entity
           .patch({ id: subscriber.id })
           .add({ audienceIds: [audienceId] })
-          .set({ status: 'pending', updatedAt: now() })
+          .set({ status: 'pending', updatedAt })
           .remove(['unsubscribedAt'])
           .where((attr, op) => unchanged(subscriber, attr, op))
           .commit(),
@@ -227,7 +247,18 @@ async function reopen(subscriber: Subscriber, audienceId: string): Promise<Writt
     if ((await byId(subscriber.id))?.status === 'subscribed') throw alreadySubscribed();
     throw changedMeanwhile();
   }
-  return { subscriber: (await byId(subscriber.id))!, email };
+  // What the write stored, without reading it back (the condition held, so the state it decided
+  // from is as read; only an audience another request added meanwhile may be missing here).
+  const { unsubscribedAt: _left, ...kept } = subscriber;
+  return {
+    subscriber: {
+      ...kept,
+      audienceIds: [...new Set([...(subscriber.audienceIds ?? []), audienceId])],
+      status: 'pending',
+      updatedAt,
+    },
+    email,
+  };
 }
 
 type Where = Parameters<

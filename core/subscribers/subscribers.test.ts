@@ -244,6 +244,39 @@ describe('subscribers', () => {
     expect(await messagesTo(address)).toHaveLength(3);
   });
 
+  it('counts an address only when a confirmation goes out to it', async () => {
+    const [audience, gone] = [await createAudience(), await createAudience({ state: 'upcoming' })];
+    const address = email();
+    // Refused before any e-mail: the missing audience gives the address's count back.
+    for (let i = 0; i < 4; i++) {
+      await expect(
+        Subscribers.subscribe({ email: address, audienceId: gone.id }),
+      ).rejects.toMatchObject({ status: 404 });
+    }
+    for (let i = 0; i < 3; i++)
+      await Subscribers.subscribe({ email: address, audienceId: audience.id });
+    await expect(
+      Subscribers.subscribe({ email: address, audienceId: audience.id }),
+    ).rejects.toMatchObject({ status: 429 });
+    expect(await messagesTo(address)).toHaveLength(3);
+  });
+
+  it("limits a visitor's subscriptions by the address they come from, refusals included", async () => {
+    const audience = await createAudience();
+    const ip = `198.51.100.${Math.floor(Math.random() * 250)}-${ulid()}`;
+    for (let i = 0; i < 10; i++) {
+      await Subscribers.subscribe({ email: email(), audienceId: audience.id, ip });
+    }
+    const refused = email();
+    await expect(
+      Subscribers.subscribe({ email: refused, audienceId: audience.id, ip }),
+    ).rejects.toMatchObject({ status: 429 });
+    expect(await Subscribers.byEmail(refused)).toBeUndefined();
+    // Another visitor is not held back.
+    await Subscribers.subscribe({ email: refused, audienceId: audience.id, ip: `${ip}-other` });
+    expect((await Subscribers.byEmail(refused))?.status).toBe('pending');
+  });
+
   it('retires every link sent to the old address when the address changes', async () => {
     const audience = await createAudience();
     const [before, after] = [email(), email()];

@@ -4,7 +4,6 @@
 import { data, redirect } from '@remix-run/node';
 import * as Audiences from '#core/audiences';
 import { isVisibleError, trackingFrom, withTracking } from '#core/common';
-import * as RateLimit from '#core/rate-limit';
 import * as Subscribers from '#core/subscribers';
 import type { SubscribeActionData } from '#web/components/subscribe-form';
 import { clientIp, readForm } from '#web/lib/api.server';
@@ -29,11 +28,11 @@ export async function subscribeTo(
   try {
     const form = await readForm(request);
     placement = form.get('placement') === 'bar' ? 'bar' : 'hero';
-    await RateLimit.hit(RateLimit.LIMITS.subscribePerIp, clientIp(request));
     const { assembleToken } = await Subscribers.subscribe({
       email: form.get('email') ?? '',
       audienceId: audience.id,
       ...tracking,
+      ip: clientIp(request),
     });
     const withRaud = { ...tracking, raud: audience.slug };
     // Only the visitor who just created the subscription may assemble it; anyone else typing a
