@@ -71,17 +71,22 @@ function startRuntime(args: string[], env: Record<string, string>): Run {
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return {
+  const run: Run = {
     pid: child.pid!,
     output: () => output,
     exited,
     stop: (signal = 'SIGTERM') => child.kill(signal),
   };
+  runs.push(run);
+  return run;
 }
 
+const runs: Run[] = [];
 const occupied: Server[] = [];
 const dynamoPorts: number[] = [];
 afterEach(() => {
+  // A run a failed test left going is stopped, children and all.
+  for (const run of runs.splice(0)) run.stop('SIGKILL');
   for (const server of occupied.splice(0)) server.close();
   // Whatever a failing run left behind is ours to end, by its pid.
   for (const port of dynamoPorts.splice(0)) {
