@@ -16,6 +16,9 @@ export default defineConfig({
     globalSetup: ['tests/integration/global-setup.ts'],
     setupFiles: ['tests/integration/setup.ts'],
     pool: 'forks',
+    // Most of a test's time is spent waiting on DynamoDB Local, the queue or a child process, not
+    // on this machine's CPU: on 2 cores Vitest's default (cores - 1) ran the files one at a time.
+    maxWorkers: 4,
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

@@ -2,7 +2,9 @@
 // followed as a visitor's click does it (a client-side navigation where the link is a Remix Link)
 // and then left with Back: the page it opens must not be 'Something went wrong', and nothing may
 // reach the console (the fixture fails the test on any error). Leaving a page unmounts it, so
-// this also catches a page that crashes on the way out, as About once did.
+// this also catches a page that crashes on the way out, as About once did. The site header's and
+// footer's links are one component on every page: they are followed from the home page, and
+// elsewhere only when a page has no link of its own to leave by.
 import type { Page } from '@playwright/test';
 import { request as requests } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -17,22 +19,29 @@ test.beforeAll(async () => {
   await visitor.dispose();
 });
 
+type LinkAway = { href: string; shown: boolean; inLayout: boolean };
+
 /**
- * The page's links to other pages of the site, once each, and whether each shows at this width.
- * A link to the page it is on (a hash, or a query the page handles itself, like 'What to
- * expect') keeps the page mounted and is left out.
+ * The page's links to other pages of the site, once each: whether each shows at this width, and
+ * whether it is only in the site header or footer. A link to the page it is on (a hash, or a
+ * query the page handles itself, like 'What to expect') keeps the page mounted and is left out.
  */
-function linksAway(page: Page): Promise<{ href: string; shown: boolean }[]> {
+function linksAway(page: Page): Promise<LinkAway[]> {
   return page.evaluate(() => {
     const here = new URL(window.location.href);
-    const links = new Map<string, boolean>();
+    const links = new Map<string, { shown: boolean; inLayout: boolean }>();
     for (const link of document.querySelectorAll<HTMLAnchorElement>('a[href]')) {
       const url = new URL(link.href);
       if (link.target || link.hasAttribute('download') || url.origin !== here.origin) continue;
       if (url.pathname === here.pathname) continue;
-      links.set(url.href, Boolean(links.get(url.href)) || link.checkVisibility());
+      const seen = links.get(url.href);
+      const inLayout = link.closest('.site-header, .site-footer') !== null;
+      links.set(url.href, {
+        shown: Boolean(seen?.shown) || link.checkVisibility(),
+        inLayout: (seen?.inLayout ?? true) && inLayout,
+      });
     }
-    return [...links].map(([href, shown]) => ({ href, shown }));
+    return [...links].map(([href, link]) => ({ href, ...link }));
   });
 }
 
@@ -117,6 +126,18 @@ for (const { pattern, access, status } of sweptPatterns) {
       // The links are one DOM at every width: each is followed at the first width that shows
       // it, so a link only a phone shows is followed on the phone.
       const followed = new Set<string>();
+      const followsLayout = pattern === '/';
+      let firstLayoutLink: string | undefined;
+      const followAndReturn = async (href: string, origin: string, width: number) => {
+        followed.add(href);
+        await follow(page, href);
+        await expect(
+          page.getByRole('heading', { name: 'Something went wrong' }),
+          `${swept.url} -> ${href} at ${width} px`,
+        ).toHaveCount(0);
+        await back(page);
+        expect(page.url(), 'Back returns to the page').toBe(origin);
+      };
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 844 });
         if (width === WIDTHS[0]) {
@@ -126,17 +147,18 @@ for (const { pattern, access, status } of sweptPatterns) {
         const origin = page.url();
         const links = await linksAway(page);
         const last = width === WIDTHS.at(-1);
-        for (const { href, shown } of links) {
+        for (const { href, shown, inLayout } of links) {
           if (followed.has(href) || (!shown && !last)) continue;
-          followed.add(href);
-          await follow(page, href);
-          await expect(
-            page.getByRole('heading', { name: 'Something went wrong' }),
-            `${swept.url} -> ${href} at ${width} px`,
-          ).toHaveCount(0);
-          await back(page);
-          expect(page.url(), 'Back returns to the page').toBe(origin);
+          if (inLayout && !followsLayout) {
+            firstLayoutLink ??= href;
+            continue;
+          }
+          await followAndReturn(href, origin, width);
         }
+      }
+      // A page with no link of its own is still left once, so leaving it is tested too.
+      if (followed.size === 0 && firstLayoutLink) {
+        await followAndReturn(firstLayoutLink, page.url(), WIDTHS.at(-1)!);
       }
     });
   });
