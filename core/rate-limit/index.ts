@@ -2,13 +2,17 @@
 // sliding window approximated from two fixed windows, as Cloudflare and nginx count: the previous
 // window's count, weighted by how much of it the sliding window still overlaps, plus the current
 // window's. A fixed window alone lets twice the maximum through in a moment across its boundary.
-// A request is counted by one transaction that raises the current window's counter only if it has
-// the room the previous window leaves, and only if the previous window still holds the count this
-// request read and the next window has not begun: requests straddling a boundary at the same
-// moment see each other, so together they never pass the maximum. A refused request counts nothing.
+//
+// One item per caller holds both counts, so a request is one consistent read and one conditional
+// write of one item, and concurrent requests of one caller queue on that item instead of
+// cancelling each other's transactions (which a window per item needed, and which made 20
+// subscriptions at once from one address take seconds). Within a window the write raises the
+// count only while it is under the room the previous count leaves; the first request of a new
+// window moves the count to `previousCount` only if the count is still what it read, so a request
+// counted at the boundary is never lost; a request whose clock is behind a window that has begun
+// is refused. A refused request counts nothing.
 import { VisibleError } from '#core/common';
 import { config } from '#core/config';
-import { createWriteTransaction } from 'electrodb';
 import { isConditionFailure } from '#core/db';
 import { RateLimitWindowEntity } from './entity';
 
@@ -56,80 +60,77 @@ function roomIn(max: number, previousCount: number, windowMs: number, elapsedMs:
   return Math.floor((max * windowMs - previousCount * (windowMs - elapsedMs)) / windowMs);
 }
 
-/** How often a request reads again when a neighbouring window changed under it, before refusing. */
+/** How often a request reads again when the item changed under it, before refusing. */
 const RACED_RETRIES = 5;
+
+type Windows = { windowStart: number; count: number; previousCount: number };
 
 /** Counts one request of `key` if the sliding window has room for it; a refusal counts nothing. */
 export async function attempt(limit: Limit, key: string, now = Date.now()): Promise<Attempt> {
   const windowMs = limit.windowSeconds * 1000;
   const windowStart = Math.floor(now / windowMs) * windowMs;
-  const current = { bucket: limit.bucket, key, windowStart };
-  const previousKey = { ...current, windowStart: windowStart - windowMs };
-  const nextKey = { ...current, windowStart: windowStart + windowMs };
+  const caller = { bucket: limit.bucket, key };
   const max = limit.max * (limit.unscaled ? 1 : config().RATE_LIMIT_FACTOR);
-  // Read as the previous window until the end of the next one; a minute's grace for clock skew.
+  // Read as the previous count until the end of the next window; a minute's grace for clock skew.
   const expiresAt = (windowStart + 2 * windowMs) / 1000 + 60;
   for (let tries = 0; tries < RACED_RETRIES; tries++) {
-    const { data: previous } = await RateLimitWindowEntity.get(previousKey).go({
-      consistent: true,
-    });
-    const previousCount = previous?.count;
-    const room = roomIn(max, previousCount ?? 0, windowMs, now - windowStart);
-    if (room <= 0) return REFUSED;
-    const outcome = await count(current, previousKey, nextKey, previousCount, room, expiresAt);
-    if (outcome === 'counted') {
+    const { data: stored } = await RateLimitWindowEntity.get(caller).go({ consistent: true });
+    // A later window has begun: this request's clock is behind.
+    if (stored && stored.windowStart > windowStart) return REFUSED;
+    const windows: Windows =
+      stored?.windowStart === windowStart
+        ? { windowStart, count: stored.count ?? 0, previousCount: stored.previousCount ?? 0 }
+        : {
+            windowStart,
+            count: 0,
+            previousCount: stored?.windowStart === windowStart - windowMs ? (stored.count ?? 0) : 0,
+          };
+    const room = roomIn(max, windows.previousCount, windowMs, now - windowStart);
+    if (windows.count >= room) return REFUSED;
+    const counted = await committed(
+      stored?.windowStart === windowStart
+        ? // Within the window: one more, while there is room.
+          RateLimitWindowEntity.update(caller)
+            .add({ count: 1 })
+            .set({ expiresAt })
+            .where(
+              (attr, op) =>
+                `${op.eq(attr.windowStart, windowStart)} AND ${op.lt(attr.count, room)}`,
+            )
+        : // The window's first request: what the stored window counted becomes the previous count.
+          RateLimitWindowEntity.put({ ...caller, ...windows, count: 1, expiresAt }).where(
+            (attr, op) =>
+              stored
+                ? `${op.eq(attr.windowStart, stored.windowStart)} AND ${op.eq(attr.count, stored.count ?? 0)}`
+                : op.notExists(attr.windowStart),
+          ),
+    );
+    if (counted) {
       return {
         allowed: true,
-        // Same window as the count, even if the clock has moved on since.
+        // Only while its window is the current one: afterwards the count is history.
         release: async () => {
-          await RateLimitWindowEntity.update(current).add({ count: -1 }).set({ expiresAt }).go();
+          await committed(
+            RateLimitWindowEntity.update(caller)
+              .add({ count: -1 })
+              .where(
+                (attr, op) => `${op.eq(attr.windowStart, windowStart)} AND ${op.gt(attr.count, 0)}`,
+              ),
+          );
         },
       };
     }
-    if (outcome === 'full') return REFUSED;
   }
   return REFUSED;
 }
 
-type WindowKey = { bucket: string; key: string; windowStart: number };
-
-/**
- * Raises the current window's counter in one transaction with the state it was decided from:
- * 'full' when the window has no room left (or a later window has begun, so this request's clock
- * is behind), 'raced' when the previous window changed since it was read.
- */
-async function count(
-  current: WindowKey,
-  previousKey: WindowKey,
-  nextKey: WindowKey,
-  previousCount: number | undefined,
-  room: number,
-  expiresAt: number,
-): Promise<'counted' | 'full' | 'raced'> {
+/** Runs a conditional write; false when its condition did not hold and nothing was written. */
+async function committed(write: { go(): Promise<unknown> }): Promise<boolean> {
   try {
-    const result = await createWriteTransaction({ window: RateLimitWindowEntity }, ({ window }) => [
-      window
-        .update(current)
-        .add({ count: 1 })
-        .set({ expiresAt })
-        .where((attr, op) => `${op.notExists(attr.count)} OR ${op.lt(attr.count, room)}`)
-        .commit(),
-      window
-        .check(previousKey)
-        .where((attr, op) =>
-          previousCount === undefined ? op.notExists(attr.count) : op.eq(attr.count, previousCount),
-        )
-        .commit(),
-      window
-        .check(nextKey)
-        .where((attr, op) => op.notExists(attr.count))
-        .commit(),
-    ]).go();
-    if (!result.canceled) return 'counted';
-    const [own, , next] = result.data;
-    return own?.rejected || next?.rejected ? 'full' : 'raced';
+    await write.go();
+    return true;
   } catch (error) {
-    if (isConditionFailure(error)) return 'raced';
+    if (isConditionFailure(error)) return false;
     throw error;
   }
 }

@@ -8,9 +8,13 @@ describe('rate limit', () => {
   /** Five seconds into a minute. */
   const now = Date.UTC(2026, 10, 22, 10, 0, 5);
   const boundary = Date.UTC(2026, 10, 22, 10, 1, 0);
-  const stored = async (key: string, windowStart: number) =>
-    (await RateLimitWindowEntity.get({ bucket: 'test', key, windowStart }).go({ consistent: true }))
-      .data?.count;
+  /** What the window starting at `windowStart` counted, as stored. */
+  const stored = async (key: string, windowStart: number) => {
+    const { data } = await RateLimitWindowEntity.get({ bucket: 'test', key }).go({
+      consistent: true,
+    });
+    return data?.windowStart === windowStart ? data.count : undefined;
+  };
 
   it('allows the maximum and refuses the next request in the same window', async () => {
     const key = ulid();
@@ -73,6 +77,21 @@ describe('rate limit', () => {
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       expect(await stored(key, boundary)).toBe(1);
+    }
+  });
+
+  it('lets every one of a burst through when the limit has room for all (no request loses a race)', async () => {
+    const roomy = { bucket: 'burst', max: 40, windowSeconds: 60, unscaled: true as const };
+    for (let round = 0; round < 3; round++) {
+      const key = ulid();
+      const attempts = await Promise.all(
+        Array.from({ length: 20 }, () => RateLimit.attempt(roomy, key, now)),
+      );
+      expect(attempts.filter(({ allowed }) => allowed)).toHaveLength(20);
+      const { data } = await RateLimitWindowEntity.get({ bucket: 'burst', key }).go({
+        consistent: true,
+      });
+      expect(data?.count).toBe(20);
     }
   });
 
