@@ -194,11 +194,14 @@ async function main() {
       startChild({
         ...child,
         env: { ...process.env, PORT: String(port), ...child.env },
+        // A clean exit is a stop someone asked for (Ctrl-C reaches the whole process group).
         onExit: (code, signal) =>
-          void exit(
-            1,
-            `The ${child.name} stopped unexpectedly (${signal ?? `exit code ${code}`}).`,
-          ),
+          code === 0
+            ? void exit(0)
+            : void exit(
+                1,
+                `The ${child.name} stopped unexpectedly (${signal ?? `exit code ${code}`}).`,
+              ),
       }),
     ),
   );
