@@ -9,24 +9,9 @@ declare module '@remix-run/node' {
   }
 }
 
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig({
   publicDir: 'web/public',
   resolve: { alias: { '#web': fileURLToPath(new URL('./web', import.meta.url)) } },
-  build: isSsrBuild
-    ? {}
-    : {
-        rollupOptions: {
-          output: {
-            // Few, larger chunks: on a slow phone each extra request costs a round trip before
-            // the page is interactive. Route modules stay separate; shared code is one chunk.
-            manualChunks(id: string) {
-              if (id.includes('node_modules')) return 'vendor';
-              if (/\/(web\/components|web\/lib|core\/common)\//.test(id)) return 'shared';
-              return undefined;
-            },
-          },
-        },
-      },
   plugins: [
     remix({
       appDirectory: 'web',
@@ -40,4 +25,4 @@ export default defineConfig(({ isSsrBuild }) => ({
       },
     }),
   ],
-}));
+});

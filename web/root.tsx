@@ -1,5 +1,7 @@
 // The document shell: header with the featured-audience menu, the page, and first-party page views.
+// A public document gets the small public-page script instead of React and the Remix runtime.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ShouldRevalidateFunction } from '@remix-run/react';
 import {
   isRouteErrorResponse,
   Links,
@@ -22,6 +24,10 @@ import { PageViews } from './components/page-views';
 import { useInlineCss, useNonce } from './lib/nonce';
 import { publicPageHeaders } from './lib/cache';
 import { cachedRead } from './lib/public-cache.server';
+import { isPublicDocument, useIsPublicDocument } from './lib/public-document';
+// Bundled by Vite on its own (the worker pipeline is its way to build a separate entry and
+// name its URL); loaded as a classic deferred script.
+import publicPageScript from './browser/public-page.ts?worker&url';
 
 export const links: LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
@@ -61,9 +67,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
+/** Leaving for a public document unloads the app: its data would be fetched for nothing. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ nextUrl, defaultShouldRevalidate }) =>
+  !isPublicDocument(nextUrl.pathname) && defaultShouldRevalidate;
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const css = useInlineCss();
+  const publicDocument = useIsPublicDocument();
   return (
     <html lang="en">
       <head>
@@ -73,14 +84,16 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
         <style id="app-css" nonce={nonce} dangerouslySetInnerHTML={{ __html: css }} />
+        {publicDocument && <script defer src={publicPageScript} nonce={nonce} />}
       </head>
       <body>
         <a className="skip-link" href="#main">
           Skip to content
         </a>
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {/* A public document loads its one script (in the head) instead of the app (ADR 35). */}
+        {!publicDocument && <ScrollRestoration nonce={nonce} />}
+        {!publicDocument && <Scripts nonce={nonce} />}
       </body>
     </html>
   );

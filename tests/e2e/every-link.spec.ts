@@ -1,6 +1,7 @@
 // From every public page the route sweep knows, every in-app link that leads to another page is
-// followed as a visitor's click does it (a client-side navigation where the link is a Remix Link)
-// and then left with Back: the page it opens must not be 'Something went wrong', and nothing may
+// followed as a visitor's click does it (a client-side navigation where the link is a Remix Link
+// in a hydrated page, a document load for a public document, ADR 35) and then left with Back:
+// the page it opens must not be 'Something went wrong', and nothing may
 // reach the console (the fixture fails the test on any error). Leaving a page unmounts it, so
 // this also catches a page that crashes on the way out, as About once did. The site header's and
 // footer's links are one component on every page: they are followed from the home page, and
@@ -52,8 +53,9 @@ type RouterState = {
 };
 
 /**
- * Waits until the page shows an address other than `from` and stays there: it is hydrated, Remix's
- * router (which Remix exposes as window.__remixRouter) has loaded that address and has nothing in
+ * Waits until the page shows an address other than `from` and stays there: a public document
+ * (no Remix in the page, ADR 35) has loaded whole; any other page is hydrated, Remix's router
+ * (which Remix exposes as window.__remixRouter) has loaded that address and has nothing in
  * flight, and two frames later (React has committed, its effects have run) all of that still
  * holds. The address alone says too little: Back changes it before the page it names is shown,
  * and a page may go on by itself (confirming a subscription does).
@@ -65,6 +67,9 @@ async function settledAwayFrom(page: Page, from: string) {
         const router = (window as unknown as { __remixRouter?: { state: RouterState } })
           .__remixRouter;
         const { pathname, search, href } = window.location;
+        if (!('__remixContext' in window)) {
+          return href !== previous && document.readyState === 'complete' && href;
+        }
         const main = document.getElementById('main');
         const hydrated = main && Object.keys(main).some((key) => key.startsWith('__react'));
         return (
@@ -83,9 +88,10 @@ async function settledAwayFrom(page: Page, from: string) {
         new Promise<string>((done) =>
           requestAnimationFrame(() =>
             requestAnimationFrame(() => {
-              const router = (window as unknown as { __remixRouter: { state: RouterState } })
+              const router = (window as unknown as { __remixRouter?: { state: RouterState } })
                 .__remixRouter;
-              done(router.state.navigation.state === 'idle' ? window.location.href : '');
+              const idle = !router || router.state.navigation.state === 'idle';
+              done(idle ? window.location.href : '');
             }),
           ),
         ),

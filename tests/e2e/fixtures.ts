@@ -25,3 +25,14 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/**
+ * Waits until React has hydrated the page. A page reached by a document load (after a public
+ * document's form, ADR 35) shows its markup first; a click before hydration is a plain form post.
+ */
+export async function hydrated(page: import('@playwright/test').Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const main = document.getElementById('main');
+    return Boolean(main) && Object.keys(main!).some((key) => key.startsWith('__react'));
+  });
+}

@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
 import * as Subscribers from '#core/subscribers';
-import { expect, test } from './fixtures';
+import { expect, hydrated, test } from './fixtures';
 import { onlyMessageTo, pathOfLink } from './mail';
 import { busyAudience } from './seed';
 
@@ -23,6 +23,8 @@ test('subscribe -> confirmation e-mail -> confirmed -> upcoming niches -> thank 
   const email = address();
   await subscribe(page, email);
   await expect(page.getByText(email)).toBeVisible();
+  // The audience page's form posts as a document: the toggles need the hydrated page.
+  await hydrated(page);
   const current = page.getByRole('button', { name: busyAudience.title, exact: true });
   await expect(current).toHaveAttribute('aria-pressed', 'true');
 

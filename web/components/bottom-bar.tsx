@@ -1,18 +1,10 @@
-// The bottom subscription bar: appears once the visitor has scrolled past 800 pixels.
-import { useEffect, useState, type ReactNode } from 'react';
+// The bottom subscription bar: hidden until the visitor has scrolled past 800 pixels
+// (web/browser/audience-page.ts), or shown with the answer to a subscription sent from it.
+import type { ReactNode } from 'react';
 
-export const BOTTOM_BAR_REVEAL_PX = 800;
-
-export function BottomBar({ children }: { children: ReactNode }) {
-  const [visible, setVisible] = useState(false);
-  useEffect(() => {
-    const update = () => setVisible(window.scrollY > BOTTOM_BAR_REVEAL_PX);
-    update();
-    window.addEventListener('scroll', update, { passive: true });
-    return () => window.removeEventListener('scroll', update);
-  }, []);
+export function BottomBar({ shown, children }: { shown: boolean; children: ReactNode }) {
   return (
-    <aside className="bottom-bar" aria-label="Subscribe" hidden={!visible}>
+    <aside className="bottom-bar" aria-label="Subscribe" hidden={!shown}>
       {children}
     </aside>
   );

@@ -1,27 +1,13 @@
-// First-party page views: one beacon per visited path, with its tracking values.
+// Page views of hydrated pages: one beacon per path the router shows (public documents send
+// theirs from web/browser/public-page.ts).
 import { useLocation } from '@remix-run/react';
 import { useEffect } from 'react';
-import { trackingFrom } from '#core/common';
+import { sendPageView } from '#web/browser/page-view';
 
 export function PageViews() {
   const { pathname, search } = useLocation();
   useEffect(() => {
-    const body = JSON.stringify({
-      name: 'page_view',
-      path: pathname,
-      referrer: document.referrer.slice(0, 500) || undefined,
-      ...trackingFrom(new URLSearchParams(search)),
-    });
-    const blob = new Blob([body], { type: 'application/json' });
-    if (!navigator.sendBeacon?.('/api/events', blob)) {
-      // A page view is best effort: one lost to a navigation or a dropped connection is no error.
-      fetch('/api/events', {
-        method: 'POST',
-        body,
-        keepalive: true,
-        headers: { 'Content-Type': 'application/json' },
-      }).catch(() => undefined);
-    }
+    sendPageView({ pathname, search });
   }, [pathname, search]);
   return null;
 }

@@ -1,5 +1,5 @@
 // Header: logo home, the menu toggler (About link and the featured-audience cloud), an About button.
-// The menu is a closing <details> (useClosingMenu); a click on any of its items closes it too.
+// The menu is a closing <details> (web/browser/menu.ts): a click on any of its links closes it too.
 import { Link } from '@remix-run/react';
 import { useClosingMenu } from '#web/lib/closing-menu';
 import { Logo } from './logo';
@@ -9,12 +9,12 @@ import { TrackedLink } from './tracked-link';
 type FeaturedAudience = { title: string; slug: string };
 
 export function SiteHeader({ featured }: { featured: FeaturedAudience[] }) {
-  const { menu, close } = useClosingMenu();
+  const { menu } = useClosingMenu();
 
   return (
     <header className="site-header">
       <div className="site-header__bar">
-        <Link to="/" className="site-header__home" aria-label="Cluefeed home">
+        <Link to="/" reloadDocument className="site-header__home" aria-label="Cluefeed home">
           <Logo />
         </Link>
         <nav className="site-header__actions" aria-label="Main">
@@ -23,11 +23,7 @@ export function SiteHeader({ featured }: { featured: FeaturedAudience[] }) {
           </TrackedLink>
           <details className="menu" ref={menu}>
             <MenuToggler className="menu__toggler" />
-            {/* Clicks bubble from any link in the panel and close the menu. */}
-            <div
-              className="menu__panel"
-              onClick={(event) => (event.target as Element).closest('a') && close()}
-            >
+            <div className="menu__panel">
               <TrackedLink to="/about" className="menu__about">
                 About
               </TrackedLink>

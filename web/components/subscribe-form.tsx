@@ -1,18 +1,19 @@
 // The e-mail field that subscribes a visitor to the audience they are looking at (hero and bar).
-import { Form, useActionData, useNavigation } from '@remix-run/react';
+// It posts as a document; web/browser/subscribe-form.ts marks it sending.
+import { Form, useActionData } from '@remix-run/react';
 import { useId } from 'react';
 
-export type SubscribeActionData = { placement: 'hero' | 'bar'; error: string };
+/** A refused subscription: where it was sent from, what was typed and why it was refused. */
+export type SubscribeActionData = { placement: 'hero' | 'bar'; email: string; error: string };
 
 export function SubscribeForm({ placement }: { placement: SubscribeActionData['placement'] }) {
   const result = useActionData<SubscribeActionData>();
-  const navigation = useNavigation();
   const inputId = useId();
   const errorId = useId();
-  const busy = navigation.state !== 'idle' && navigation.formData?.get('placement') === placement;
-  const error = result?.placement === placement ? result.error : undefined;
+  const refused = result?.placement === placement ? result : undefined;
+  const error = refused?.error;
   return (
-    <Form method="post" className="subscribe" noValidate preventScrollReset>
+    <Form method="post" className="subscribe" noValidate>
       <input type="hidden" name="placement" value={placement} />
       <label htmlFor={inputId} className="visually-hidden">
         Email address
@@ -24,12 +25,12 @@ export function SubscribeForm({ placement }: { placement: SubscribeActionData['p
         name="email"
         autoComplete="email"
         placeholder="Enter your email"
+        defaultValue={refused?.email}
         aria-invalid={Boolean(error)}
         aria-describedby={error ? errorId : undefined}
-        readOnly={busy}
       />
-      <button type="submit" className="button" disabled={busy}>
-        {busy ? 'Subscribing...' : 'Subscribe'}
+      <button type="submit" className="button">
+        Subscribe
       </button>
       {error && (
         <p id={errorId} className="field__error" role="alert">

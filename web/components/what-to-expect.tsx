@@ -1,16 +1,14 @@
 // The WhatToExpect modal: three bullet points and 'Ok, Great!'. A native <dialog>: opened as a
-// modal by script, or rendered open by the server (?expect=1) when there is no JavaScript.
-import { forwardRef } from 'react';
-
+// modal by script (its openers carry `data-opens="what-to-expect"`), or rendered open by the
+// server (?expect=1) when there is no JavaScript.
 type Props = { title: string; frequency: 'daily' | 'weekly'; initiallyOpen: boolean };
 
-export const WhatToExpect = forwardRef<HTMLDialogElement, Props>(function WhatToExpect(
-  { title, frequency, initiallyOpen },
-  ref,
-) {
+export const WHAT_TO_EXPECT_ID = 'what-to-expect';
+
+export function WhatToExpect({ title, frequency, initiallyOpen }: Props) {
   return (
     <dialog
-      ref={ref}
+      id={WHAT_TO_EXPECT_ID}
       className="modal"
       aria-labelledby="what-to-expect-title"
       open={initiallyOpen || undefined}
@@ -32,4 +30,4 @@ export const WhatToExpect = forwardRef<HTMLDialogElement, Props>(function WhatTo
       </form>
     </dialog>
   );
-});
+}

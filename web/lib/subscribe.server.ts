@@ -25,11 +25,13 @@ export async function subscribeTo(
   if (!audience) throw notFound();
   const tracking = trackingFrom(new URL(request.url).searchParams);
   let placement: SubscribeActionData['placement'] = 'hero';
+  let email = '';
   try {
     const form = await readForm(request);
     placement = form.get('placement') === 'bar' ? 'bar' : 'hero';
+    email = form.get('email') ?? '';
     const { assembleToken } = await Subscribers.subscribe({
-      email: form.get('email') ?? '',
+      email,
       audienceId: audience.id,
       ...tracking,
       ip: clientIp(request),
@@ -47,7 +49,7 @@ export async function subscribeTo(
     return redirect(withTracking(`/assemble-your-newsletter?${next}`, withRaud));
   } catch (error) {
     if (!isVisibleError(error)) throw error;
-    return data({ placement, error: error.message } satisfies SubscribeActionData, {
+    return data({ placement, email, error: error.message } satisfies SubscribeActionData, {
       status: error.status,
       headers: { 'Cache-Control': 'no-store' },
     });

@@ -1,29 +1,30 @@
 // Audience page /a/:slug: its content cards (5, then more with each 'View more'), WhatToExpect,
 // and the bottom bar. 'View more' is a link to the next page (`?after={cursor}`); with JavaScript
-// the next page is fetched and added below the cards already shown. Each page is one bounded
-// Query. A past slug answers 301 to the current one; an unknown slug is a 404.
+// the next page is fetched and added below the cards already shown (web/browser/audience-page.ts).
+// A public document (ADR 35). Each page is one bounded Query. A past slug answers 301 to the current one; an unknown slug is a 404.
 import {
   redirect,
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node';
-import { useFetcher, useLoaderData } from '@remix-run/react';
-import { useEffect, useRef, useState } from 'react';
+import { useActionData, useLoaderData } from '@remix-run/react';
 import * as Audiences from '#core/audiences';
 import * as ContentCards from '#core/content-cards';
 import { BottomBar } from '#web/components/bottom-bar';
 import { ContentCardView } from '#web/components/content-card';
 import { TrackedLink } from '#web/components/tracked-link';
 import { newsletterPromise } from '#web/components/subscribe-block';
-import { SubscribeForm } from '#web/components/subscribe-form';
-import { WhatToExpect } from '#web/components/what-to-expect';
+import { SubscribeForm, type SubscribeActionData } from '#web/components/subscribe-form';
+import { WHAT_TO_EXPECT_ID, WhatToExpect } from '#web/components/what-to-expect';
 import { notFound, publicPageHeaders } from '#web/lib/cache';
+import { clientLoader, handle } from '#web/lib/public-document';
 import { cachedRead } from '#web/lib/public-cache.server';
 import { cardView } from '#web/lib/views';
 import { subscribeBySlug } from '#web/lib/subscribe.server';
 
 export const headers = publicPageHeaders;
+export { clientLoader, handle };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data
@@ -79,48 +80,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
 
 export default function AudiencePage() {
   const { audience, cards, next, related, expectOpen } = useLoaderData<typeof loader>();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const more = useFetcher<typeof loader>();
-  // Cards 'View more' fetched, kept in the order they came, and the cursor of the page after them.
-  const [added, setAdded] = useState<{ cards: typeof cards; next: string | null }>({
-    cards: [],
-    next,
-  });
-  useEffect(() => {
-    setAdded({ cards: [], next });
-  }, [cards, next]);
-  useEffect(() => {
-    const page = more.data;
-    if (more.state !== 'idle' || !page) return;
-    setAdded((shown) =>
-      shown.cards.some((card) => card.id === page.cards[0]?.id)
-        ? shown
-        : { cards: [...shown.cards, ...page.cards], next: page.next },
-    );
-  }, [more.state, more.data]);
-  const viewMore = (event: React.MouseEvent) => {
-    if (!added.next) return;
-    event.preventDefault();
-    more.load(`/a/${audience.slug}?after=${encodeURIComponent(added.next)}`);
-  };
-  const openExpect = (event: React.MouseEvent) => {
-    event.preventDefault();
-    dialog.current?.showModal();
-  };
-  useEffect(() => {
-    if (expectOpen && dialog.current?.open) {
-      dialog.current.close();
-      dialog.current.showModal();
-    }
-  }, [expectOpen]);
+  const refused = useActionData<SubscribeActionData>();
   const expectLink = (
-    <TrackedLink
-      to="?expect=1"
-      preventScrollReset
-      replace
-      className="button button--ghost"
-      onClick={openExpect}
-    >
+    <TrackedLink to="?expect=1" className="button button--ghost" data-opens={WHAT_TO_EXPECT_ID}>
       What to expect
     </TrackedLink>
   );
@@ -147,19 +109,18 @@ export default function AudiencePage() {
             <h2 id="latest-stories" className="section-title">
               Latest stories
             </h2>
-            <ul className="cards">
-              {[...cards, ...added.cards].map((card) => (
+            <ul className="cards" id="cards">
+              {cards.map((card) => (
                 <li key={card.id}>
                   <ContentCardView card={card} href={card.path} raud={audience.slug} />
                 </li>
               ))}
             </ul>
-            {added.next && (
+            {next && (
               <TrackedLink
-                to={`?after=${encodeURIComponent(added.next)}`}
+                to={`?after=${encodeURIComponent(next)}`}
                 className="button button--wide"
-                onClick={viewMore}
-                aria-disabled={more.state !== 'idle' || undefined}
+                data-view-more
               >
                 View more
               </TrackedLink>
@@ -185,7 +146,6 @@ export default function AudiencePage() {
         )}
 
         <WhatToExpect
-          ref={dialog}
           title={audience.title}
           frequency={audience.frequency}
           initiallyOpen={expectOpen}
@@ -194,7 +154,7 @@ export default function AudiencePage() {
       {/* After the page, not in it: the bar sticks to the window's bottom only as far as the
           page goes, so it never covers the footer. */}
       {audience.state === 'active' && (
-        <BottomBar>
+        <BottomBar shown={refused?.placement === 'bar'}>
           <p>
             <strong>For those who {audience.title}</strong>
             <span>
@@ -202,11 +162,7 @@ export default function AudiencePage() {
             </span>
           </p>
           <SubscribeForm placement="bar" />
-          <button
-            type="button"
-            className="button button--ghost"
-            onClick={() => dialog.current?.showModal()}
-          >
+          <button type="button" className="button button--ghost" data-opens={WHAT_TO_EXPECT_ID}>
             What to expect
           </button>
         </BottomBar>

@@ -1,6 +1,6 @@
 // Content card page /cc/{slug}-{id}: the card's stories. The id is the last dash-separated piece;
 // a URL with an outdated slug part answers 301 to the card's own path. It ends with its audience's
-// newsletter, which the page's action subscribes to.
+// newsletter, which the page's action subscribes to. A public document (ADR 35).
 import {
   redirect,
   type ActionFunctionArgs,
@@ -14,12 +14,14 @@ import { Story } from '#web/components/story';
 import { SubscribeBlock } from '#web/components/subscribe-block';
 import { TrackedLink } from '#web/components/tracked-link';
 import { notFound, publicPageHeaders } from '#web/lib/cache';
+import { clientLoader, handle } from '#web/lib/public-document';
 import { cachedRead } from '#web/lib/public-cache.server';
 import { subscribeTo } from '#web/lib/subscribe.server';
 import { cardView } from '#web/lib/views';
 import { formatDate } from '#web/lib/format';
 
 export const headers = publicPageHeaders;
+export { clientLoader, handle };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data

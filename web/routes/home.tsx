@@ -1,13 +1,14 @@
-// Home: the waiting-list landing page.
+// Home: the waiting-list landing page. A public document (ADR 35).
 import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { isVisibleError, trackingFrom } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
 import * as Waitlist from '#core/waitlist';
-import { useRouteLoaderData } from '@remix-run/react';
+import { useLoaderData } from '@remix-run/react';
+import { publicConfig } from '#core/config';
 import { WaitlistForm, type WaitlistActionData } from '#web/components/waitlist-form';
 import { clientIp, readForm } from '#web/lib/api.server';
-import type { RootData } from '#web/root';
 import { publicPageHeaders } from '#web/lib/cache';
+import { clientLoader, handle } from '#web/lib/public-document';
 
 export const meta: MetaFunction = () => [
   { title: "Cluefeed · Discover the news you're missing" },
@@ -17,6 +18,11 @@ export const meta: MetaFunction = () => [
   },
 ];
 export const headers = publicPageHeaders;
+export { clientLoader, handle };
+
+export function loader() {
+  return { contactEmail: publicConfig().contactEmail };
+}
 
 /** Without JavaScript the form posts here; with it, the form uses /api/token and /api/submit-email. */
 export async function action({ request }: ActionFunctionArgs) {
@@ -36,7 +42,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Home() {
-  const root = useRouteLoaderData<RootData>('root');
+  const { contactEmail } = useLoaderData<typeof loader>();
   return (
     <div className="landing">
       <section className="landing__hero">
@@ -45,7 +51,7 @@ export default function Home() {
           Our AI agent reads the whole web3 world every day and delivers the stories that matter to
           you, picked and explained.
         </p>
-        <WaitlistForm contactEmail={root?.contactEmail ?? ''} />
+        <WaitlistForm contactEmail={contactEmail} />
       </section>
       <footer className="landing__footer">© 2025 Cluefeed</footer>
     </div>

@@ -1,5 +1,6 @@
 // Post page /p/:slug: a picked story links to its source; an original one shows its content. It
-// ends with its audience's newsletter, which the page's action subscribes to.
+// ends with its audience's newsletter, which the page's action subscribes to. A public document
+// (ADR 35).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import * as Audiences from '#core/audiences';
@@ -8,12 +9,14 @@ import { Story } from '#web/components/story';
 import { SubscribeBlock } from '#web/components/subscribe-block';
 import { TrackedLink } from '#web/components/tracked-link';
 import { notFound, publicPageHeaders } from '#web/lib/cache';
+import { clientLoader, handle } from '#web/lib/public-document';
 import { cachedRead } from '#web/lib/public-cache.server';
 import { subscribeTo } from '#web/lib/subscribe.server';
 import { storyView } from '#web/lib/views';
 import { duration, formatDate, verb } from '#web/lib/format';
 
 export const headers = publicPageHeaders;
+export { clientLoader, handle };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data

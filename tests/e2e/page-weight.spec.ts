@@ -1,0 +1,46 @@
+// Public pages stay light on a phone: each loads at most 60 KB of JavaScript (gzip), everything
+// included (ADR 35). The app's pages (funnel, admin) load React and Remix; a public page must not.
+import { javaScriptOf, PUBLIC_PAGE_JS_BUDGET } from '#tests/page-javascript';
+import { expect, test } from './fixtures';
+import { busyAudience, originalPost } from './seed';
+
+const publicPages = [
+  { name: 'home', path: '/' },
+  { name: 'audience', path: `/a/${busyAudience.slug}` },
+  { name: 'post', path: `/p/${originalPost.slug}` },
+];
+
+for (const { name, path } of publicPages) {
+  test(`the ${name} page loads at most 60 KB of JavaScript`, async ({ page }) => {
+    const javaScript = await javaScriptOf(page, path);
+    const listed = javaScript.scripts.map((script) => `${script.source}: ${script.gzip} B`);
+    expect(javaScript.gzip, listed.join('\n')).toBeLessThanOrEqual(PUBLIC_PAGE_JS_BUDGET);
+    // The page still runs its script: the menu closes on Escape.
+    await page.getByText('Menu', { exact: true }).click();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('heading', { name: 'Browse our audiences' })).toBeHidden();
+  });
+}
+
+test('a content card page loads no more JavaScript than the budget either', async ({ page }) => {
+  await page.goto(`/a/${busyAudience.slug}`);
+  const cardPath = await page.locator('article.card .card__title a').first().getAttribute('href');
+  const javaScript = await javaScriptOf(page, cardPath!);
+  expect(javaScript.gzip).toBeLessThanOrEqual(PUBLIC_PAGE_JS_BUDGET);
+});
+
+test('a public page reached by a link of the app loads as a document and runs its script', async ({
+  page,
+}) => {
+  await page.goto('/about');
+  await page.getByText('Menu', { exact: true }).click();
+  await page.locator('.menu__panel .cloud a').filter({ hasText: busyAudience.title }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    `For those who ${busyAudience.title}`,
+  );
+  // The app's router never renders a public page: it is a document with the public-page script.
+  expect(await page.evaluate(() => '__remixContext' in window)).toBe(false);
+  await page.getByRole('link', { name: 'View more' }).click();
+  await expect(page.locator('article.card')).not.toHaveCount(5);
+  await expect(page).toHaveURL(new RegExp(`/a/${busyAudience.slug}$`));
+});

@@ -1,0 +1,21 @@
+// The one script a public document loads instead of React and the Remix runtime (ADR 35): what
+// the server-rendered page cannot do alone. Each part looks for its elements and skips the page
+// when they are absent. Built by Vite as its own bundle (root.tsx imports its URL).
+import { openDialogs, revealBottomBar, viewMoreInPlace } from './audience-page';
+import { watchMenu } from './menu';
+import { sendPageView } from './page-view';
+import { markSending } from './subscribe-form';
+import { enhanceWaitlistForm } from './waitlist-form';
+
+for (const menu of document.querySelectorAll<HTMLDetailsElement>('details.menu')) watchMenu(menu);
+sendPageView(window.location);
+
+const waitlist = document.querySelector<HTMLFormElement>('form.waitlist');
+if (waitlist) enhanceWaitlistForm(waitlist);
+for (const form of document.querySelectorAll<HTMLFormElement>('form.subscribe')) markSending(form);
+
+openDialogs();
+const bar = document.querySelector<HTMLElement>('.bottom-bar');
+if (bar) revealBottomBar(bar);
+const cards = document.getElementById('cards');
+if (cards) viewMoreInPlace(cards);
