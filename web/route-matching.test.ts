@@ -1,7 +1,7 @@
 // Matching a request must not rebuild the route table: @remix-run/router flattened, ranked and
 // compiled every route on every match (react-router issue 8653), twice per request, which cost two
 // thirds of a trivial request's CPU. patches/@remix-run+router+*.patch memoizes it in the build
-// Node loads; these tests fail on the unpatched file (docs/performance.md).
+// Node loads; the first two tests fail on the unpatched file (docs/performance.md).
 import { createRequire } from 'node:module';
 import type { AgnosticRouteObject } from '@remix-run/router';
 import { describe, expect, it } from 'vitest';
@@ -140,6 +140,21 @@ describe('route matching', () => {
     router.patchRoutes('root', [{ id: 'later', path: 'later' }]);
     expect(Router.matchRoutes(routes, '/later')?.map((m) => m.route.id)).toEqual(['root', 'later']);
     router.dispose();
+  });
+
+  it('hands out matches a caller may change without changing the next match', () => {
+    const routes = countingRoutes(TABLE, { children: 0 });
+    const first = Router.matchRoutes(routes, '/admin-panel/setup-campaign/7')!;
+    expect(first.map((m) => m.params)).toEqual([{ id: '7' }, { id: '7' }]);
+    first[1]!.params.id = 'changed';
+    first[1]!.pathname = '/changed';
+    first.pop();
+    const again = Router.matchRoutes(routes, '/admin-panel/setup-campaign/7')!;
+    expect(again.map((m) => [m.route.id, m.pathname, m.params])).toEqual([
+      ['admin', '/admin-panel', { id: '7' }],
+      ['admin-issue', '/admin-panel/setup-campaign/7', { id: '7' }],
+    ]);
+    expect(again[0]!.params).toBe(again[1]!.params);
   });
 
   it('matches the same paths as before, case and trailing slashes included', () => {
