@@ -146,7 +146,7 @@ describe('route matching', () => {
     const routes = countingRoutes(TABLE, { children: 0 });
     const first = Router.matchRoutes(routes, '/admin-panel/setup-campaign/7')!;
     expect(first.map((m) => m.params)).toEqual([{ id: '7' }, { id: '7' }]);
-    first[1]!.params.id = 'changed';
+    (first[1]!.params as Record<string, string>).id = 'changed';
     first[1]!.pathname = '/changed';
     first.pop();
     const again = Router.matchRoutes(routes, '/admin-panel/setup-campaign/7')!;
