@@ -1,5 +1,7 @@
 // Sets up what a fresh machine lacks before `npm start` or `npm test` (plain Node: it runs
-// before dependencies exist). Installs npm packages when missing or stale; with --test also the
+// before dependencies exist). Installs npm packages when missing or stale and applies our patches
+// of them (patches/, also the `postinstall` script, which an npm that skips install scripts does
+// not run); with --test also the
 // system Chromium and Java the tests need (via apt when running as root, else it says how), and
 // SST's platform code (`sst install`, offline apart from npm) that the type-check and the deploy
 // proof read from .sst/platform.
@@ -22,6 +24,14 @@ function ensureNodeModules() {
   execSync(existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund', {
     cwd: root,
     stdio: 'inherit',
+  });
+}
+
+/** Applies patches/ to node_modules; one already applied is left as it is. */
+function applyPatches() {
+  execSync(`"${process.execPath}" node_modules/patch-package/index.js --error-on-fail`, {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
 
@@ -61,6 +71,7 @@ function ensureSstPlatform() {
 }
 
 ensureNodeModules();
+applyPatches();
 if (forTests) {
   ensureSstPlatform();
   ensureSystemPackage(

@@ -123,8 +123,12 @@ export const disable = fn(
 export async function current(
   expImplementationId: string,
 ): Promise<Pick<Prompt, 'id' | 'prompt' | 'title'>> {
-  const [newest] = await list(expImplementationId);
-  return newest ?? builtIn(expImplementationId);
+  // Requests ask for it (assessments, the assistant): the newest shown prompt, not all of them.
+  const { data } = await PromptEntity.query
+    .byImplementation({ expImplementationId })
+    .where(({ isDeleted }, { eq }) => eq(isDeleted, false))
+    .go({ order: 'desc', count: 1 });
+  return data[0] ?? builtIn(expImplementationId);
 }
 
 /** An automation's built-in default prompt, under the id the seed stores it with. */

@@ -72,6 +72,8 @@ describe('prompts', () => {
     expect(listed).not.toContain(second.id);
     expect(listed).toContain(first.id);
     expect((await Prompts.byId(second.id))?.isDeleted).toBe(true);
+    // The newest is hidden: the current prompt is the newest still shown.
+    expect((await Prompts.current('prompt-testing')).id).toBe(first.id);
   });
 
   it("refuses to delete a prompt that does not exist with the spec's message", async () => {

@@ -1,15 +1,16 @@
 // npm run bench:import: the scheduled import against a local feed server and an in-memory DynamoDB
 // Local: a first import of BENCH_FEEDS feeds of BENCH_ITEMS unique items each (articles stored per
 // second), then a re-import that every feed answers with 304 (feeds checked per second). Exits 1
-// when the counts are not exactly what the feeds hold.
+// when the counts are not exactly what the feeds hold. The baseline is fetching every feed with
+// plain fetch, as many at a time as the import does, nothing parsed or stored, before and after
+// the imports; a ratio to it is printed only when it held still (scripts/bench/lib.ts).
 //   BENCH_FEEDS=200   feeds (one stream each)
 //   BENCH_ITEMS=50    items per feed
 import { randomBytes } from 'node:crypto';
-import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { startFeedServer } from '#tests/fakes/feed-server';
 import { startDynamoDb } from '../local/dynamodb';
-import { envNumber, onCleanup, runBench, table } from './lib';
+import { baseline, envNumber, loadAverage, onCleanup, ratio, report, runBench, table } from './lib';
 
 const FEEDS = Math.floor(envNumber('BENCH_FEEDS', 200));
 const ITEMS = Math.floor(envNumber('BENCH_ITEMS', 50));
@@ -37,11 +38,12 @@ async function main(): Promise<number> {
     NODE_ENV: 'development',
     FEED_FETCH_ALLOW: new URL(server.origin).host,
   });
-  const [{ ensureTable }, Streams, Articles, { logger, flush }] = await Promise.all([
+  const [{ ensureTable }, Streams, Articles, { logger, flush }, { mapPool }] = await Promise.all([
     import('#core/db'),
     import('#core/streams'),
     import('#core/articles'),
     import('#core/logs'),
+    import('#core/common'),
   ]);
   await ensureTable();
   // Registered after DynamoDB, so it runs before it stops (teardowns run latest first).
@@ -56,7 +58,21 @@ async function main(): Promise<number> {
     );
   }
   const context = { log: logger, progress: async () => {} };
+  /** The baseline: every feed fetched and read whole, nothing parsed or stored; feeds per second. */
+  const fetchAll = async () => {
+    const began = performance.now();
+    await mapPool(urls, Streams.IMPORT_CONCURRENCY, async (url) => {
+      const response = await fetch(url);
+      await response.text();
+      if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+    });
+    return FEEDS / ((performance.now() - began) / 1000);
+  };
+  await fetchAll();
 
+  const loadBefore = loadAverage();
+  console.error(`Baseline: fetching the ${FEEDS} feeds, nothing stored...`);
+  const fetchedBefore = await fetchAll();
   console.error(`Importing ${FEEDS} feeds x ${ITEMS} items...`);
   let started = performance.now();
   const first = await Streams.importAll(context);
@@ -66,6 +82,8 @@ async function main(): Promise<number> {
   started = performance.now();
   const second = await Streams.importAll(context);
   const secondMs = performance.now() - started;
+  console.error('Baseline again...');
+  const base = baseline('plain fetch of every feed', 'feeds/s', fetchedBefore, await fetchAll());
   const stored = await Articles.count();
 
   const expected = FEEDS * ITEMS;
@@ -82,12 +100,13 @@ async function main(): Promise<number> {
 
   console.log(
     [
-      '='.repeat(72),
-      `Feed import: ${FEEDS} feeds x ${ITEMS} items, DynamoDB Local in memory, feeds on 127.0.0.1`,
-      `Node ${process.version}, ${cpus().length} CPUs, load ${loadavg()[0]!.toFixed(2)}`,
-      '',
+      ...report(
+        `Feed import: ${FEEDS} feeds x ${ITEMS} items, DynamoDB Local in memory, feeds on 127.0.0.1`,
+        loadBefore,
+        [base],
+      ),
       table(
-        ['run', 'feeds', 'new articles', 'seconds', 'articles/s', 'feeds/s'],
+        ['run', 'feeds', 'new articles', 'seconds', 'articles/s', 'feeds/s', 'of plain fetch'],
         [
           [
             'first import',
@@ -96,6 +115,7 @@ async function main(): Promise<number> {
             (firstMs / 1000).toFixed(2),
             rate(first.newArticles, firstMs),
             rate(FEEDS, firstMs),
+            ratio(FEEDS / (firstMs / 1000), base).text,
           ],
           [
             're-import (304)',
@@ -104,6 +124,7 @@ async function main(): Promise<number> {
             (secondMs / 1000).toFixed(2),
             '-',
             rate(FEEDS, secondMs),
+            ratio(FEEDS / (secondMs / 1000), base).text,
           ],
         ],
       ),

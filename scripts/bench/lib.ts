@@ -1,7 +1,9 @@
 // Shared helpers for benchmarks: run the app as a child process, load it with autocannon, audit it
-// with Lighthouse, and print plain-text tables.
+// with Lighthouse, measure a baseline twice and print ratios only to a steady one (see "Honest
+// figures" below), and print plain-text tables.
 import { CHROMIUM_ARGS } from '../local/chromium';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error -- autocannon ships no type declarations; `LoadRunner` below types what we use.
@@ -473,6 +475,135 @@ export function describeDetails(details: Details | undefined): string[] {
     default:
       return [];
   }
+}
+
+// ---------------------------------------------------------------------------
+// Honest figures: every bench measures its baseline in the same run, once before and once after
+// what it measures, prints the load average before and after, and gives a ratio to the baseline
+// only when the baseline held still (its two passes within MAX_BASELINE_SPREAD of each other).
+//
+//   const loadBefore = loadAverage();
+//   const first = await measureBaseline();        // e.g. bare Node http req/s
+//   const measured = await measureTheThing();
+//   const base = baseline('bare Node http', 'req/s', first, await measureBaseline());
+//   console.log(report('Title', loadBefore, [base]).join('\n'));
+//   console.log(`ratio ${ratio(measured, base).text}`);
+// ---------------------------------------------------------------------------
+
+/** The most a baseline may move between its two passes (of the larger) before ratios to it mean nothing. */
+export const MAX_BASELINE_SPREAD = 0.2;
+
+/** The load average over 1, 5 and 15 minutes, e.g. `3.10 2.40 1.95`. */
+export function loadAverage(): string {
+  return loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+}
+
+/** A baseline measured twice in one run: before and after what the bench measures. */
+export type Baseline = {
+  name: string;
+  unit: string;
+  before: number;
+  after: number;
+  /** The mean of the two passes, what ratios divide by. */
+  value: number;
+  /** How far apart the passes are, as a share of the larger (0.1 = 10%). */
+  spread: number;
+  /** The passes are within MAX_BASELINE_SPREAD of each other. */
+  steady: boolean;
+};
+
+export function baseline(name: string, unit: string, before: number, after: number): Baseline {
+  const larger = Math.max(Math.abs(before), Math.abs(after));
+  const spread = larger === 0 ? 0 : Math.abs(before - after) / larger;
+  return {
+    name,
+    unit,
+    before,
+    after,
+    value: (before + after) / 2,
+    spread,
+    steady: spread <= MAX_BASELINE_SPREAD,
+  };
+}
+
+/**
+ * `measured / baseline.value` (`value`, and as `text` to two decimals), or no value and a `text`
+ * saying why when the baseline moved more than MAX_BASELINE_SPREAD between its passes.
+ */
+export function ratio(measured: number, base: Baseline): { value?: number; text: string } {
+  if (!base.steady) {
+    return { text: `n/a (${base.name} moved ${percent(base.spread)} between passes)` };
+  }
+  if (base.value === 0) return { text: `n/a (${base.name} is 0)` };
+  const value = measured / base.value;
+  return { value, text: value.toFixed(2) };
+}
+
+/**
+ * Whether a ratio meets a target (`at least` for throughput, `at most` for latency): `PASS`,
+ * `FAIL`, or `NO VERDICT` when the ratio could not be given.
+ */
+export function verdict(
+  r: { value?: number },
+  target: { atLeast: number } | { atMost: number },
+): string {
+  if (r.value === undefined) return 'NO VERDICT';
+  const ok = 'atLeast' in target ? r.value >= target.atLeast : r.value <= target.atMost;
+  return ok ? 'PASS' : 'FAIL';
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}
+
+function figure(value: number): string {
+  return value >= 100 ? Math.round(value).toLocaleString('en-GB') : value.toFixed(1);
+}
+
+/**
+ * The lines a bench prints above its own figures: the title, the machine, the load average before
+ * (as given) and now, and each baseline with its two passes and whether it held still.
+ */
+export function report(title: string, loadBefore: string, baselines: Baseline[]): string[] {
+  return [
+    '='.repeat(72),
+    title,
+    '='.repeat(72),
+    `Node ${process.version}, ${cpus().length} CPUs; load average before ${loadBefore}, after ${loadAverage()}`,
+    ...baselines.map(
+      (b) =>
+        `Baseline ${b.name}: ${figure(b.before)} then ${figure(b.after)} ${b.unit} ` +
+        `(${percent(b.spread)} apart: ${b.steady ? 'steady' : `MOVED more than ${percent(MAX_BASELINE_SPREAD)}, no ratios to it`})`,
+    ),
+    '',
+  ];
+}
+
+/**
+ * Starts a baseline server (scripts/bench/bare-server.mjs) as a process of its own, as the app
+ * is: bare Node http, or Express with compression; each answers "ok" to any request.
+ */
+export async function startBareServer(kind: 'node' | 'express'): Promise<{ url: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'bench', 'bare-server.mjs'), kind], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  onCleanup(
+    async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+    () => child.kill('SIGKILL'),
+  );
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+    child.once('exit', (code) => reject(new Error(`bare-server.mjs ${kind} exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port}/` };
 }
 
 // ---------------------------------------------------------------------------

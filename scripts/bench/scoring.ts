@@ -4,7 +4,8 @@
 // and that beside today's ranker (main at 266856c, kept in baseline/) on the same pairs; and model
 // calls per 1,000 pairs through the real openai client against the fake OpenAI server.
 // Exits 1 when a count is not what the run should have stored, or when the local provider rates
-// at less than half the speed of today's ranker.
+// at less than half the speed of today's ranker. The baseline is measured before and after the
+// stored runs; ratios to it are printed only when it held still (scripts/bench/lib.ts).
 // Then a reader's feed list (ADR 0033): the read p50/p99 of one page for a reader with
 // BENCH_READER_SCORES scores, one read at a time, as a request reads it.
 //   BENCH_ARTICLES=200         articles (seed posts, varied)
@@ -12,14 +13,13 @@
 //   BENCH_READER_SCORES=2000   a reader's scores for the feed-list read
 //   BENCH_FEED_READS=200       feed-list reads timed
 import { randomBytes } from 'node:crypto';
-import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { ulid } from 'ulid';
 import { startFakeOpenAi } from '#tests/fakes/openai';
 import { audiences, posts } from '#scripts/seed/data';
 import { startDynamoDb } from '../local/dynamodb';
 import { rateArticle as todaysRanker } from './baseline/relevance';
-import { envNumber, onCleanup, runBench, table } from './lib';
+import { baseline, envNumber, loadAverage, onCleanup, ratio, report, runBench, table } from './lib';
 
 const ARTICLES = Math.floor(envNumber('BENCH_ARTICLES', 200));
 const PARALLEL = Math.floor(envNumber('BENCH_PARALLEL', 4));
@@ -95,13 +95,17 @@ async function main(): Promise<number> {
     });
   // Loads the word vectors and reads the snapshot once, as a worker's first call does.
   await rateOne(articles[0]!, targets.slice(0, 1));
-  started = performance.now();
-  for (const article of articles) {
-    for (let start = 0; start < targets.length; start += Scoring.AUDIENCES_PER_CALL) {
-      await rateOne(article, targets.slice(start, start + Scoring.AUDIENCES_PER_CALL));
+  const rateAll = async () => {
+    const began = performance.now();
+    for (const article of articles) {
+      for (let start = 0; start < targets.length; start += Scoring.AUDIENCES_PER_CALL) {
+        await rateOne(article, targets.slice(start, start + Scoring.AUDIENCES_PER_CALL));
+      }
     }
-  }
-  const baselineMs = performance.now() - started;
+    return performance.now() - began;
+  };
+  const loadBefore = loadAverage();
+  const baselineMs = await rateAll();
 
   const score = async (model: typeof localModel) => {
     const setup = { prompt, model, processId: ulid() };
@@ -175,6 +179,14 @@ async function main(): Promise<number> {
   const percentile = (p: number) =>
     feedReads[Math.min(feedReads.length - 1, Math.floor(p * feedReads.length))]!;
 
+  console.error(`Baseline again: the local provider rating ${pairs} pairs, nothing stored...`);
+  const baselineAfterMs = await rateAll();
+  const base = baseline(
+    'local provider rating, nothing stored',
+    'pairs/s',
+    pairs / (baselineMs / 1000),
+    pairs / (baselineAfterMs / 1000),
+  );
   const perSecond = (count: number, ms: number) => (count / (ms / 1000)).toFixed(0);
   const checks = [
     { what: 'local: pairs scored', expected: pairs, actual: local.totals.scored },
@@ -197,11 +209,12 @@ async function main(): Promise<number> {
   const ok = checks.every((check) => check.actual === check.expected) && fastEnough;
   console.log(
     [
-      '='.repeat(72),
-      `Scoring: ${ARTICLES} articles x ${targets.length} audiences = ${pairs} pairs, ` +
-        `${Scoring.AUDIENCES_PER_CALL} audiences per call, ${PARALLEL} chunks of ${ARTICLES_PER_CHUNK} at a time`,
-      `Node ${process.version}, ${cpus().length} CPUs, load ${loadavg()[0]!.toFixed(2)}`,
-      '',
+      ...report(
+        `Scoring: ${ARTICLES} articles x ${targets.length} audiences = ${pairs} pairs, ` +
+          `${Scoring.AUDIENCES_PER_CALL} audiences per call, ${PARALLEL} chunks of ${ARTICLES_PER_CHUNK} at a time`,
+        loadBefore,
+        [base],
+      ),
       table(
         ['run', 'pairs', 'seconds', 'pairs/s', 'model calls', 'calls per 1,000 pairs'],
         [
@@ -248,7 +261,7 @@ async function main(): Promise<number> {
         ],
       ),
       '',
-      `Stored scoring runs at ${((local.ms > 0 ? baselineMs / local.ms : 0) * 100).toFixed(0)}% of the local provider's bare rating speed.`,
+      `Stored scoring runs at ${ratio(local.totals.scored / (local.ms / 1000), base).text} of the local provider's bare rating speed.`,
       `A reader's feed list (one page of ${Scoring.READER_SCORES_SHOWN} and the counts per label) ` +
         `with ${READER_SCORES} scores: p50 ${percentile(0.5).toFixed(1)} ms, ` +
         `p99 ${percentile(0.99).toFixed(1)} ms over ${FEED_READS} reads.`,

@@ -19,6 +19,20 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 describe('local web server', () => {
+  it("serves the build's public files for a week and leaves every other path to the app", async () => {
+    const favicon = await fetch(`${origin}/favicon.svg`);
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers.get('cache-control')).toBe('public, max-age=604800');
+    expect(await favicon.text()).toContain('<svg');
+    const cover = await fetch(`${origin}/covers/grid.svg`);
+    expect([cover.status, cover.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    const missing = await fetch(`${origin}/covers/missing.svg`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('<title>');
+    const app = await fetch(`${origin}/healthz`);
+    expect([app.status, await app.text()]).toEqual([200, 'ok']);
+  });
+
   it('answers a malformed percent-encoding with the branded 400 page and logs no error', async () => {
     const errors = vi.spyOn(console, 'error');
     const response = await fetch(`${origin}/a/%E0%A4%A`);

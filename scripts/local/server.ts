@@ -1,8 +1,9 @@
 // The local web server: the Remix build behind Express with compression and long-lived assets.
 // It stands in for CloudFront + Lambda: it refuses what CloudFront refuses before any code of ours
 // runs, then runs the front door (stacks/front-door.ts) on every request as CloudFront does.
+import { readdirSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
@@ -60,6 +61,14 @@ function send(res: Response, { statusCode, headers, body }: FrontDoorRefusal) {
   res.send(body.data);
 }
 
+/** The URL paths of the files in the client build outside assets/ (`/favicon.svg`, ...). */
+function listPublicFiles(clientDir: string): Set<string> {
+  const paths = readdirSync(clientDir, { recursive: true, encoding: 'utf8' })
+    .map((name) => name.split(sep).join('/'))
+    .filter((name) => !name.startsWith('assets/') && statSync(join(clientDir, name)).isFile());
+  return new Set(paths.map((name) => `/${name}`));
+}
+
 export async function startWebServer(options: {
   buildDir: string;
   port: number;
@@ -85,14 +94,20 @@ export async function startWebServer(options: {
       index: false,
     }),
   );
-  // Covers, avatars and icons are not content-hashed: a week, then revalidated.
-  app.use(
-    express.static(join(options.buildDir, 'client'), {
-      maxAge: '7d',
-      index: false,
-      redirect: false,
-    }),
-  );
+  // Covers, avatars and icons are not content-hashed: a week, then revalidated. Only the files the
+  // build holds, listed once: a page request does not look on disk first (on AWS these files
+  // are in S3 and never reach the app).
+  const clientDir = join(options.buildDir, 'client');
+  const publicFiles = listPublicFiles(clientDir);
+  const servePublicFile = express.static(clientDir, {
+    maxAge: '7d',
+    index: false,
+    redirect: false,
+  });
+  app.use((req, res, next) => {
+    if (!publicFiles.has(req.path)) return next();
+    servePublicFile(req, res, next);
+  });
   // CloudFront's viewer-request function, run as it runs there (stacks/front-door.ts); the app
   // gets the request with the headers it set or removed.
   app.use((req, res, next) => {

@@ -5,7 +5,7 @@
 // the closest background lines, i.e. the topics people who write like this usually mean
 // (suggestions.ts): a grammatical extension of the descriptor, or none.
 import type { AssessmentAnswer, AssessmentScore } from '../tasks';
-import { backgroundTerms, bm25 } from './bm25';
+import { backgroundTerms, idfWithDocument } from './bm25';
 import { moreSpecific } from './suggestions';
 import { terms, topicWeight } from './text';
 
@@ -22,7 +22,7 @@ export function assessClue(input: {
   audienceName: string;
 }): AssessmentAnswer {
   const words = terms([input.pointer ?? '', input.audienceName].join(' '));
-  const { idf, maxIdf: top } = bm25([words.map((t) => t.stem)]);
+  const { idf, maxIdf: top } = idfWithDocument(words.map((t) => t.stem));
   const unique = new Map(words.map((t) => [t.stem, t]));
   const specificity = [...unique.values()].reduce(
     (sum, term) => sum + (idf(term.stem) / top) * topicWeight(term.pos),

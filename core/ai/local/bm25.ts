@@ -24,6 +24,53 @@ export type Weights = {
   docs: Record<string, number>[];
 };
 
+/** The background corpus's document frequency per stem, and how many stems have each one. */
+type BackgroundCounts = { docs: number; df: Map<string, number>; stemsByDf: Map<number, number> };
+let backgroundCounts: BackgroundCounts | undefined;
+
+function countBackground(): BackgroundCounts {
+  const lines = backgroundTerms();
+  const df = new Map<string, number>();
+  for (const line of lines) {
+    for (const stem of new Set(line.map((term) => term.stem)))
+      df.set(stem, (df.get(stem) ?? 0) + 1);
+  }
+  const stemsByDf = new Map<number, number>();
+  for (const count of df.values()) stemsByDf.set(count, (stemsByDf.get(count) ?? 0) + 1);
+  return { docs: lines.length, df, stemsByDf };
+}
+
+/** IDF as wink's BM25 vectorizer computes it (Robertson & Zaragoza, eq. 3.3, plus k; 6 decimals). */
+const idfOf = (docs: number, df: number) =>
+  +Math.log((docs - df + 0.5) / (df + 0.5) + BM25_CONFIG.k).toFixed(6);
+
+/**
+ * The IDF that `bm25([document])` gives, without learning the background corpus again on every
+ * call (an assessment's main cost): its document frequencies are counted once per process.
+ */
+export function idfWithDocument(document: string[]): Pick<Weights, 'idf' | 'maxIdf'> {
+  const background = (backgroundCounts ??= countBackground());
+  const docs = background.docs + 1;
+  const stems = new Set(document);
+  const df = (stem: string) => (background.df.get(stem) ?? 0) + (stems.has(stem) ? 1 : 0);
+  // The highest IDF is the rarest stem's: one of the document's, or a background stem it lacks.
+  let rarest = Infinity;
+  const heldByDf = new Map<number, number>();
+  for (const stem of stems) {
+    rarest = Math.min(rarest, df(stem));
+    const count = background.df.get(stem);
+    if (count) heldByDf.set(count, (heldByDf.get(count) ?? 0) + 1);
+  }
+  for (const [count, stemsWithIt] of background.stemsByDf) {
+    if (stemsWithIt > (heldByDf.get(count) ?? 0)) rarest = Math.min(rarest, count);
+  }
+  const maxIdf = idfOf(docs, rarest);
+  return {
+    idf: (stem) => (df(stem) > 0 ? idfOf(docs, df(stem)) : maxIdf),
+    maxIdf,
+  };
+}
+
 export function bm25(documents: string[][]): Weights {
   const backgroundStems = backgroundTerms().map((line) => line.map((term) => term.stem));
   const vectorizer = bm25Vectorizer(BM25_CONFIG);
