@@ -1,14 +1,23 @@
 // Matching a request must not rebuild the route table: @remix-run/router flattened, ranked and
 // compiled every route on every match (react-router issue 8653), twice per request, which cost two
-// thirds of a trivial request's CPU. patches/@remix-run+router+*.patch memoizes it in the build
-// Node loads; the first two tests fail on the unpatched file (docs/performance.md).
+// thirds of a trivial request's CPU. patches/@remix-run+router+*.patch memoizes it in both builds:
+// the CommonJS one Node loads, and the ESM one bundlers pick (the Lambda's server bundle and the
+// browser's); the first two tests fail on an unpatched file (docs/performance.md).
 import { createRequire } from 'node:module';
 import type { AgnosticRouteObject } from '@remix-run/router';
 import { describe, expect, it } from 'vitest';
 
 // The build the server loads: @remix-run/server-runtime requires it, so the same module instance.
 const require = createRequire(import.meta.url);
-const Router = require('@remix-run/router') as typeof import('@remix-run/router');
+const CommonJS = require('@remix-run/router') as typeof import('@remix-run/router');
+// The build esbuild bundles into the Lambda (mainFields module, main) and Vite into the browser.
+const Esm = (await import(
+  '@remix-run/router/dist/router.js' as string
+)) as typeof import('@remix-run/router');
+const BUILDS = [
+  ['CommonJS', CommonJS],
+  ['ESM', Esm],
+] as const;
 const { createRequestHandler } = require('@remix-run/node') as typeof import('@remix-run/node');
 
 const MATCHES = 100;
@@ -95,7 +104,7 @@ function serverBuild() {
   } as unknown as Parameters<typeof createRequestHandler>[0];
 }
 
-describe('route matching', () => {
+describe.each(BUILDS)('route matching, %s build', (_build, Router) => {
   it('reads the route table once, not on every match', () => {
     const reads = { children: 0 };
     const routes = countingRoutes(TABLE, reads);
