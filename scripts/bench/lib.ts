@@ -1,6 +1,7 @@
 // Shared helpers for benchmarks: run the app as a child process, load it with autocannon, audit it
 // with Lighthouse, measure a baseline twice and print ratios only to a steady one (see "Honest
 // figures" below), and print plain-text tables.
+import { readdirSync, readFileSync } from 'node:fs';
 import { CHROMIUM_ARGS } from '../local/chromium';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -579,6 +580,40 @@ export function report(title: string, loadBefore: string, baselines: Baseline[])
     ),
     '',
   ];
+}
+
+/** What the processes of the app's runtime are, told apart by their command line. */
+const RUNTIME_PROCESSES: [name: string, pattern: RegExp][] = [
+  ['DynamoDB Local', /DynamoDBLocal\.jar/],
+  ['web server', /web-server\.js/],
+  ['jobs worker', /worker-process\.ts/],
+  ['schedules', /schedules-process\.ts/],
+  ['runtime (queue, SMTP sink)', /scripts\/start\.ts/],
+];
+
+/**
+ * CPU time (ms, user + system) so far of each process of a process group (the app startApp
+ * started), by the names above; what a bench divides by its requests to show where the cost is.
+ */
+export function runtimeCpu(processGroup: number): Map<string, number> {
+  const msPerTick = 10; // USER_HZ is 100 on Linux
+  const cpu = new Map<string, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // Fields after the command's closing bracket: state ppid pgrp ... utime(12) stime(13).
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(fields[2]) !== processGroup) continue;
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+      const name = RUNTIME_PROCESSES.find(([, pattern]) => pattern.test(command))?.[0];
+      if (!name) continue;
+      const ms = (Number(fields[11]) + Number(fields[12])) * msPerTick;
+      cpu.set(name, (cpu.get(name) ?? 0) + ms);
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return cpu;
 }
 
 /**

@@ -16,13 +16,26 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { mapPool } from '#core/common';
 import { readMessages } from '../local/smtp-sink';
 import { audiences } from '../seed/data';
-import { BROWSER_HEADERS, envNumber, onCleanup, runBench, startApp, table, warmUp } from './lib';
+import {
+  baseline,
+  BROWSER_HEADERS,
+  envNumber,
+  loadAverage,
+  onCleanup,
+  report,
+  runBench,
+  runtimeCpu,
+  startApp,
+  startBareServer,
+  table,
+  warmUp,
+} from './lib';
 
 const DURATION = envNumber('BENCH_DURATION', 10);
 const CONNECTIONS = Math.floor(envNumber('BENCH_CONNECTIONS', 20));
@@ -35,6 +48,8 @@ const RATE_LIMIT_FACTOR = '100000';
 const CONFIRM_SUBJECT = 'Confirm your Cluefeed subscription';
 const SUCCESS_PATH = '/assemble-your-newsletter';
 const DRAIN_TIMEOUT_MS = 180_000;
+/** Seconds of each baseline pass (bare Node http, same connections and body). */
+const BASELINE_SECONDS = Math.min(DURATION, 5);
 /** The issue's target now that SMTP is out of the request. */
 const P99_TARGET_MS = 100;
 
@@ -141,6 +156,25 @@ function ms(value: number): string {
   return Number.isFinite(value) ? value.toFixed(1) : 'n/a';
 }
 
+/**
+ * The baseline: the same form POSTs on the same number of keep-alive connections for
+ * BASELINE_SECONDS, to a bare Node http server in a process of its own; its p99 (ms) and req/s.
+ */
+async function bareBaseline(url: URL): Promise<{ p99: number; perSecond: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const latencies: number[] = [];
+  const endAt = performance.now() + BASELINE_SECONDS * 1000;
+  const body = new URLSearchParams({ placement: 'hero', email: 'baseline@example.org' }).toString();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < endAt) latencies.push((await postForm(agent, url, body)).ms);
+    }),
+  );
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { p99: percentile(latencies, 99), perSecond: latencies.length / BASELINE_SECONDS };
+}
+
 async function main() {
   const audience = pickAudience();
   const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
@@ -166,7 +200,7 @@ async function main() {
   await warmUp([formUrl.href], 5, BROWSER_HEADERS);
 
   // Anything the app mailed on its own before the benchmark is left out of the proof.
-  const baseline = new Set((await readMessages(mailDir)).map((message) => message.id));
+  const mailedBefore = new Set((await readMessages(mailDir)).map((message) => message.id));
 
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const attempts: Attempt[] = [];
@@ -187,15 +221,27 @@ async function main() {
   let warmUpStarted = 0;
   await runPool('warm-up', () => warmUpStarted++ < WARM_UP_SUBSCRIPTIONS);
 
-  const loadBefore = loadavg()
-    .map((n) => n.toFixed(2))
-    .join(' ');
+  const loadBefore = loadAverage();
+  const bare = new URL((await startBareServer('node')).url);
+  console.error(`Baseline: bare Node http, ${CONNECTIONS} connections, ${BASELINE_SECONDS}s...`);
+  const bareBefore = await bareBaseline(bare);
   console.error(`POST ${formUrl.pathname}: ${CONNECTIONS} connections, ${DURATION}s...`);
+  const cpuBefore = runtimeCpu(app.child.pid!);
   const startedAt = performance.now();
   const endAt = startedAt + DURATION * 1000;
   await runPool('run', () => performance.now() < endAt);
   const elapsedSeconds = (performance.now() - startedAt) / 1000;
+  const cpuAfter = runtimeCpu(app.child.pid!);
   agent.destroy();
+  console.error(`Baseline again: bare Node http, ${BASELINE_SECONDS}s...`);
+  const bareAfter = await bareBaseline(bare);
+  const bareP99 = baseline('bare Node http POST p99', 'ms', bareBefore.p99, bareAfter.p99);
+  const bareRate = baseline(
+    'bare Node http POST',
+    'req/s',
+    bareBefore.perSecond,
+    bareAfter.perSecond,
+  );
 
   const run = attempts.filter((a) => a.phase === 'run');
   const warm = attempts.filter((a) => a.phase === 'warm-up');
@@ -283,7 +329,7 @@ async function main() {
   const strayRecords = [...records.keys()].filter((email) => !acceptedEmails.has(email)).length;
 
   // 3. The mail sink: one confirmation per accepted address, nothing else.
-  const messages = (await readMessages(mailDir)).filter((m) => !baseline.has(m.id));
+  const messages = (await readMessages(mailDir)).filter((m) => !mailedBefore.has(m.id));
   const mailsTo = new Map<string, number>();
   let wrongSubject = 0;
   let strayMessages = 0;
@@ -338,9 +384,9 @@ async function main() {
 
   // ------------------------------------------------------------------ summary
   const lines: string[] = [];
-  lines.push('', '='.repeat(72), 'Cluefeed subscribe benchmark', '='.repeat(72));
+  lines.push('', ...report('Cluefeed subscribe benchmark', loadBefore, [bareRate, bareP99]));
   lines.push(
-    `Date: ${new Date().toISOString()}  Node ${process.version}  CPUs: ${cpus().length}  load average before: ${loadBefore}`,
+    `Date: ${new Date().toISOString()}`,
     `POST /a/${audience.slug} (placement=hero, distinct e-mail per request, no JS: 302 expected)`,
     `node:http keep-alive: ${CONNECTIONS} connections, one request in flight each, ${DURATION}s (+ in-flight tail: ${elapsedSeconds.toFixed(2)}s)`,
     `RATE_LIMIT_FACTOR=${RATE_LIMIT_FACTOR}, TABLE_NAME=${TABLE_NAME}, DynamoDB Local in memory, SMTP sink in ${mailDir}`,
@@ -352,6 +398,15 @@ async function main() {
     `Errors:           ${errors}${errors ? ` (${describe(errorKinds)})` : ''}`,
     `Throughput:       ${(run.length / elapsedSeconds).toFixed(1)} req/s (${(acceptedRun.length / elapsedSeconds).toFixed(1)} accepted/s)`,
     `Subscribe p99:    ${ms(percentile(latencies, 99))} ms (target < ${P99_TARGET_MS} ms, SMTP out of the request: ${percentile(latencies, 99) < P99_TARGET_MS ? 'MET' : 'NOT MET'})`,
+    '',
+    'CPU per subscription during the run (ms, user + system, by process of the runtime):',
+    table(
+      ['process', 'CPU ms', 'per subscription'],
+      [...cpuAfter].map(([name, after]) => {
+        const used = after - (cpuBefore.get(name) ?? 0);
+        return [name, String(Math.round(used)), (used / (acceptedRun.length || 1)).toFixed(1)];
+      }),
+    ),
     '',
     table(
       ['latency (ms)', 'min', 'p50', 'p90', 'p99', 'max', 'mean'],
