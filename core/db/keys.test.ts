@@ -450,8 +450,14 @@ const samples: Record<string, () => Sample> = {
   }),
   rateLimitWindow: () => ({
     doc: 'RateLimitWindow',
-    item: { bucket: 'subscribe', key: '10.0.0.1', windowStart: 1_790_000_000_000, expiresAt: 2e9 },
-    vars: { 'start ms': '1790000000000' },
+    item: {
+      bucket: 'subscribe',
+      key: '10.0.0.1',
+      windowStart: 1_790_000_000_000,
+      count: 2,
+      previousCount: 1,
+      expiresAt: 2e9,
+    },
   }),
   slugClaim: () => ({
     doc: 'SlugClaim',

@@ -9,8 +9,8 @@
 // subscriptions at once from one address take seconds). Within a window the write raises the
 // count only while it is under the room the previous count leaves; the first request of a new
 // window moves the count to `previousCount` only if the count is still what it read, so a request
-// counted at the boundary is never lost; a request whose clock is behind a window that has begun
-// is refused. A refused request counts nothing.
+// counted at the boundary is never lost; a request whose clock is behind the window that has just
+// begun is refused. A refused request counts nothing.
 import { VisibleError } from '#core/common';
 import { config } from '#core/config';
 import { isConditionFailure } from '#core/db';
@@ -75,8 +75,10 @@ export async function attempt(limit: Limit, key: string, now = Date.now()): Prom
   const expiresAt = (windowStart + 2 * windowMs) / 1000 + 60;
   for (let tries = 0; tries < RACED_RETRIES; tries++) {
     const { data: stored } = await RateLimitWindowEntity.get(caller).go({ consistent: true });
-    // A later window has begun: this request's clock is behind.
-    if (stored && stored.windowStart > windowStart) return REFUSED;
+    // The next window has begun: this request's clock is behind.
+    if (stored?.windowStart === windowStart + windowMs) return REFUSED;
+    // Any other window (history, or a clock that is off by more than a window) is replaced by
+    // this one below, so one far-off clock never holds every other writer back.
     const windows: Windows =
       stored?.windowStart === windowStart
         ? { windowStart, count: stored.count ?? 0, previousCount: stored.previousCount ?? 0 }

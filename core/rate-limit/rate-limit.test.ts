@@ -95,6 +95,16 @@ describe('rate limit', () => {
     }
   });
 
+  it('refuses a clock just behind a window that has begun, but is not held back by one far off', async () => {
+    const key = ulid();
+    expect((await RateLimit.attempt(limit, key, boundary + 1_000)).allowed).toBe(true);
+    // A window earlier: this request's clock is behind the one that began the new window.
+    expect((await RateLimit.attempt(limit, key, boundary - 1_000)).allowed).toBe(false);
+    // Six minutes ahead (a worker's clock far off): it counts, and the others go on counting.
+    expect((await RateLimit.attempt(limit, key, boundary + 361_000)).allowed).toBe(true);
+    expect((await RateLimit.attempt(limit, key, boundary + 2_000)).allowed).toBe(true);
+  });
+
   it('gives a place back on release, in the window it was counted in', async () => {
     const key = ulid();
     const attempts = await Promise.all(
