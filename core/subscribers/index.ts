@@ -114,28 +114,28 @@ export const SubscribeInput = v.object({
  * refused; a pending one gets the audience added and a fresh e-mail; an unsubscribed or cleaned
  * one starts over as pending. Never stores an address twice.
  *
- * Everything the decision rests on is read and counted at once (the audience, the address, the
- * visitor's and the address's rate limits), so the request waits for three round trips in a row:
- * those, the write, and queueing the e-mail with the page view. The address's count is given
- * back when no e-mail goes out.
+ * What the decision rests on is read and counted at once (the audience, the address and the
+ * visitor's rate limit); the address's limit is counted only for a visitor within theirs, so
+ * nobody past their own limit can hold another address's count full, and it is given back when
+ * no e-mail goes out. Then the write, then queueing the e-mail with the page view.
  */
 export const subscribe = fn(SubscribeInput, async ({ ip, ...input }) => {
-  const [audience, existing, perIp, perAddress] = await Promise.all([
+  const [audience, existing, perIp] = await Promise.all([
     Audiences.byId(input.audienceId),
     byEmail(input.email),
     ip === undefined
       ? RateLimit.NOT_LIMITED
       : RateLimit.attempt(RateLimit.LIMITS.subscribePerIp, ip),
-    RateLimit.attempt(RateLimit.LIMITS.confirmationsPerAddress, input.email),
   ]);
+  if (!perIp.allowed) throw RateLimit.refusal();
+  if (!audience || audience.state !== 'active') {
+    throw new VisibleError('audience.not_found', 'This audience does not exist', 404);
+  }
+  if (existing?.status === 'subscribed') throw alreadySubscribed();
+  const perAddress = await RateLimit.attempt(RateLimit.LIMITS.confirmationsPerAddress, input.email);
+  if (!perAddress.allowed) throw RateLimit.refusal();
   let written: Written | undefined;
   try {
-    if (!perIp.allowed) throw RateLimit.refusal();
-    if (!audience || audience.state !== 'active') {
-      throw new VisibleError('audience.not_found', 'This audience does not exist', 404);
-    }
-    if (existing?.status === 'subscribed') throw alreadySubscribed();
-    if (!perAddress.allowed) throw RateLimit.refusal();
     written = existing ? undefined : await createPending(input, audience);
     const created = written !== undefined;
     written ??= await reopen(existing ?? (await racedWinner(input.email)), audience.id);
@@ -150,7 +150,8 @@ export const subscribe = fn(SubscribeInput, async ({ ip, ...input }) => {
       assembleToken: created ? linkToken('assemble', subscriber) : undefined,
     };
   } catch (error) {
-    if (!written) await perAddress.release();
+    // No e-mail went out: the address's place is given back (a failed give-back keeps the error).
+    if (!written) await perAddress.release().catch(() => undefined);
     throw error;
   }
 });

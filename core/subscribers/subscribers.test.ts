@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { mailer } from '#core/mail';
 import { ulid } from 'ulid';
 import * as Outbox from '#core/outbox';
+import { RateLimitWindowEntity } from '../rate-limit/entity';
 import * as Subscribers from '#core/subscribers';
 import * as Tokens from '#core/tokens';
 import { createAudience } from '#tests/integration/factories';
@@ -275,6 +276,36 @@ describe('subscribers', () => {
     // Another visitor is not held back.
     await Subscribers.subscribe({ email: refused, audienceId: audience.id, ip: `${ip}-other` });
     expect((await Subscribers.byEmail(refused))?.status).toBe('pending');
+  });
+
+  it("does not let a visitor past their own limit use up another address's confirmations", async () => {
+    const audience = await createAudience();
+    const [victim, ip] = [email(), `203.0.113.${ulid()}`];
+    for (let i = 0; i < 10; i++) {
+      await Subscribers.subscribe({ email: email(), audienceId: audience.id, ip });
+    }
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        expect(
+          Subscribers.subscribe({ email: victim, audienceId: audience.id, ip }),
+        ).rejects.toMatchObject({ status: 429 }),
+      ),
+    );
+    // Not even for a moment: the victim's address was never counted.
+    const { data: counted } = await RateLimitWindowEntity.get({
+      bucket: 'confirmation-address',
+      key: victim,
+    }).go({ consistent: true });
+    expect(counted).toBeNull();
+    for (let i = 0; i < 3; i++) {
+      await Subscribers.subscribe({ email: victim, audienceId: audience.id, ip: `${ip}-v` });
+    }
+    expect(await messagesTo(victim)).toHaveLength(3);
+    const { data: after } = await RateLimitWindowEntity.get({
+      bucket: 'confirmation-address',
+      key: victim,
+    }).go({ consistent: true });
+    expect(after?.count).toBe(3);
   });
 
   it('retires every link sent to the old address when the address changes', async () => {

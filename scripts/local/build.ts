@@ -11,6 +11,9 @@ const SOURCES = [
   'core',
   'vite.config.ts',
   'package-lock.json',
+  'package.json',
+  'tsconfig.json',
+  'patches',
   'scripts/local',
   'stacks/front-door.ts',
 ];

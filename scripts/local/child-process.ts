@@ -45,15 +45,16 @@ export function startChild(options: {
       reject(
         new Error(`The ${options.name} stopped while starting (${signal ?? `exit ${code}`}).`),
       );
-    child.once('exit', early);
+    // 'close', not 'exit': it comes after every message the child sent, such as its failure.
+    child.once('close', early);
     child.once('error', reject);
     child.on('message', (message: ChildMessage) => {
       if (message.failed) {
-        child.off('exit', early);
+        child.off('close', early);
         return reject(Object.assign(new Error(message.failed.message), message.failed));
       }
       if (!message.ready) return;
-      child.off('exit', early);
+      child.off('close', early);
       child.once('exit', (code, signal) => {
         if (!stopping) options.onExit(code, signal);
       });
@@ -63,12 +64,14 @@ export function startChild(options: {
 }
 
 /**
- * In a child: tells the parent it is ready, and runs `stop` on SIGTERM, SIGINT or the parent's
- * end (the IPC channel closing), then exits. Without a parent it only handles the signals.
+ * In a child: tells the parent it is ready, and runs `stop` on SIGTERM, SIGINT, SIGHUP or the
+ * parent's end (the IPC channel closing), then exits; after STOP_GRACE_MS it exits regardless. Without a parent it only handles the signals.
  */
 export function serveAsChild(stop: () => Promise<unknown>): void {
   let stopping: Promise<unknown> | undefined;
   const end = () => {
+    // A stop that hangs (a job that does not end) must not outlive the runtime for long.
+    setTimeout(() => process.exit(1), STOP_GRACE_MS).unref();
     stopping ??= Promise.resolve()
       .then(stop)
       .catch((error: unknown) => console.error('While stopping:', error))
@@ -76,6 +79,7 @@ export function serveAsChild(stop: () => Promise<unknown>): void {
   };
   process.on('SIGTERM', end);
   process.on('SIGINT', end);
+  process.on('SIGHUP', end);
   if (process.send) {
     process.on('disconnect', end);
     process.send({ ready: true });

@@ -4,11 +4,14 @@
 // the page it opens must not be 'Something went wrong', and nothing may
 // reach the console (the fixture fails the test on any error). Leaving a page unmounts it, so
 // this also catches a page that crashes on the way out, as About once did. The site header's and
-// footer's links are one component on every page: they are followed from the home page, and
-// elsewhere only when a page has no link of its own to leave by.
+// footer's links are one component on every page: the home page follows them all, and every other
+// page follows its own links plus one of them that leads to a hydrated page (a client-side
+// navigation, so the page is unmounted; public pages load whole, ADR 35), a different one on each
+// page, so each of them is also followed client-side from some hydrated page.
 import type { Page } from '@playwright/test';
 import { request as requests } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { isPublicDocument } from '../../web/lib/public-document';
 import { WIDTHS } from './page-checks';
 import { openSwept, sweptPages, sweptPatterns, type SweptPage } from './swept-pages';
 
@@ -133,7 +136,7 @@ for (const { pattern, access, status } of sweptPatterns) {
       // it, so a link only a phone shows is followed on the phone.
       const followed = new Set<string>();
       const followsLayout = pattern === '/';
-      let firstLayoutLink: string | undefined;
+      const layoutLinks: string[] = [];
       const followAndReturn = async (href: string, origin: string, width: number) => {
         followed.add(href);
         await follow(page, href);
@@ -156,15 +159,19 @@ for (const { pattern, access, status } of sweptPatterns) {
         for (const { href, shown, inLayout } of links) {
           if (followed.has(href) || (!shown && !last)) continue;
           if (inLayout && !followsLayout) {
-            firstLayoutLink ??= href;
+            if (!layoutLinks.includes(href)) layoutLinks.push(href);
             continue;
           }
           await followAndReturn(href, origin, width);
         }
       }
-      // A page with no link of its own is still left once, so leaving it is tested too.
-      if (followed.size === 0 && firstLayoutLink) {
-        await followAndReturn(firstLayoutLink, page.url(), WIDTHS.at(-1)!);
+      // One layout link to a hydrated page, a different one per page (or, when it has none, any).
+      const hydrated = layoutLinks.filter((href) => !isPublicDocument(new URL(href).pathname));
+      const choices = hydrated.length > 0 ? hydrated : layoutLinks;
+      const turn = sweptPatterns.findIndex((swept) => swept.pattern === pattern);
+      const chosen = choices[turn % Math.max(choices.length, 1)];
+      if (chosen && !followed.has(chosen)) {
+        await followAndReturn(chosen, page.url(), WIDTHS.at(-1)!);
       }
     });
   });
