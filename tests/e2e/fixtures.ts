@@ -36,3 +36,27 @@ export async function hydrated(page: import('@playwright/test').Page): Promise<v
     return Boolean(main) && Object.keys(main!).some((key) => key.startsWith('__react'));
   });
 }
+
+/**
+ * Waits until Remix has nothing in flight: no navigation, no revalidation, every fetcher idle.
+ * `waitForLoadState('networkidle')` does not do this: it returns at once once the document has
+ * been idle, even while a fetcher's request is streaming, and a reload then cuts that request off
+ * (Chromium reports the cut stream as a page error, 'TypeError: network error').
+ */
+export async function remixIdle(page: import('@playwright/test').Page): Promise<void> {
+  await page.waitForFunction(() => {
+    type State = {
+      navigation: { state: string };
+      revalidation: string;
+      fetchers: Map<string, { state: string }>;
+    };
+    const router = (window as unknown as { __remixRouter?: { state: State } }).__remixRouter;
+    if (!router) return false;
+    const { navigation, revalidation, fetchers } = router.state;
+    return (
+      navigation.state === 'idle' &&
+      revalidation === 'idle' &&
+      [...fetchers.values()].every((fetcher) => fetcher.state === 'idle')
+    );
+  });
+}

@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
 import * as Subscribers from '#core/subscribers';
-import { expect, hydrated, test } from './fixtures';
+import { expect, hydrated, remixIdle, test } from './fixtures';
 import { onlyMessageTo, pathOfLink } from './mail';
 import { busyAudience } from './seed';
 
@@ -70,7 +70,7 @@ test('subscribe -> confirmation e-mail -> confirmed -> upcoming niches -> thank 
   await expect
     .poll(async () => (await Subscribers.byEmail(email))?.shadowAudienceIds?.length)
     .toBe(1);
-  await page.waitForLoadState('networkidle');
+  await remixIdle(page);
   await niches.nth(1).click();
   await expect(niches.nth(0)).toHaveAttribute('aria-pressed', 'true');
   await expect(submit).toBeEnabled();
@@ -78,13 +78,13 @@ test('subscribe -> confirmation e-mail -> confirmed -> upcoming niches -> thank 
   await expect
     .poll(async () => (await Subscribers.byEmail(email))?.shadowAudienceIds?.length)
     .toBe(2);
-  await page.waitForLoadState('networkidle');
+  await remixIdle(page);
   await niches.nth(1).click();
   await expect(niches.nth(1)).toHaveAttribute('aria-pressed', 'false');
   await expect
     .poll(async () => (await Subscribers.byEmail(email))?.shadowAudienceIds?.length ?? 0)
     .toBe(1);
-  await page.waitForLoadState('networkidle');
+  await remixIdle(page);
   await page.reload();
   await expect(niches.nth(0)).toHaveAttribute('aria-pressed', 'true');
   await submit.click();
