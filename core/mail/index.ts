@@ -85,4 +85,4 @@ export function mailer(): Mailer {
   configured ??= smtpMailer({ url: config().SMTP_URL, from: config().MAIL_FROM });
   return configured;
 }
-export { readMessages, type StoredMessage } from './outbox';
+export { readMessage, readMessages, type StoredMessage } from './outbox';

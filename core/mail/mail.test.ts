@@ -11,6 +11,7 @@ import {
 // The same SMTP sink the local runtime runs: SMTP is exercised for real, not through a mock.
 import {
   describeMessage,
+  readMessage,
   readMessages,
   startSmtpSink,
   type SmtpSink,
@@ -125,6 +126,10 @@ describe('smtpMailer', () => {
       },
     });
     expect(oldest.html).toBe(rendered.html);
+    // The admin Outbox shows the newest few and opens one by id, without reading every file.
+    expect(await readMessages(dir, { limit: 1 })).toEqual([newest]);
+    expect(await readMessage(dir, oldest.id)).toEqual(oldest);
+    expect(await readMessage(dir, 'no-such-id')).toBeUndefined();
     expect(oldest.text).toBe(rendered.text);
     expect(describeMessage(oldest)).toBe(
       `✉  to reader@example.org · "${CONFIRM_SUBSCRIPTION_SUBJECT}" · ${confirmUrl}`,

@@ -14,8 +14,25 @@ export type StoredMessage = {
   headers: Record<string, string>;
 };
 
-/** Every stored message, newest first; a missing folder is an empty outbox. */
-export async function readMessages(dir: string): Promise<StoredMessage[]> {
+/** The stored messages, newest first (at most `limit` of them); a missing folder is an empty outbox. */
+export async function readMessages(
+  dir: string,
+  { limit = Infinity }: { limit?: number } = {},
+): Promise<StoredMessage[]> {
+  const names = (await messageFiles(dir)).slice(0, limit);
+  return Promise.all(names.map((name) => readStored(dir, name)));
+}
+
+/** One stored message by its id, reading only its own file. */
+export async function readMessage(dir: string, id: string): Promise<StoredMessage | undefined> {
+  const name = (await messageFiles(dir)).find(
+    (candidate) => candidate === `${id}.json` || candidate.endsWith(`-${id}.json`),
+  );
+  return name === undefined ? undefined : readStored(dir, name);
+}
+
+/** The sink's message files, newest first: their names begin with the moment they arrived. */
+async function messageFiles(dir: string): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -23,11 +40,12 @@ export async function readMessages(dir: string): Promise<StoredMessage[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const files = names
+  return names
     .filter((name) => name.endsWith('.json'))
     .sort()
     .reverse();
-  return Promise.all(
-    files.map(async (name) => JSON.parse(await readFile(join(dir, name), 'utf8')) as StoredMessage),
-  );
+}
+
+async function readStored(dir: string, name: string): Promise<StoredMessage> {
+  return JSON.parse(await readFile(join(dir, name), 'utf8')) as StoredMessage;
 }

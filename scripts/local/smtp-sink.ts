@@ -7,9 +7,9 @@ import { simpleParser, type AddressObject, type HeaderLines } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { monotonicFactory } from 'ulid';
 
-import { readMessages, type StoredMessage } from '#core/mail';
+import { readMessage, readMessages, type StoredMessage } from '#core/mail';
 
-export { readMessages, type StoredMessage };
+export { readMessage, readMessages, type StoredMessage };
 
 export type SmtpSink = { port: number; url: string; stop(): Promise<void> };
 

@@ -2,7 +2,7 @@
 // policy that lets its inline styles apply, its links open in new tabs, and nothing run.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '#core/config';
-import { readMessages } from '#core/mail';
+import { readMessage } from '#core/mail';
 import { requireAdmin } from '#web/lib/admin.server';
 import { notFound, privatePageHeaders } from '#web/lib/cache';
 import { storingLogs } from '#web/lib/resource-route.server';
@@ -12,9 +12,7 @@ export const headers = privatePageHeaders;
 export const loader = storingLogs(async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const dir = config().MAIL_DIR;
-  const message = dir
-    ? (await readMessages(dir)).find((candidate) => candidate.id === params.id)
-    : undefined;
+  const message = dir && params.id ? await readMessage(dir, params.id) : undefined;
   if (!message) throw notFound();
   const body =
     message.html ||

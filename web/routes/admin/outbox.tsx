@@ -35,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const dir = config().MAIL_DIR;
   const [emails, copies] = await Promise.all([
     Outbox.recent({ limit: SHOWN }),
-    dir ? readMessages(dir).then((all) => all.slice(0, SHOWN)) : ([] as StoredMessage[]),
+    dir ? readMessages(dir, { limit: SHOWN }) : ([] as StoredMessage[]),
   ]);
   const byMessageId = new Map(copies.map((copy) => [copy.headers['message-id'], copy]));
   const rows: Row[] = emails.map((email) => ({
