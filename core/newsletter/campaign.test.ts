@@ -7,6 +7,7 @@ import * as Automations from '#core/automations';
 import * as Jobs from '#core/jobs';
 import * as Newsletter from '#core/newsletter';
 import * as Subscribers from '#core/subscribers';
+import * as Outbox from '#core/outbox';
 import { createAudience } from '#tests/integration/factories';
 import { receive } from '#tests/integration/job-queue';
 import { messagesTo, receivedBy } from '#tests/integration/mail';
@@ -242,9 +243,13 @@ describe('setting up a campaign', () => {
     const processId = (await Jobs.active()).find((p) => p.name === 'send-newsletters')?.id;
     expect(processId).toBeDefined();
     await runToEnd(processId!);
+    // Its e-mails are queued, not yet sent: 'sending' until the outbox has settled the last one.
+    expect(await Newsletter.issueById(issueId)).toMatchObject({ status: 'sending' });
+    await Outbox.deliverDue();
     expect(await Newsletter.issueById(issueId)).toMatchObject({
       status: 'done',
       origin: 'schedule',
+      queued: 0,
     });
     await Automations.runSchedule('send-daily-newsletter');
     expect((await Jobs.active()).filter((p) => p.name === 'send-newsletters')).toHaveLength(0);

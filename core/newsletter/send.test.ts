@@ -88,6 +88,14 @@ describe('Send newsletters', () => {
       failed: 0,
       alreadyDone: 0,
     });
+    // Every chunk ran, but two e-mails wait in the outbox: the issue is still being sent.
+    const periodIssueId = Newsletter.periodIssueId('daily', decodeTime(process.id));
+    expect(await Newsletter.issueById(periodIssueId)).toMatchObject({
+      recipients: 5,
+      queued: 2,
+      skipped: 3,
+      status: 'sending',
+    });
 
     const [alice, ...moreForAlice] = await digestsTo(people.alice.email);
     expect(moreForAlice).toHaveLength(0);

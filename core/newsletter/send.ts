@@ -19,6 +19,7 @@ import { digestEmail } from './email';
 import { sharedReads, type DigestReads } from './reads';
 import type { Frequency } from './digest';
 import { DeliveryEntity } from './delivery-entity';
+import { closeIfSettled } from './issue-close';
 import { NewsletterIssueEntity, SKIP_COUNTS, type SkipReason } from './issue-entity';
 
 export type NewsletterIssue = EntityItem<typeof NewsletterIssueEntity>;
@@ -270,22 +271,6 @@ async function deliverTo(
   return 'queued';
 }
 
-/** Marks the issue done once every planned subscriber has a Delivery. */
-async function closeIfComplete(issueId: string): Promise<void> {
-  const issue = await issueById(issueId);
-  if (!issue || issue.status !== 'sending') return;
-  const written =
-    (issue.queued ?? 0) + (issue.sent ?? 0) + (issue.skipped ?? 0) + (issue.failed ?? 0);
-  if (written < (issue.recipients ?? 0)) return;
-  await NewsletterIssueEntity.patch({ id: issueId })
-    .set({ status: 'done', doneAt: now() })
-    .where((attr, op) => op.eq(attr.status, 'sending'))
-    .go()
-    .catch((error: unknown) => {
-      if (!isConditionFailure(error)) throw error;
-    });
-}
-
 export const sendNewsletters = Jobs.defineChunkedJob({
   name: 'send-newsletters',
   title: 'Sending newsletters',
@@ -310,7 +295,7 @@ export const sendNewsletters = Jobs.defineChunkedJob({
       `Sending the ${issue.frequency} issue to ${subscriberIds.length} subscriber(s) of ${issue.audienceIds.length} audience(s)`,
       { issueId: issue.id, from: issue.from, to: issue.to },
     );
-    if (subscriberIds.length === 0) await closeIfComplete(issue.id);
+    if (subscriberIds.length === 0) await closeIfSettled(issue.id);
     const chunks: SendChunk[] = [];
     for (let start = 0; start < subscriberIds.length; start += SUBSCRIBERS_PER_CHUNK)
       chunks.push({
@@ -354,7 +339,7 @@ export const sendNewsletters = Jobs.defineChunkedJob({
         if (++handled % 10 === 0) await context.progress(0);
       },
     );
-    await closeIfComplete(issue.id);
+    await closeIfSettled(issue.id);
     return totals;
   },
 });

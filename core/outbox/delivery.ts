@@ -16,6 +16,7 @@ import { isPermanentFailure, type Mailer, senderDomain, SMTP_TIMEOUTS } from '#c
 // The entity files, not the concepts: core/subscribers and core/newsletter write their e-mails
 // through this outbox, and a newsletter e-mail settles its Delivery with it.
 import { DeliveryEntity } from '../newsletter/delivery-entity';
+import { closeIfSettled } from '../newsletter/issue-close';
 import { NewsletterIssueEntity, SKIP_COUNTS, type SkipReason } from '../newsletter/issue-entity';
 import { SubscriberEntity } from '../subscribers/entity';
 import { keyOf, OutboundEmailEntity } from './entity';
@@ -78,7 +79,8 @@ const DELIVERY_OF = { sent: 'sent', failed: 'failed', cancelled: 'skipped' } as 
 /**
  * Ends this attempt, looking at the e-mail again at `at` if it is queued; false when its lease
  * ended and another attempt took the e-mail over. A newsletter e-mail's last attempt settles its
- * Delivery and the issue's counts in the same transaction, so each is counted once.
+ * Delivery and the issue's counts in the same transaction, so each is counted once, then closes
+ * the issue if it was its last e-mail on the way.
  */
 async function settle(
   email: OutboundEmail,
@@ -126,6 +128,7 @@ async function settle(
     ).go();
     if (result.canceled) return takenOver(email, change);
     if (final === 'sent') await lastIssueSent(email.subscriberId, email.issueId, change.sentAt!);
+    await closeIfSettled(email.issueId);
     return true;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
