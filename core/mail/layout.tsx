@@ -13,8 +13,9 @@ import {
   Section,
   Text,
 } from '@react-email/components';
-import { render, toPlainText } from '@react-email/render';
+import { render } from '@react-email/render';
 import type { ReactElement, ReactNode } from 'react';
+import { plainText } from './plain-text';
 
 /** Light colours are inlined; dark ones are applied by class, only by clients that support it. */
 export const colours = {
@@ -193,5 +194,5 @@ export function EmailButton({ href, children }: { href: string; children: ReactN
 /** Renders once and derives the plain-text part from that HTML, so the two never disagree. */
 export async function renderEmail(element: ReactElement): Promise<{ html: string; text: string }> {
   const html = await render(element);
-  return { html, text: toPlainText(html) };
+  return { html, text: plainText(html) };
 }

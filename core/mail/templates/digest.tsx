@@ -2,9 +2,10 @@
 // links to its Cluefeed page and its source. The words are composed in core/newsletter;
 // this only lays them out in the house style (light and dark).
 import { Heading, Section, Text } from '@react-email/components';
-import { render, toPlainText } from '@react-email/render';
+import { render } from '@react-email/render';
 import type { OutgoingMail } from '../index';
 import { colours, EmailHeading, EmailLayout, EmailLink, EmailText } from '../layout';
+import { digestPlainText } from '../plain-text';
 
 const { light } = colours;
 
@@ -121,10 +122,6 @@ export async function renderDigestEmail(
   props: DigestEmailProps,
 ): Promise<Pick<OutgoingMail, 'subject' | 'html' | 'text'>> {
   const html = await render(<DigestEmail {...props} />);
-  // As renderEmail, the text comes from the same HTML; but story titles and section headings keep
-  // their case (html-to-text shouts headings by default, and a page of capitals is hard to read).
-  const text = toPlainText(html, {
-    selectors: ['h2', 'h3'].map((selector) => ({ selector, options: { uppercase: false } })),
-  });
-  return { subject: props.subject, html, text };
+  // As renderEmail, the text comes from the same HTML, with headings in their own case.
+  return { subject: props.subject, html, text: digestPlainText(html) };
 }
