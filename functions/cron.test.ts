@@ -5,6 +5,7 @@ import * as Jobs from '#core/jobs';
 import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
 import { createAudience } from '#tests/integration/factories';
+import { receiveEmails } from '#tests/integration/job-queue';
 import { receivedBy } from '#tests/integration/mail';
 import { handler } from './cron';
 
@@ -59,15 +60,26 @@ describe('cron handler', () => {
     );
   });
 
-  it('sends an e-mail whose queue message was lost on the 5-minute recovery', async () => {
+  it('queues again, on the 5-minute recovery, an e-mail whose queue message was lost', async () => {
     const audience = await createAudience();
     const email = `reader-${Date.now()}@example.org`;
-    // Tests run no poller: the message subscribing sent is never read, as if it were lost.
     await Subscribers.subscribe({ email, audienceId: audience.id });
-    expect(await receivedBy(email)).toEqual([]);
+    const [queued] = (await Outbox.recent({ limit: 200 })).filter(({ to }) => to === email);
+    // Its message is lost, and it has waited for longer than a lease since.
+    expect(await receiveEmails([queued!.id])).toHaveLength(1);
+    await Outbox.OutboundEmailEntity.patch({ day: queued!.day, id: queued!.id })
+      .set({
+        status: 'queued',
+        nextAttemptAt: new Date(Date.now() - 2 * Outbox.LEASE_MS).toISOString(),
+      })
+      .go();
+
     await handler({ schedule: 'recover-jobs' });
+    expect(await receivedBy(email)).toEqual([]);
+    const messages = await receiveEmails([queued!.id]);
+    expect(messages).toHaveLength(1);
+    await Outbox.handleBatch(messages);
     expect(await receivedBy(email)).toHaveLength(1);
-    const [sent] = (await Outbox.recent({ limit: 200 })).filter(({ to }) => to === email);
-    expect(sent?.status).toBe('sent');
+    expect((await Outbox.byId(queued!.id))?.status).toBe('sent');
   });
 });

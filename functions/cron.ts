@@ -29,10 +29,11 @@ export async function handler(event: unknown): Promise<void> {
 }
 
 /**
- * One schedule's work; the 5-minute recovery also sends the e-mails a lost queue message or an
- * ended retry delay left waiting in the outbox. `npm start` runs its schedules through this too.
+ * One schedule's work; the 5-minute recovery also queues again the e-mails a lost queue message,
+ * a dead sender or an ended retry delay left waiting in the outbox, for every worker to send.
+ * `npm start` runs its schedules through this too.
  */
 export async function runSchedule(id: string): Promise<void> {
   await Automations.runSchedule(id);
-  if (id === 'recover-jobs') await Outbox.deliverDue();
+  if (id === 'recover-jobs') await Outbox.recoverDue();
 }

@@ -221,9 +221,10 @@ async function main() {
       console.log(`Moving scores to the new keys waits: ${(error as Error).message}`),
     );
   }
-  // E-mails queued before a restart lost their queue messages with fauxqs: send what is due.
+  // E-mails queued before a restart lost their queue messages with fauxqs: the worker sends what
+  // is due from new ones.
   const Outbox = await import('#core/outbox');
-  await Outbox.deliverDue();
+  await Outbox.recoverDue({ queueEmptied: true });
 
   const schedules = runSchedules
     ? `schedules: ${Automations.SCHEDULES.map((s) => `${s.id} "${s.cron}"`).join(', ')}`

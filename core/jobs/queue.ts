@@ -35,8 +35,11 @@ export async function send(message: JobMessage): Promise<void> {
 /** SQS takes at most 10 messages per SendMessageBatch. */
 const SEND_BATCH = 10;
 
-/** Sends every message, 10 per request; throws if any of them was not accepted. */
-export async function sendAll(messages: JobMessage[]): Promise<void> {
+/**
+ * Sends every message (a job's or the outbox's, its JSON as the body), 10 per request; throws if
+ * any of them was not accepted.
+ */
+export async function sendAll(messages: readonly object[]): Promise<void> {
   for (let start = 0; start < messages.length; start += SEND_BATCH) {
     const batch = messages.slice(start, start + SEND_BATCH);
     const { Failed = [] } = await sqs().send(

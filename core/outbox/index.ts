@@ -1,17 +1,18 @@
 // The e-mail outbox: every e-mail the product sends is first an OutboundEmail, written in the
 // same transaction as the change that causes it (`draft`), then sent by the worker from a queue
-// message (`dispatch`, `handleBatch`). A message lost on the way is made up for by `deliverDue`,
-// which the 5-minute recover-jobs schedule and `npm start` run. See delivery.ts for the claim.
+// message (`dispatch`, `handleBatch`). A message lost on the way is made up for by `recoverDue`,
+// which the 5-minute recover-jobs schedule and `npm start` run: it queues the e-mails again, and
+// every worker sends them at the send's own pace. See delivery.ts for the claim.
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ulid } from 'ulid';
 import * as v from 'valibot';
 import { fn } from '#core/common';
 // E-mails share the jobs queue (and its worker and dead-letter queue) with their own message.
-import { queueUrl, sqs } from '../jobs/queue';
+import { queueUrl, sendAll, sqs } from '../jobs/queue';
 import { flush, logger } from '#core/logs';
 import { mailer, type Mailer } from '#core/mail';
 import { dayOf, keyOf, OutboundEmailEntity } from './entity';
-import { deliverOne, type OutboundEmail, type Outcome } from './delivery';
+import { deliverOne, LEASE_MS, type OutboundEmail, type Outcome } from './delivery';
 import { render, subjectOf, type EmailKind, type PropsOf } from './templates';
 
 export { OutboundEmailEntity, OUTBOUND_EMAIL_STATUSES } from './entity';
@@ -63,7 +64,7 @@ export async function preview<K extends EmailKind>(kind: K, props: PropsOf<K>) {
 
 export type OutboxMessage = { outboundEmailId: string };
 
-/** SQS delays a message at most 15 minutes; a later retry is found by `deliverDue`. */
+/** SQS delays a message at most 15 minutes; a later retry is queued again by `recoverDue`. */
 const MAX_DELAY_SECONDS = 900;
 
 async function send(id: string, delayMs = 0): Promise<void> {
@@ -79,12 +80,12 @@ async function send(id: string, delayMs = 0): Promise<void> {
 
 /**
  * Asks the worker to send e-mails already stored. Never throws: the e-mails are safe in the
- * table, and `deliverDue` sends them if the queue is unreachable now.
+ * table, and `recoverDue` queues them again if the queue is unreachable now.
  */
 export async function dispatch(emails: Pick<OutboundEmail, 'id'>[]): Promise<void> {
   for (const { id } of emails) {
     await send(id).catch((error: unknown) => {
-      logger.info('Could not queue an e-mail; the outbox schedule will send it', {
+      logger.info('Could not queue an e-mail; the recovery schedule will queue it again', {
         outboundEmailId: id,
         error,
       });
@@ -97,7 +98,7 @@ export async function deliver(id: string, through: Mailer = mailer()): Promise<O
   const outcome = await deliverOne(id, through);
   if (outcome.result === 'retry') {
     await send(id, outcome.delayMs).catch((error: unknown) => {
-      logger.info('Could not queue a retry; the outbox schedule will send it', {
+      logger.info('Could not queue a retry; the recovery schedule will queue it again', {
         outboundEmailId: id,
         error,
       });
@@ -110,9 +111,11 @@ export async function deliver(id: string, through: Mailer = mailer()): Promise<O
 export const DUE_PAGE = 100;
 
 /**
- * Sends what is due and no message is coming for: queued e-mails whose time has come and e-mails
- * whose sender's lease ended. Two bounded Queries of `outbox#queued` and `outbox#sending`, oldest
- * first; never a scan. Answers how many it looked at and what became of them.
+ * Sends what is due here and now, one at a time: queued e-mails whose time has come and e-mails
+ * whose sender's lease ended (at most DUE_PAGE of each). Tests play the worker with it; the
+ * recovery schedule queues what is due instead (`recoverDue`), for every worker to send. Two
+ * bounded Queries of `outbox#queued` and `outbox#sending`, oldest first; never a scan. Answers
+ * how many it looked at and what became of them.
  */
 export async function deliverDue(options: { at?: number; mailer?: Mailer } = {}) {
   const at = options.at ?? Date.now();
@@ -142,6 +145,49 @@ export async function deliverDue(options: { at?: number; mailer?: Mailer } = {})
   }
   if (counts.sent + counts.failed + counts.retry > 0) logger.info('Delivered due e-mails', counts);
   return counts;
+}
+
+/** E-mails queued again per `recoverDue` run at most, per status. */
+export const RECOVER_LIMIT = 20_000;
+
+/** The ids of e-mails of `status` whose `nextAttemptAt` is before `before`, oldest first. */
+async function dueIds(status: 'queued' | 'sending', before: number): Promise<string[]> {
+  // gsi1sk is `{nextAttemptAt}#{id}`: every key due before `before` sorts before that moment.
+  const { data } = await OutboundEmailEntity.query
+    .byStatus({ status })
+    .lt({ nextAttemptAt: new Date(before).toISOString() })
+    .go({ attributes: ['id'], count: RECOVER_LIMIT, pages: 'all' });
+  return data.map(({ id }) => id);
+}
+
+/**
+ * Queues again what no message is coming for, as the send itself queued it, so every worker
+ * sends it at the send's pace: e-mails queued and due for longer than a lease (their message was
+ * lost with a worker that died between the write and the message, or a retry was due beyond
+ * SQS's 15-minute delay) and e-mails whose sender's lease ended (it died while sending). E-mails
+ * due more recently are left to the message still on its way. A message for an e-mail already
+ * taken or sent finds nothing to do (the claim decides). Bounded Queries of `outbox#queued` and
+ * `outbox#sending`, oldest first; never a scan.
+ */
+export async function recoverDue(
+  options: {
+    at?: number;
+    /** The queue lost every message (a local queue restarted): every due e-mail needs one. */
+    queueEmptied?: boolean;
+  } = {},
+) {
+  const at = options.at ?? Date.now();
+  const [queued, sending] = await Promise.all([
+    dueIds('queued', options.queueEmptied ? at + 1 : at - LEASE_MS),
+    dueIds('sending', at + 1),
+  ]);
+  const messages: OutboxMessage[] = [...queued, ...sending].map((outboundEmailId) => ({
+    outboundEmailId,
+  }));
+  await sendAll(messages);
+  if (messages.length > 0)
+    logger.info('Queued due e-mails again', { queued: queued.length, sending: sending.length });
+  return { queued: queued.length, sending: sending.length };
 }
 
 /** Whether any e-mail is still queued or being sent (two Queries of one item each). */

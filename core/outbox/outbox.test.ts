@@ -7,6 +7,7 @@ import { mailer, smtpMailer, type Mailer } from '#core/mail';
 import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
 import { createAudience } from '#tests/integration/factories';
+import { receiveEmails } from '#tests/integration/job-queue';
 import { receivedBy } from '#tests/integration/mail';
 
 const address = () => `reader-${ulid().toLowerCase()}@example.org`;
@@ -97,6 +98,63 @@ describe('the e-mail outbox', () => {
     await Outbox.deliverDue({ at: later(Outbox.LEASE_MS) });
     expect(await receivedBy(email)).toHaveLength(1);
     expect(await Outbox.byId(id)).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it('queues again, for the workers to send, what no message is coming for, and sends nothing itself', async () => {
+    const lost = await subscribed();
+    expect(await receiveEmails([lost.id])).toHaveLength(1); // its message is gone
+    const fresh = await subscribed(); // its message is still on its way
+    const countsOf = (messages: { body: string }[]) =>
+      messages.map(({ body }) => Outbox.messageOf(body)).sort();
+
+    // Due for less than a lease: a message may still be coming, so none is added.
+    await Outbox.recoverDue();
+    expect(await receiveEmails([lost.id])).toEqual([]);
+    // Due for longer: each gets a message (the fresh one a second), and nothing is sent here.
+    await Outbox.recoverDue({ at: later(Outbox.LEASE_MS) });
+    // (The fresh one's first message may be held out of sight by the receive above: a receive
+    // hides every message it sees for the visibility timeout.)
+    const messages = await receiveEmails([lost.id, fresh.id]);
+    expect(countsOf(messages).filter((id) => id === lost.id)).toEqual([lost.id]);
+    expect(countsOf(messages)).toContain(fresh.id);
+    expect(await receivedBy(lost.email)).toEqual([]);
+
+    // The workers send each once, however many messages name it.
+    await Outbox.handleBatch(messages);
+    expect(await receivedBy(lost.email)).toHaveLength(1);
+    expect(await receivedBy(fresh.email)).toHaveLength(1);
+    await Outbox.recoverDue({ at: later(Outbox.LEASE_MS) });
+    expect(await receiveEmails([lost.id, fresh.id])).toEqual([]);
+
+    // After a local queue restart every due e-mail lost its message: each is queued at once.
+    const restarted = await subscribed();
+    await receiveEmails([restarted.id]);
+    await Outbox.recoverDue({ queueEmptied: true });
+    const again = await receiveEmails([restarted.id]);
+    expect(countsOf(again)).toEqual([restarted.id]);
+    await Outbox.handleBatch(again);
+    expect(await receivedBy(restarted.email)).toHaveLength(1);
+  });
+
+  it("queues a dead sender's e-mail again once its lease ended, and a live lease is never overtaken", async () => {
+    const { email, id } = await subscribed();
+    await receiveEmails([id]);
+    const killed: Mailer = { send: () => new Promise(() => {}) };
+    void Outbox.deliver(id, killed);
+    await expect.poll(async () => (await Outbox.byId(id))?.status).toBe('sending');
+    await Outbox.recoverDue();
+    expect(await receiveEmails([id])).toEqual([]);
+    // A run that sees the lease ended queues it; a worker whose clock says the lease lasts sends
+    // nothing (the claim decides), so a recovered message cannot make a second sender.
+    await Outbox.recoverDue({ at: later(Outbox.LEASE_MS) });
+    const messages = await receiveEmails([id]);
+    expect(messages).toHaveLength(1);
+    await Outbox.handleBatch(messages);
+    expect(await receivedBy(email)).toEqual([]);
+    expect(await Outbox.byId(id)).toMatchObject({ status: 'sending', attempts: 1 });
+    // Once the lease has ended for the sender too, it goes out once.
+    await Outbox.deliverDue({ at: later(Outbox.LEASE_MS) });
+    expect(await receivedBy(email)).toHaveLength(1);
   });
 
   it('sends once when two workers race for the same e-mail', async () => {

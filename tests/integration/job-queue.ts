@@ -1,5 +1,6 @@
-// For job tests that play the worker: take one process's messages off this worker's jobs queue
-// (the process message, then its chunk messages), leaving other tests' messages for them.
+// For tests that play the worker: take one process's messages (the process message, then its
+// chunk messages) or some e-mails' messages off this worker's jobs queue, leaving other tests'
+// messages for them.
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import * as Jobs from '#core/jobs';
 import { queueUrl, sqs } from '../../core/jobs/queue';
@@ -7,7 +8,20 @@ import { queueUrl, sqs } from '../../core/jobs/queue';
 export type QueueMessage = { messageId: string; body: string };
 
 /** Takes every message of `processId` off the queue. */
-export async function receive(processId: string): Promise<QueueMessage[]> {
+export function receive(processId: string): Promise<QueueMessage[]> {
+  return take((body) => body.processId === processId);
+}
+
+/** Takes the outbox's messages for these e-mails off the queue (the worker's to read). */
+export function receiveEmails(outboundEmailIds: string[]): Promise<QueueMessage[]> {
+  const ids = new Set(outboundEmailIds);
+  return take((body) => typeof body.outboundEmailId === 'string' && ids.has(body.outboundEmailId));
+}
+
+type Body = { processId?: unknown; outboundEmailId?: unknown };
+
+/** Takes every message whose body `matches` off the queue, leaving the others. */
+async function take(matches: (body: Body) => boolean): Promise<QueueMessage[]> {
   const mine: QueueMessage[] = [];
   for (;;) {
     const { Messages = [] } = await sqs().send(
@@ -18,9 +32,7 @@ export async function receive(processId: string): Promise<QueueMessage[]> {
       }),
     );
     if (Messages.length === 0) return mine;
-    const ours = Messages.filter(
-      (message) => (JSON.parse(message.Body!) as { processId?: string }).processId === processId,
-    );
+    const ours = Messages.filter((message) => matches(JSON.parse(message.Body!) as Body));
     mine.push(...ours.map((message) => ({ messageId: message.MessageId!, body: message.Body! })));
     if (ours.length > 0)
       await sqs().send(
