@@ -1,8 +1,11 @@
 // The local runtime's mail server: accepts every message on 127.0.0.1 and keeps it on disk
 // (raw .eml plus a parsed .json) for the admin Outbox page and for tests to read back.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { simpleParser, type AddressObject, type HeaderLines } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { monotonicFactory } from 'ulid';
@@ -111,6 +114,41 @@ function headersOf(lines: HeaderLines): Record<string, string> {
 }
 
 /** Every stored message, newest first. */
+/** A message the sink process accepted: its envelope recipients, Message-ID, and when (ms). */
+export type Accepted = { to: string[]; messageId: string; at: number };
+
+export type SinkProcess = { url: string; port: number; child: ChildProcess };
+
+/**
+ * Starts the sink as a process of its own (smtp-sink-process.ts), on `port` if given (a restart
+ * keeps its address), calling `onAccepted` for each message just before its 250.
+ */
+export function startSinkProcess(options: {
+  dir: string;
+  port?: number;
+  onAccepted: (message: Accepted) => void;
+}): Promise<SinkProcess> {
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'smtp-sink-process.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MAIL_DIR: options.dir, SMTP_SINK_PORT: String(options.port ?? 0) },
+  });
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4000)));
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith('smtp sink ready ')) {
+        const url = line.slice('smtp sink ready '.length);
+        resolve({ url, port: Number(new URL(url).port), child });
+      } else if (line.startsWith('{"accepted"'))
+        options.onAccepted((JSON.parse(line) as { accepted: Accepted }).accepted);
+    });
+    child.once('exit', (code, signal) =>
+      reject(new Error(`The SMTP sink exited (${code ?? signal}) before listening:\n${errors}`)),
+    );
+  });
+}
+
 /** One console line per message, with the first link so a developer can click through. */
 export function describeMessage(message: StoredMessage): string {
   const link = /https?:\/\/[^\s<>"')\]]+/.exec(message.text)?.[0];
