@@ -225,12 +225,14 @@ export async function deliverOne(id: string, mailer: Mailer, aheadMs = 0): Promi
       messageId: messageIdOf(email.id),
     });
     const sentAt = iso(Date.now());
-    await settle(email, Date.now(), {
+    const settled = await settle(email, Date.now(), {
       status: 'sent',
       sentAt,
       smtpMessageId: info.messageId,
       smtpResponse: info.response,
     });
+    if (settled)
+      logger.info('E-mail sent', { outboundEmailId: email.id, kind: email.kind, attempts });
     return { result: 'sent' };
   } catch (error) {
     const reason = reasonOf(error);

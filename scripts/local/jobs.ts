@@ -6,21 +6,34 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { Cron } from 'croner';
 import { startFauxqs } from 'fauxqs';
 
-/** As on AWS: a message seen this often without success moves to the dead-letter queue. */
-const MAX_RECEIVES = 5;
+/** The jobs queue's settings as on AWS (stacks/): npm start's defaults, which a test scales down. */
+export type QueueSettings = {
+  /** How long a received message stays hidden before it is delivered again. */
+  visibilityTimeoutSeconds?: number;
+  /** A message seen this often without success moves to the dead-letter queue. */
+  maxReceives?: number;
+};
 
-export async function startQueue() {
+/** The jobs queue's attributes, sending what fails `maxReceives` times to `deadLetterArn`. */
+export function queueAttributes(
+  deadLetterArn: string,
+  { visibilityTimeoutSeconds = 900, maxReceives = 5 }: QueueSettings = {},
+): Record<string, string> {
+  return {
+    VisibilityTimeout: String(visibilityTimeoutSeconds),
+    RedrivePolicy: JSON.stringify({
+      deadLetterTargetArn: deadLetterArn,
+      maxReceiveCount: maxReceives,
+    }),
+  };
+}
+
+export async function startQueue(settings: QueueSettings = {}) {
   // Queue URLs name the host 'localhost'; the SDK is pointed at the endpoint, never at that host.
   const server = await startFauxqs({ port: 0, logger: false });
   const dlq = server.createQueue('cluefeed-jobs-dlq');
   const queue = server.createQueue('cluefeed-jobs', {
-    attributes: {
-      VisibilityTimeout: '900',
-      RedrivePolicy: JSON.stringify({
-        deadLetterTargetArn: dlq.queueArn,
-        maxReceiveCount: MAX_RECEIVES,
-      }),
-    },
+    attributes: queueAttributes(dlq.queueArn, settings),
   });
   return { endpoint: server.address, queueUrl: queue.queueUrl, stop: () => server.stop() };
 }
