@@ -1,6 +1,6 @@
 // The app processes of npm start: ready when they say so, a start failure reported with its
 // reason, an exit nobody asked for heard, and no child left behind by a parent killed outright.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startChild } from './child-process';
@@ -52,6 +52,24 @@ await failStarting(Object.assign(new Error('listen EADDRINUSE: address already i
     await expect(
       startChild({ name: 'test child', args: script(failing), env: process.env, onExit: () => {} }),
     ).rejects.toMatchObject({ code: 'EADDRINUSE', message: expect.stringContaining('in use') });
+  });
+
+  it('stops a child that never says it is ready, and says so', async () => {
+    const marker = `silent-child-${process.pid}-${Date.now()}`;
+    const running = () =>
+      spawnSync('pgrep', ['-f', marker], { encoding: 'utf8' }).stdout.trim() !== '';
+    const started = startChild({
+      name: 'silent child',
+      args: script(`setInterval(() => {}, 1_000); // ${marker}`),
+      env: process.env,
+      onExit: () => {},
+      startDeadlineMs: 1_500,
+    });
+    await waitUntil(running, 'the silent child runs');
+    await expect(started).rejects.toThrowError(
+      'The silent child was not ready within 1.5 s, so it was stopped.',
+    );
+    await waitUntil(() => !running(), 'the silent child is gone');
   });
 
   it('hears of an exit nobody asked for', async () => {

@@ -6,6 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 /** How long a child has to stop after SIGTERM before it is killed. */
 const STOP_GRACE_MS = 10_000;
+/** How long a child has to say it is ready (loading TypeScript on a busy machine takes seconds). */
+export const START_DEADLINE_MS = 120_000;
 
 type ChildMessage = { ready?: true; failed?: { message: string; code?: string } };
 
@@ -18,14 +20,17 @@ export type Child = {
 
 /**
  * Starts `args` (run with this Node) as a child that inherits stdout and stderr; resolves once it
- * sends `{ ready: true }`, rejects with the error it reports or if it exits first. `onExit` hears of an exit nobody asked for.
+ * sends `{ ready: true }`, rejects with the error it reports, if it exits first, or if it is not
+ * ready within `startDeadlineMs` (it is killed then). `onExit` hears of an exit nobody asked for.
  */
 export function startChild(options: {
   name: string;
   args: string[];
   env: NodeJS.ProcessEnv;
   onExit: (code: number | null, signal: NodeJS.Signals | null) => void;
+  startDeadlineMs?: number;
 }): Promise<Child> {
+  const deadlineMs = options.startDeadlineMs ?? START_DEADLINE_MS;
   const child = spawn(process.execPath, options.args, {
     env: options.env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -45,10 +50,21 @@ export function startChild(options: {
       reject(
         new Error(`The ${options.name} stopped while starting (${signal ?? `exit ${code}`}).`),
       );
+    const late = setTimeout(() => {
+      child.off('close', early);
+      child.kill('SIGKILL');
+      reject(
+        new Error(
+          `The ${options.name} was not ready within ${deadlineMs / 1000} s, so it was stopped.`,
+        ),
+      );
+    }, deadlineMs);
     // 'close', not 'exit': it comes after every message the child sent, such as its failure.
     child.once('close', early);
+    child.once('close', () => clearTimeout(late));
     child.once('error', reject);
     child.on('message', (message: ChildMessage) => {
+      clearTimeout(late);
       if (message.failed) {
         child.off('close', early);
         return reject(Object.assign(new Error(message.failed.message), message.failed));
