@@ -15,8 +15,16 @@ test('explains an empty and an invalid address, and marks a valid one', async ({
   await field(page).fill('not-an-email');
   await field(page).blur();
   await expect(field(page)).toHaveAttribute('aria-invalid', 'true');
+  // Typing on with the same mistake keeps the same alert, so it is not announced at every key.
+  const alert = page.locator('form.waitlist .field__error');
+  await expect(alert).toHaveText('Please enter a valid email address');
+  await alert.evaluate((element) => element.setAttribute('data-seen', 'yes'));
+  await field(page).pressSequentially('-still', { delay: 20 });
+  await expect(alert).toHaveAttribute('data-seen', 'yes');
+  // A submit with the same mistake says it again: the alert is put back.
   await submit(page).click();
   await expect(page.getByRole('alert')).toHaveText('Please enter a valid email address');
+  await expect(alert).not.toHaveAttribute('data-seen', 'yes');
   await field(page).fill('reader@example.org');
   await expect(page.getByRole('img', { name: 'Valid email' })).toBeVisible();
   await expect(field(page)).toHaveAttribute('aria-invalid', 'false');

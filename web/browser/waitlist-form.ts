@@ -82,7 +82,11 @@ export function enhanceWaitlistForm(form: HTMLFormElement): void {
         }
       : null) as Banner,
   };
+  if (shown && state.banner)
+    shown.setAttribute('data-banner', `${state.banner.kind}|${state.banner.text}`);
   let bannerTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A submit says its error again even when the same one shows: the alert is put back. */
+  let announceError = false;
 
   const setBanner = (banner: Banner) => {
     clearTimeout(bannerTimer);
@@ -104,26 +108,45 @@ export function enhanceWaitlistForm(form: HTMLFormElement): void {
     if (message) input!.setAttribute('aria-describedby', errorId);
     else input!.removeAttribute('aria-describedby');
 
-    field!.querySelector('.spinner, .field__check')?.remove();
-    if (state.submitting) field!.append(spinner());
-    else if (valid) field!.append(validCheck());
+    // Elements are replaced only when what they say changes: an alert put back on every keystroke
+    // is announced again on every keystroke.
+    const mark = state.submitting ? 'spinner' : valid ? 'field__check' : null;
+    const shownMark = field!.querySelector('.spinner, .field__check');
+    if (!shownMark?.classList.contains(mark ?? '')) {
+      shownMark?.remove();
+      if (mark === 'spinner') field!.append(spinner());
+      else if (mark) field!.append(validCheck());
+    }
 
     button!.disabled = state.submitting;
-    button!.textContent = state.submitting ? 'Submitting...' : label;
+    const buttonText = state.submitting ? 'Submitting...' : label;
+    if (button!.textContent !== buttonText) button!.textContent = buttonText;
 
-    form.querySelector('.field__error')?.remove();
-    if (message) {
-      const error = document.createElement('p');
-      error.id = errorId;
-      error.className = 'field__error';
-      error.setAttribute('role', 'alert');
-      error.textContent = message;
-      form.append(error);
+    const shownError = form.querySelector('.field__error');
+    if (announceError || shownError?.textContent !== (message ?? undefined)) {
+      announceError = false;
+      shownError?.remove();
+      if (message) {
+        const error = document.createElement('p');
+        error.id = errorId;
+        error.className = 'field__error';
+        error.setAttribute('role', 'alert');
+        error.textContent = message;
+        form.append(error);
+      }
     }
 
     const next = form.nextElementSibling;
-    if (next?.classList.contains('banner')) next.remove();
-    if (state.banner) form.after(bannerElement(state.banner, () => setBanner(null)));
+    const shownBanner = next?.classList.contains('banner') ? next : null;
+    const wanted = state.banner && `${state.banner.kind}|${state.banner.text}`;
+    if (shownBanner?.getAttribute('data-banner') !== (wanted ?? undefined)) {
+      shownBanner?.remove();
+      if (state.banner) {
+        const banner = bannerElement(state.banner, () => setBanner(null));
+        banner.setAttribute('data-banner', wanted!);
+        form.after(banner);
+      }
+    }
   }
 
   async function submit(event: SubmitEvent) {
@@ -131,7 +154,10 @@ export function enhanceWaitlistForm(form: HTMLFormElement): void {
     const value = input!.value;
     state.fieldError =
       value.trim() === '' ? EMAIL_MESSAGES.empty : isEmail(value) ? null : EMAIL_MESSAGES.invalid;
-    if (state.fieldError) return render();
+    if (state.fieldError) {
+      announceError = true;
+      return render();
+    }
     state.submitting = true;
     setBanner(null);
     try {
