@@ -136,9 +136,12 @@ test('the subscribe field explains an empty and an invalid address', async ({ pa
   const hero = page.locator('.audience__hero');
   await hero.getByRole('button', { name: 'Subscribe' }).click();
   await expect(hero.getByRole('alert')).toHaveText('Please enter your email address');
+  // The refused page comes back with the field in focus, so the error is read and fixed there.
+  await expect(hero.getByPlaceholder('Enter your email')).toBeFocused();
   await hero.getByPlaceholder('Enter your email').fill('not-an-email');
   await hero.getByRole('button', { name: 'Subscribe' }).click();
   await expect(hero.getByRole('alert')).toHaveText('Please enter a valid email address');
+  await expect(hero.getByPlaceholder('Enter your email')).toBeFocused();
 });
 
 test('the bottom bar subscribes too', async ({ page }) => {
