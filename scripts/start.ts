@@ -183,7 +183,16 @@ async function main() {
 
   const tsx = ['--import', 'tsx'];
   const processes = [
-    { name: 'web server', args: [join(root, WEB_SERVER)], env: { BUILD_DIR: join(root, 'build') } },
+    {
+      name: 'web server',
+      // WEB_NODE_ARGS, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof', profiles the web server alone
+      // (docs/performance.md); Node refuses --cpu-prof in NODE_OPTIONS.
+      args: [
+        ...(process.env.WEB_NODE_ARGS ?? '').split(' ').filter(Boolean),
+        join(root, WEB_SERVER),
+      ],
+      env: { BUILD_DIR: join(root, 'build') },
+    },
     { name: 'jobs worker', args: [...tsx, join(root, 'scripts/local/worker-process.ts')] },
     ...(runSchedules
       ? [{ name: 'schedules', args: [...tsx, join(root, 'scripts/local/schedules-process.ts')] }]
