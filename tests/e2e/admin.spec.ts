@@ -28,6 +28,29 @@ async function shownArticleCount(page: Page): Promise<number> {
   return Number(/\((\d+) in all\)/.exec(heading ?? '')?.[1]);
 }
 
+/** The spec's interval for the process status poll: every 10 seconds. */
+const STATUS_POLL_MS = 10_000;
+
+/**
+ * Waits until the page's status poll has shown what `shown` waits for, moving the page's clock on
+ * a poll interval (10 s) each time instead of waiting for it: the poll still does the work.
+ */
+async function pollUntil(page: Page, shown: () => Promise<boolean>, timeout = 45_000) {
+  await expect
+    .poll(
+      async () => {
+        if (await shown()) return true;
+        await page.clock.fastForward(STATUS_POLL_MS);
+        return shown();
+      },
+      { timeout },
+    )
+    .toBe(true);
+}
+
+/** Text as toHaveText compares it: runs of whitespace as one space, trimmed. */
+const text = (content: string | null) => (content ?? '').replace(/\s+/g, ' ').trim();
+
 async function signIn(page: Page, password = ADMIN.password) {
   await page.getByLabel('User name').fill(ADMIN.userName);
   await page.getByLabel('Password').fill(password);
@@ -118,6 +141,7 @@ test.describe('content automations', () => {
   test.use({ allowConsoleErrors: [/status of 40[09] /] });
 
   test('a slow stream: the running notice disables the actions, then goes', async ({ page }) => {
+    await page.clock.install();
     await page.goto('/admin-panel/authorize');
     await signIn(page);
     const url = `${FEEDS}/slow?e2e=${ulid()}`;
@@ -137,7 +161,9 @@ test.describe('content automations', () => {
     await expect(notice).toContainText('Adding a stream and importing its articles');
     await expect(notice).not.toContainText('add-stream-and-import-articles');
     await expect(page.getByRole('button', { name: 'Import articles', exact: true })).toBeDisabled();
-    await expect(notice).toBeHidden({ timeout: 45_000 });
+    // The feed's 10 s deadline ends the job; a status poll then sees that it ended.
+    await pollUntil(page, async () => !(await notice.isVisible()));
+    await expect(notice).toBeHidden();
     await expect(page.getByRole('button', { name: 'Import articles', exact: true })).toBeEnabled();
     // The stream's problem shows without a reload: the poll saw the process end.
     await expect(
@@ -149,23 +175,27 @@ test.describe('content automations', () => {
     // npm start allows the fixture feeds' origin only, not every port of 127.0.0.1.
     const dynamoPort = new URL(process.env.DYNAMODB_ENDPOINT!).port;
     const url = `http://127.0.0.1:${dynamoPort}/?e2e=${ulid()}`;
+    await page.clock.install();
     await page.goto('/admin-panel/authorize');
     await signIn(page);
     await page.getByLabel('Stream name').fill('Local port');
     await page.getByLabel('Feed URL').fill(url);
     await page.getByRole('button', { name: 'Add stream and import articles' }).click();
     const refused = 'Refused: 127.0.0.1 resolves to a private address';
-    await expect(
-      page.getByRole('table', { name: /Streams/ }).getByRole('row', { name: /Local port/ }),
-    ).toContainText(refused, { timeout: 45_000 });
+    const row = page
+      .getByRole('table', { name: /Streams/ })
+      .getByRole('row', { name: /Local port/ });
+    await pollUntil(page, async () => text(await row.textContent()).includes(refused));
+    await expect(row).toContainText(refused);
     expect((await Streams.byUrl(url))?.lastError).toBe(refused);
     // The next journey's action waits for no job of this one.
-    await expect(page.getByText('Actions are disabled while these processes run')).toBeHidden({
-      timeout: 45_000,
-    });
+    const notice = page.getByText('Actions are disabled while these processes run');
+    await pollUntil(page, async () => !(await notice.isVisible()));
+    await expect(notice).toBeHidden();
   });
 
   test('add a stream: the job runs and its articles appear without a reload', async ({ page }) => {
+    await page.clock.install();
     await page.goto('/admin-panel/authorize');
     await signIn(page);
     const before = await shownArticleCount(page);
@@ -178,11 +208,10 @@ test.describe('content automations', () => {
         .getByRole('status')
         .filter({ hasText: 'Successfully triggered add stream and import articles' }),
     ).toBeVisible();
-    await expect(
-      page
-        .getByRole('table', { name: /Streams/ })
-        .getByRole('row', { name: /Validator Weekly \(e2e\)/ }),
-    ).toBeVisible({ timeout: 25_000 });
+    const row = page
+      .getByRole('table', { name: /Streams/ })
+      .getByRole('row', { name: /Validator Weekly \(e2e\)/ });
+    await pollUntil(page, () => row.isVisible(), 25_000);
     await expect
       .poll(async () => (await Streams.byUrl(url))?.lastResult, { timeout: 20_000 })
       .toBeTruthy();
@@ -192,10 +221,10 @@ test.describe('content automations', () => {
     expect(VALIDATOR_WEEKLY_ITEMS).toBe(6);
     expect(result).toMatchObject({ found: VALIDATOR_WEEKLY_ITEMS, notModified: false });
     expect(result.new + result.duplicates).toBe(VALIDATOR_WEEKLY_ITEMS);
-    await expect(page.getByRole('heading', { name: /Latest articles/ })).toHaveText(
-      `Latest articles (${before + result.new} in all)`,
-      { timeout: 25_000 },
-    );
+    const latest = page.getByRole('heading', { name: /Latest articles/ });
+    const count = `Latest articles (${before + result.new} in all)`;
+    await pollUntil(page, async () => text(await latest.textContent()) === count, 25_000);
+    await expect(latest).toHaveText(count);
     await expect(
       page.getByRole('table', { name: /Latest articles/ }).getByRole('link', {
         name: 'Lumen Labs',
@@ -219,6 +248,7 @@ test.describe('content automations', () => {
   });
 
   test('after an import the last run and the count update without a reload', async ({ page }) => {
+    await page.clock.install();
     await page.goto('/admin-panel/authorize');
     await signIn(page);
     const lastRun = page.getByText(/^Last import run:/);
@@ -233,17 +263,16 @@ test.describe('content automations', () => {
       .toMatch(/^(Success|Failed)$/);
     const run = (await Jobs.lastRun(Automations.importArticles.name))!;
     const started = formatTime(run.startTime ?? run.createdAt);
-    // One status poll (10 s) sees the end and reloads the page's data.
-    await expect(lastRun).toHaveText(
-      `Last import run: ${started}, ${run.status === 'Success' ? 'done' : 'failed'}.`,
-      { timeout: 15_000 },
-    );
+    // A status poll sees the end and reloads the page's data.
+    const ended = `Last import run: ${started}, ${run.status === 'Success' ? 'done' : 'failed'}.`;
+    await pollUntil(page, async () => text(await lastRun.textContent()) === ended, 15_000);
+    await expect(lastRun).toHaveText(ended);
     // The import queued the scoring of its new articles: actions stay disabled while that runs,
     // and the next status poll after it ends enables them.
     await expect.poll(async () => (await Jobs.active()).length, { timeout: 60_000 }).toBe(0);
-    await expect(page.getByRole('button', { name: 'Import articles', exact: true })).toBeEnabled({
-      timeout: 15_000,
-    });
+    const importArticles = page.getByRole('button', { name: 'Import articles', exact: true });
+    await pollUntil(page, () => importArticles.isEnabled(), 15_000);
+    await expect(importArticles).toBeEnabled();
     expect(await shownArticleCount(page)).toBe(await Articles.count());
   });
 
@@ -279,8 +308,7 @@ test('watching logs refreshes until stopped, and stops by itself on an empty day
 });
 
 test.describe('polling', () => {
-  /** The spec's intervals: process status every 10 seconds, watched logs every second. */
-  const STATUS_POLL_MS = 10_000;
+  /** The spec's interval for watched logs: every second. */
   const WATCH_EVERY_MS = 1_000;
 
   /** Requests to `path` the page sends, and the Cache-Control each answer carries. */
