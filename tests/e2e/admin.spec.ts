@@ -8,7 +8,7 @@ import * as Logs from '#core/logs';
 import * as Streams from '#core/streams';
 import { FIXTURE_FEEDS_DIR } from '#tests/fakes/feed-server';
 import { formatTime } from '#web/lib/format';
-import { expect, test } from './fixtures';
+import { afterStatusPolls, expect, STATUS_POLL_MS, test } from './fixtures';
 
 // Jobs share one queue and the actions refuse to start while one runs: these run in order.
 test.describe.configure({ mode: 'default' });
@@ -27,29 +27,6 @@ async function shownArticleCount(page: Page): Promise<number> {
   const heading = await page.getByRole('heading', { name: /Latest articles/ }).textContent();
   return Number(/\((\d+) in all\)/.exec(heading ?? '')?.[1]);
 }
-
-/** The spec's interval for the process status poll: every 10 seconds. */
-const STATUS_POLL_MS = 10_000;
-
-/**
- * Waits until the page's status poll has shown what `shown` waits for, moving the page's clock on
- * a poll interval (10 s) each time instead of waiting for it: the poll still does the work.
- */
-async function pollUntil(page: Page, shown: () => Promise<boolean>, timeout = 45_000) {
-  await expect
-    .poll(
-      async () => {
-        if (await shown()) return true;
-        await page.clock.fastForward(STATUS_POLL_MS);
-        return shown();
-      },
-      { timeout },
-    )
-    .toBe(true);
-}
-
-/** Text as toHaveText compares it: runs of whitespace as one space, trimmed. */
-const text = (content: string | null) => (content ?? '').replace(/\s+/g, ' ').trim();
 
 async function signIn(page: Page, password = ADMIN.password) {
   await page.getByLabel('User name').fill(ADMIN.userName);
@@ -162,8 +139,7 @@ test.describe('content automations', () => {
     await expect(notice).not.toContainText('add-stream-and-import-articles');
     await expect(page.getByRole('button', { name: 'Import articles', exact: true })).toBeDisabled();
     // The feed's 10 s deadline ends the job; a status poll then sees that it ended.
-    await pollUntil(page, async () => !(await notice.isVisible()));
-    await expect(notice).toBeHidden();
+    await afterStatusPolls(page, () => expect(notice).toBeHidden({ timeout: 1_000 }));
     await expect(page.getByRole('button', { name: 'Import articles', exact: true })).toBeEnabled();
     // The stream's problem shows without a reload: the poll saw the process end.
     await expect(
@@ -185,13 +161,11 @@ test.describe('content automations', () => {
     const row = page
       .getByRole('table', { name: /Streams/ })
       .getByRole('row', { name: /Local port/ });
-    await pollUntil(page, async () => text(await row.textContent()).includes(refused));
-    await expect(row).toContainText(refused);
+    await afterStatusPolls(page, () => expect(row).toContainText(refused, { timeout: 1_000 }));
     expect((await Streams.byUrl(url))?.lastError).toBe(refused);
     // The next journey's action waits for no job of this one.
     const notice = page.getByText('Actions are disabled while these processes run');
-    await pollUntil(page, async () => !(await notice.isVisible()));
-    await expect(notice).toBeHidden();
+    await afterStatusPolls(page, () => expect(notice).toBeHidden({ timeout: 1_000 }));
   });
 
   test('add a stream: the job runs and its articles appear without a reload', async ({ page }) => {
@@ -211,7 +185,7 @@ test.describe('content automations', () => {
     const row = page
       .getByRole('table', { name: /Streams/ })
       .getByRole('row', { name: /Validator Weekly \(e2e\)/ });
-    await pollUntil(page, () => row.isVisible(), 25_000);
+    await afterStatusPolls(page, () => expect(row).toBeVisible({ timeout: 1_000 }), 25_000);
     await expect
       .poll(async () => (await Streams.byUrl(url))?.lastResult, { timeout: 20_000 })
       .toBeTruthy();
@@ -223,8 +197,11 @@ test.describe('content automations', () => {
     expect(result.new + result.duplicates).toBe(VALIDATOR_WEEKLY_ITEMS);
     const latest = page.getByRole('heading', { name: /Latest articles/ });
     const count = `Latest articles (${before + result.new} in all)`;
-    await pollUntil(page, async () => text(await latest.textContent()) === count, 25_000);
-    await expect(latest).toHaveText(count);
+    await afterStatusPolls(
+      page,
+      () => expect(latest).toHaveText(count, { timeout: 1_000 }),
+      25_000,
+    );
     await expect(
       page.getByRole('table', { name: /Latest articles/ }).getByRole('link', {
         name: 'Lumen Labs',
@@ -265,14 +242,20 @@ test.describe('content automations', () => {
     const started = formatTime(run.startTime ?? run.createdAt);
     // A status poll sees the end and reloads the page's data.
     const ended = `Last import run: ${started}, ${run.status === 'Success' ? 'done' : 'failed'}.`;
-    await pollUntil(page, async () => text(await lastRun.textContent()) === ended, 15_000);
-    await expect(lastRun).toHaveText(ended);
+    await afterStatusPolls(
+      page,
+      () => expect(lastRun).toHaveText(ended, { timeout: 1_000 }),
+      15_000,
+    );
     // The import queued the scoring of its new articles: actions stay disabled while that runs,
     // and the next status poll after it ends enables them.
     await expect.poll(async () => (await Jobs.active()).length, { timeout: 60_000 }).toBe(0);
     const importArticles = page.getByRole('button', { name: 'Import articles', exact: true });
-    await pollUntil(page, () => importArticles.isEnabled(), 15_000);
-    await expect(importArticles).toBeEnabled();
+    await afterStatusPolls(
+      page,
+      () => expect(importArticles).toBeEnabled({ timeout: 1_000 }),
+      15_000,
+    );
     expect(await shownArticleCount(page)).toBe(await Articles.count());
   });
 
