@@ -17,7 +17,7 @@ import * as Races from '#tests/integration/races';
 // files sharing the worker's table.
 useOwnTable('subscriber-races');
 
-const ROUNDS = 20;
+const ROUNDS = Races.EVERY_OFFSET;
 const TIMEOUT_MS = 120_000;
 
 const address = (name: string) => `${name}-${ulid().toLowerCase()}@example.org`;

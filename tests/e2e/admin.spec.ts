@@ -8,7 +8,7 @@ import * as Logs from '#core/logs';
 import * as Streams from '#core/streams';
 import { FIXTURE_FEEDS_DIR } from '#tests/fakes/feed-server';
 import { formatTime } from '#web/lib/format';
-import { expect, test } from './fixtures';
+import { afterStatusPolls, expect, STATUS_POLL_MS, test } from './fixtures';
 
 // Jobs share one queue and the actions refuse to start while one runs: these run in order.
 test.describe.configure({ mode: 'default' });
@@ -118,6 +118,7 @@ test.describe('content automations', () => {
   test.use({ allowConsoleErrors: [/status of 40[09] /] });
 
   test('a slow stream: the running notice disables the actions, then goes', async ({ page }) => {
+    await page.clock.install();
     await page.goto('/admin-panel/authorize');
     await signIn(page);
     const url = `${FEEDS}/slow?e2e=${ulid()}`;
@@ -137,7 +138,8 @@ test.describe('content automations', () => {
     await expect(notice).toContainText('Adding a stream and importing its articles');
     await expect(notice).not.toContainText('add-stream-and-import-articles');
     await expect(page.getByRole('button', { name: 'Import articles', exact: true })).toBeDisabled();
-    await expect(notice).toBeHidden({ timeout: 45_000 });
+    // The feed's 10 s deadline ends the job; a status poll then sees that it ended.
+    await afterStatusPolls(page, () => expect(notice).toBeHidden({ timeout: 1_000 }));
     await expect(page.getByRole('button', { name: 'Import articles', exact: true })).toBeEnabled();
     // The stream's problem shows without a reload: the poll saw the process end.
     await expect(
@@ -149,23 +151,25 @@ test.describe('content automations', () => {
     // npm start allows the fixture feeds' origin only, not every port of 127.0.0.1.
     const dynamoPort = new URL(process.env.DYNAMODB_ENDPOINT!).port;
     const url = `http://127.0.0.1:${dynamoPort}/?e2e=${ulid()}`;
+    await page.clock.install();
     await page.goto('/admin-panel/authorize');
     await signIn(page);
     await page.getByLabel('Stream name').fill('Local port');
     await page.getByLabel('Feed URL').fill(url);
     await page.getByRole('button', { name: 'Add stream and import articles' }).click();
     const refused = 'Refused: 127.0.0.1 resolves to a private address';
-    await expect(
-      page.getByRole('table', { name: /Streams/ }).getByRole('row', { name: /Local port/ }),
-    ).toContainText(refused, { timeout: 45_000 });
+    const row = page
+      .getByRole('table', { name: /Streams/ })
+      .getByRole('row', { name: /Local port/ });
+    await afterStatusPolls(page, () => expect(row).toContainText(refused, { timeout: 1_000 }));
     expect((await Streams.byUrl(url))?.lastError).toBe(refused);
     // The next journey's action waits for no job of this one.
-    await expect(page.getByText('Actions are disabled while these processes run')).toBeHidden({
-      timeout: 45_000,
-    });
+    const notice = page.getByText('Actions are disabled while these processes run');
+    await afterStatusPolls(page, () => expect(notice).toBeHidden({ timeout: 1_000 }));
   });
 
   test('add a stream: the job runs and its articles appear without a reload', async ({ page }) => {
+    await page.clock.install();
     await page.goto('/admin-panel/authorize');
     await signIn(page);
     const before = await shownArticleCount(page);
@@ -178,11 +182,10 @@ test.describe('content automations', () => {
         .getByRole('status')
         .filter({ hasText: 'Successfully triggered add stream and import articles' }),
     ).toBeVisible();
-    await expect(
-      page
-        .getByRole('table', { name: /Streams/ })
-        .getByRole('row', { name: /Validator Weekly \(e2e\)/ }),
-    ).toBeVisible({ timeout: 25_000 });
+    const row = page
+      .getByRole('table', { name: /Streams/ })
+      .getByRole('row', { name: /Validator Weekly \(e2e\)/ });
+    await afterStatusPolls(page, () => expect(row).toBeVisible({ timeout: 1_000 }), 25_000);
     await expect
       .poll(async () => (await Streams.byUrl(url))?.lastResult, { timeout: 20_000 })
       .toBeTruthy();
@@ -192,9 +195,12 @@ test.describe('content automations', () => {
     expect(VALIDATOR_WEEKLY_ITEMS).toBe(6);
     expect(result).toMatchObject({ found: VALIDATOR_WEEKLY_ITEMS, notModified: false });
     expect(result.new + result.duplicates).toBe(VALIDATOR_WEEKLY_ITEMS);
-    await expect(page.getByRole('heading', { name: /Latest articles/ })).toHaveText(
-      `Latest articles (${before + result.new} in all)`,
-      { timeout: 25_000 },
+    const latest = page.getByRole('heading', { name: /Latest articles/ });
+    const count = `Latest articles (${before + result.new} in all)`;
+    await afterStatusPolls(
+      page,
+      () => expect(latest).toHaveText(count, { timeout: 1_000 }),
+      25_000,
     );
     await expect(
       page.getByRole('table', { name: /Latest articles/ }).getByRole('link', {
@@ -219,6 +225,7 @@ test.describe('content automations', () => {
   });
 
   test('after an import the last run and the count update without a reload', async ({ page }) => {
+    await page.clock.install();
     await page.goto('/admin-panel/authorize');
     await signIn(page);
     const lastRun = page.getByText(/^Last import run:/);
@@ -233,17 +240,22 @@ test.describe('content automations', () => {
       .toMatch(/^(Success|Failed)$/);
     const run = (await Jobs.lastRun(Automations.importArticles.name))!;
     const started = formatTime(run.startTime ?? run.createdAt);
-    // One status poll (10 s) sees the end and reloads the page's data.
-    await expect(lastRun).toHaveText(
-      `Last import run: ${started}, ${run.status === 'Success' ? 'done' : 'failed'}.`,
-      { timeout: 15_000 },
+    // A status poll sees the end and reloads the page's data.
+    const ended = `Last import run: ${started}, ${run.status === 'Success' ? 'done' : 'failed'}.`;
+    await afterStatusPolls(
+      page,
+      () => expect(lastRun).toHaveText(ended, { timeout: 1_000 }),
+      15_000,
     );
     // The import queued the scoring of its new articles: actions stay disabled while that runs,
     // and the next status poll after it ends enables them.
     await expect.poll(async () => (await Jobs.active()).length, { timeout: 60_000 }).toBe(0);
-    await expect(page.getByRole('button', { name: 'Import articles', exact: true })).toBeEnabled({
-      timeout: 15_000,
-    });
+    const importArticles = page.getByRole('button', { name: 'Import articles', exact: true });
+    await afterStatusPolls(
+      page,
+      () => expect(importArticles).toBeEnabled({ timeout: 1_000 }),
+      15_000,
+    );
     expect(await shownArticleCount(page)).toBe(await Articles.count());
   });
 
@@ -279,8 +291,7 @@ test('watching logs refreshes until stopped, and stops by itself on an empty day
 });
 
 test.describe('polling', () => {
-  /** The spec's intervals: process status every 10 seconds, watched logs every second. */
-  const STATUS_POLL_MS = 10_000;
+  /** The spec's interval for watched logs: every second. */
   const WATCH_EVERY_MS = 1_000;
 
   /** Requests to `path` the page sends, and the Cache-Control each answer carries. */

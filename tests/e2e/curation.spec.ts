@@ -8,7 +8,7 @@ import * as Audiences from '#core/audiences';
 import * as Automations from '#core/automations';
 import * as Jobs from '#core/jobs';
 import * as Scoring from '#core/scoring';
-import { expect, test } from './fixtures';
+import { afterStatusPolls, expect, test } from './fixtures';
 import { sidewaysOverflow, spillingOutOfCards, WIDTHS } from './page-checks';
 
 // Jobs share one queue and the actions wait while one runs: these run in order.
@@ -52,6 +52,7 @@ test.describe('scoring, matching and picks', () => {
   test('Score unscored articles: the run is summed up, each article shows its label, reason and matched clues; picks reach the audience page', async ({
     page,
   }) => {
+    await page.clock.install();
     await signIn(page);
     await whenIdle(page);
     if ((await Articles.count()) === 0) {
@@ -79,11 +80,14 @@ test.describe('scoring, matching and picks', () => {
     expect(output.scored).toBeGreaterThan(0);
     expect(output.failed).toBe(0);
     const scoring = page.locator('form').filter({ hasText: 'Score unscored articles' });
-    await expect(scoring).toContainText(
-      new RegExp(
-        `${output.scored} article–audience/reader pairs? scored \\(.*\\) with .* in ${output.chunks} chunks?\\. It used .*, no cost\\.`,
-      ),
-      { timeout: 15_000 },
+    // A status poll sees the run end and reloads the page's data.
+    const summary = new RegExp(
+      `${output.scored} article–audience/reader pairs? scored \\(.*\\) with .* in ${output.chunks} chunks?\\. It used .*, no cost\\.`,
+    );
+    await afterStatusPolls(
+      page,
+      () => expect(scoring).toContainText(summary, { timeout: 1_000 }),
+      15_000,
     );
 
     // The article that suits the audience best, as the admin sees it.

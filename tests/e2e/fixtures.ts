@@ -60,3 +60,26 @@ export async function remixIdle(page: import('@playwright/test').Page): Promise<
     );
   });
 }
+
+/** The spec's interval for the admin pages' process status poll: every 10 seconds. */
+export const STATUS_POLL_MS = 10_000;
+
+/**
+ * Passes once `assertion` does (give it a short timeout of its own), moving the page's clock on a
+ * status poll interval after each miss instead of waiting for the next tick in real time: the
+ * poll still brings each change. The page's clock must be installed before its first load.
+ */
+export async function afterStatusPolls(
+  page: import('@playwright/test').Page,
+  assertion: () => Promise<unknown>,
+  timeout = 45_000,
+): Promise<void> {
+  await expect(async () => {
+    try {
+      await assertion();
+    } catch (error) {
+      await page.clock.fastForward(STATUS_POLL_MS);
+      throw error;
+    }
+  }).toPass({ timeout });
+}

@@ -7,6 +7,15 @@ import { setTimeout as after } from 'node:timers/promises';
  * the quicker one would always write first, leaving the other order of writes untried.
  */
 const STEP_MS = 4;
+/** The offsets repeat every PATTERN rounds (they are taken modulo this prime). */
+const PATTERN = 13;
+
+/**
+ * Rounds that try every offset of the pattern once: between the first two actions the gap takes
+ * each value from 6 steps one way to 6 the other once (0 in round 0, all at once), and a third
+ * action comes first, last and between them in turn. Rounds past these repeat gaps already tried.
+ */
+export const EVERY_OFFSET = PATTERN;
 
 /** Starts each action (at its round's offset) and answers their results in order. */
 export type Race = <T extends unknown[]>(
@@ -18,7 +27,7 @@ export async function rounds(count: number, run: (race: Race) => Promise<void>):
   for (let round = 0; round < count; round++) {
     await run(<T extends unknown[]>(...actions: { [K in keyof T]: () => Promise<T[K]> }) => {
       const started = actions.map(async (action: () => Promise<unknown>, index) => {
-        const offset = ((round * (index + 1) * 7) % 13) * STEP_MS;
+        const offset = ((round * (index + 1) * 7) % PATTERN) * STEP_MS;
         if (offset > 0) await after(offset);
         return action();
       });

@@ -7,7 +7,7 @@ import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
 import { createAudience } from '#tests/integration/factories';
 import { useOwnTable } from '#tests/integration/own-table';
-import { rounds } from '#tests/integration/races';
+import { EVERY_OFFSET, rounds } from '#tests/integration/races';
 import { call, request } from '#tests/integration/route-call';
 import { action as confirmAction } from './confirm-subscription';
 import { action as preferencesAction } from './subscription';
@@ -15,7 +15,7 @@ import { action as preferencesAction } from './subscription';
 // Its queued confirmation e-mails must not reach the outbox runs of other files sharing the table.
 useOwnTable('confirm-races');
 
-const ROUNDS = 20;
+const ROUNDS = EVERY_OFFSET;
 const CHANGED = 'Your subscription just changed. Please try again.';
 
 const address = (name: string) => `${name}-${ulid().toLowerCase()}@example.org`;
