@@ -1,7 +1,8 @@
 // When an issue is done: every planned subscriber has a Delivery and none of its e-mails waits in
 // the outbox any more. The send's chunks ask after writing their Deliveries (an issue whose
-// members were all skipped is done then), and the outbox asks after it settles an issue's e-mail,
-// so a campaign says 'sending' until its last delivery settles.
+// members were all skipped is done then), and the outbox asks after it settles an issue's e-mail
+// and when a message comes again for one already settled (its worker may have died before it
+// closed the issue), so a campaign says 'sending' until its last delivery settles.
 import { isConditionFailure } from '#core/db';
 import { NewsletterIssueEntity } from './issue-entity';
 

@@ -181,6 +181,20 @@ async function noLongerWanted(email: OutboundEmail): Promise<Unwanted | undefine
   return undefined;
 }
 
+/**
+ * A message for a newsletter e-mail already settled: the worker that settled it may have died, or
+ * its close failed, before it closed the issue, and the message came again for that. Only the
+ * outbox closes an issue after its chunks ran, so this is where a missed close is made up for.
+ */
+async function closeIssueOfSettled(id: string): Promise<void> {
+  const { data } = await OutboundEmailEntity.get(keyOf(id)).go({
+    consistent: true,
+    attributes: ['status', 'issueId'],
+  });
+  if (data?.issueId && data.status !== 'queued' && data.status !== 'sending')
+    await closeIfSettled(data.issueId);
+}
+
 /** What an SMTP server said, or why it could not be reached. */
 function reasonOf(error: unknown): string {
   const { response, message } = (error ?? {}) as { response?: unknown; message?: unknown };
@@ -200,7 +214,10 @@ export async function deliverOne(id: string, mailer: Mailer, aheadMs = 0): Promi
   await takeSendSlot();
   const at = Date.now() + aheadMs;
   const email = await claim(id, at);
-  if (!email) return { result: 'not-due' };
+  if (!email) {
+    await closeIssueOfSettled(id);
+    return { result: 'not-due' };
+  }
   const attempts = email.attempts ?? 0;
   if (attempts > MAX_ATTEMPTS) {
     const lastError = `Gave up after ${MAX_ATTEMPTS} attempts: ${email.lastError ?? 'no answer'}`;
