@@ -113,7 +113,6 @@ function headersOf(lines: HeaderLines): Record<string, string> {
   return headers;
 }
 
-/** Every stored message, newest first. */
 /** A message the sink process accepted: its envelope recipients, Message-ID, and when (ms). */
 export type Accepted = { to: string[]; messageId: string; at: number };
 
