@@ -155,6 +155,29 @@ test('the bottom bar subscribes too', async ({ page }) => {
   await onlyMessageTo(email);
 });
 
+test('on a phone, a refusal in the bottom bar comes back with its field in focus, wide enough to fix, and the error under it', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/a/${busyAudience.slug}`);
+  await page.evaluate(() => window.scrollTo(0, 1200));
+  const bar = page.getByRole('complementary', { name: 'Subscribe' });
+  await bar.getByPlaceholder('Enter your email').fill('not-an-email');
+  await bar.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(bar.getByRole('alert')).toHaveText('Please enter a valid email address');
+  const field = bar.getByPlaceholder('Enter your email');
+  await expect(field).toBeFocused();
+  const box = async (element: import('@playwright/test').Locator) => (await element.boundingBox())!;
+  const input = await box(field);
+  const button = await box(bar.getByRole('button', { name: 'Subscribe' }));
+  const error = await box(bar.getByRole('alert'));
+  // The field and its button share the row; the error takes the row below, not the field's room.
+  expect(input.width).toBeGreaterThan(180);
+  expect(button.y).toBeLessThan(input.y + input.height);
+  expect(error.y).toBeGreaterThanOrEqual(input.y + input.height);
+  expect(error.y + error.height).toBeLessThanOrEqual(844);
+});
+
 test('preferences: change the e-mail address, toggle audiences, refuse an address in use', async ({
   page,
 }) => {
