@@ -4,6 +4,7 @@
 import * as v from 'valibot';
 import * as Automations from '#core/automations';
 import { flush } from '#core/logs';
+import * as Newsletter from '#core/newsletter';
 import * as Outbox from '#core/outbox';
 
 const ScheduleId = v.picklist(Automations.SCHEDULES.map((schedule) => schedule.id));
@@ -30,10 +31,14 @@ export async function handler(event: unknown): Promise<void> {
 
 /**
  * One schedule's work; the 5-minute recovery also queues again the e-mails a lost queue message,
- * a dead sender or an ended retry delay left waiting in the outbox, for every worker to send.
+ * a dead sender or an ended retry delay left waiting in the outbox, for every worker to send,
+ * and closes an issue whose last e-mail settled as its sender died.
  * `npm start` runs its schedules through this too.
  */
 export async function runSchedule(id: string): Promise<void> {
   await Automations.runSchedule(id);
-  if (id === 'recover-jobs') await Outbox.recoverDue();
+  if (id !== 'recover-jobs') return;
+  await Outbox.recoverDue();
+  // An issue whose last e-mail settled as its sender died is closed here.
+  await Newsletter.closeSettledIssues();
 }

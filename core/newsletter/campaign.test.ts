@@ -254,4 +254,28 @@ describe('setting up a campaign', () => {
     await Automations.runSchedule('send-daily-newsletter');
     expect((await Jobs.active()).filter((p) => p.name === 'send-newsletters')).toHaveLength(0);
   });
+
+  it('closes, on the recovery schedule, an issue whose last e-mail settled as its sender died', async () => {
+    const issueId = Newsletter.periodIssueId('daily', Date.now());
+    expect(await Newsletter.issueById(issueId)).toMatchObject({ status: 'done', queued: 0 });
+    // As if the worker that settled its last e-mail had died before it could close it.
+    await Newsletter.NewsletterIssueEntity.patch({ id: issueId })
+      .set({ status: 'sending' })
+      .remove(['doneAt'])
+      .go();
+    expect(await Newsletter.closeSettledIssues()).toBe(1);
+    expect(await Newsletter.issueById(issueId)).toMatchObject({
+      status: 'done',
+      doneAt: expect.any(String),
+    });
+    // One still waiting for an e-mail stays open.
+    await Newsletter.NewsletterIssueEntity.patch({ id: issueId })
+      .set({ status: 'sending' })
+      .add({ queued: 1 })
+      .go();
+    expect(await Newsletter.closeSettledIssues()).toBe(0);
+    expect(await Newsletter.issueById(issueId)).toMatchObject({ status: 'sending', queued: 1 });
+    await Newsletter.NewsletterIssueEntity.patch({ id: issueId }).add({ queued: -1 }).go();
+    expect(await Newsletter.closeSettledIssues()).toBe(1);
+  });
 });
