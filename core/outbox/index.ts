@@ -12,7 +12,7 @@ import { queueUrl, sendAll, sqs } from '../jobs/queue';
 import { flush, logger } from '#core/logs';
 import { mailer, type Mailer } from '#core/mail';
 import { dayOf, keyOf, OutboundEmailEntity } from './entity';
-import { deliverOne, LEASE_MS, type OutboundEmail, type Outcome } from './delivery';
+import { deliverOne, type OutboundEmail, type Outcome } from './delivery';
 import { render, subjectOf, type EmailKind, type PropsOf } from './templates';
 
 export { OutboundEmailEntity, OUTBOUND_EMAIL_STATUSES } from './entity';
@@ -149,6 +149,13 @@ export async function deliverDue(options: { at?: number; mailer?: Mailer } = {})
 
 /** E-mails queued again per `recoverDue` run at most, per status. */
 export const RECOVER_LIMIT = 20_000;
+/**
+ * A queued e-mail's message is taken as lost once the e-mail has been due this long: a message
+ * waits in a backlog of up to this much sending, and SQS delays a retry's message at most this
+ * long, so e-mails due more recently may still have theirs coming (an extra message would take a
+ * send-rate slot for nothing).
+ */
+export const LOST_AFTER_MS = MAX_DELAY_SECONDS * 1000;
 
 /** The ids of e-mails of `status` whose `nextAttemptAt` is before `before`, oldest first. */
 async function dueIds(status: 'queued' | 'sending', before: number): Promise<string[]> {
@@ -162,12 +169,12 @@ async function dueIds(status: 'queued' | 'sending', before: number): Promise<str
 
 /**
  * Queues again what no message is coming for, as the send itself queued it, so every worker
- * sends it at the send's pace: e-mails queued and due for longer than a lease (their message was
- * lost with a worker that died between the write and the message, or a retry was due beyond
- * SQS's 15-minute delay) and e-mails whose sender's lease ended (it died while sending). E-mails
- * due more recently are left to the message still on its way. A message for an e-mail already
- * taken or sent finds nothing to do (the claim decides). Bounded Queries of `outbox#queued` and
- * `outbox#sending`, oldest first; never a scan.
+ * sends it at the send's pace: e-mails queued and due for longer than LOST_AFTER_MS (their
+ * message was lost with a worker that died between the write and the message, or a retry was due
+ * beyond SQS's 15-minute delay) and e-mails whose sender's lease ended (it died while sending).
+ * E-mails due more recently are left to the message still on its way. A message for an e-mail
+ * already taken or sent sends nothing (the claim decides), though it takes a send-rate slot.
+ * Bounded Queries of `outbox#queued` and `outbox#sending`, oldest first; never a scan.
  */
 export async function recoverDue(
   options: {
@@ -178,7 +185,7 @@ export async function recoverDue(
 ) {
   const at = options.at ?? Date.now();
   const [queued, sending] = await Promise.all([
-    dueIds('queued', options.queueEmptied ? at + 1 : at - LEASE_MS),
+    dueIds('queued', options.queueEmptied ? at + 1 : at - LOST_AFTER_MS),
     dueIds('sending', at + 1),
   ]);
   const messages: OutboxMessage[] = [...queued, ...sending].map((outboundEmailId) => ({

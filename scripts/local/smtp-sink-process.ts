@@ -19,7 +19,8 @@ const sink = await startSmtpSink({
         accepted: {
           to: message.to,
           messageId: message.headers['message-id'] ?? '',
-          at: Date.now(),
+          // When its last byte came: a sender killed after that may have its 250 coming.
+          at: Date.parse(message.receivedAt),
         },
       })}\n`,
     ),

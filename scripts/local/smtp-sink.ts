@@ -42,7 +42,9 @@ export async function startSmtpSink(options: {
       });
       stream.on('end', () => {
         if (stream.sizeExceeded) return callback();
-        store(options.dir, Buffer.concat(chunks), session).then((message) => {
+        // Received when its last byte came, not once it was parsed and stored.
+        const receivedAt = new Date().toISOString();
+        store(options.dir, Buffer.concat(chunks), session, receivedAt).then((message) => {
           options.onMessage?.(message);
           callback();
         }, callback);
@@ -67,9 +69,8 @@ export async function startSmtpSink(options: {
   };
 }
 
-async function store(dir: string, raw: Buffer, session: SMTPServerSession) {
+async function store(dir: string, raw: Buffer, session: SMTPServerSession, receivedAt: string) {
   const parsed = await simpleParser(raw);
-  const receivedAt = new Date().toISOString();
   const id = nextId();
   const { mailFrom, rcptTo } = session.envelope;
   const message: StoredMessage = {

@@ -79,9 +79,9 @@ const startSink = (port?: number) => startSinkProcess({ dir: mailDir, port, onAc
 
 async function killSink() {
   const exited = new Promise((resolve) => sink.child.once('exit', resolve));
-  killedAt.push(Date.now());
   sink.child.kill('SIGKILL');
   await exited;
+  killedAt.push(Date.now());
 }
 const readers: Subscribers.Subscriber[] = [];
 
@@ -131,9 +131,10 @@ function loadWorker(ahead: number): Worker {
 async function kill(worker: Worker) {
   if (worker.child.exitCode !== null || worker.child.signalCode !== null) return;
   const exited = new Promise((resolve) => worker.child.once('exit', resolve));
-  killedAt.push(Date.now());
   worker.child.kill('SIGKILL');
   await exited;
+  // Once it is dead: a copy it sent before can only have been accepted before this moment.
+  killedAt.push(Date.now());
 }
 
 /** Messages waiting, in flight (being handled or held by a dead worker) or delayed. */
@@ -152,13 +153,14 @@ async function queueDepth(): Promise<number> {
 }
 
 /**
- * The recover-jobs schedule's work (functions/cron.ts) at the worker's time `at`: chunks and
- * e-mails no message is coming for are queued again, and an issue whose last e-mail settled as
- * its sender died is closed.
+ * The recover-jobs schedule's work (functions/cron.ts), run as if once the leases of the worker
+ * whose clock says `workerNow` had ended and its e-mails' messages had had time to come: chunks
+ * and e-mails no message is coming for are queued again, and an issue whose last e-mail settled
+ * as its sender died is closed.
  */
-async function recover(at: number) {
-  await Jobs.recover(at);
-  await Outbox.recoverDue({ at });
+async function recover(workerNow: number) {
+  await Jobs.recover(workerNow + Outbox.LEASE_MS + 1);
+  await Outbox.recoverDue({ at: workerNow + Outbox.LOST_AFTER_MS + 1 });
   await Newsletter.closeSettledIssues();
 }
 
@@ -246,7 +248,7 @@ describe('Sending an issue while the worker is killed', () => {
             (run.status === 'Success' && (await queueDepth()) === 0) ||
             Date.now() - since > STALL_MS
           ) {
-            await recover(Date.now() + worker.ahead + Outbox.LEASE_MS + 1);
+            await recover(Date.now() + worker.ahead);
             if (run.status === 'Success' && !(await Outbox.onTheirWay())) return;
             since = Date.now();
           }
@@ -300,7 +302,7 @@ describe('Sending an issue while the worker is killed', () => {
           );
           presses.push(await press());
         } else if ((await queueDepth()) === 0) {
-          await recover(Date.now() + worker.ahead + Outbox.LEASE_MS + 1);
+          await recover(Date.now() + worker.ahead);
         }
         await sleep(250);
       }
