@@ -1,9 +1,10 @@
-// A document request must not encode the loader data for the browser unless the page reads it:
-// @remix-run/server-runtime turbo-stream-encoded every document's data on every request, though a
-// public page (ADR 0035) renders no <Scripts> and never sends it, which was a sixth of such a
-// page's CPU. patches/@remix-run+server-runtime+*.patch makes `serverHandoffStream` a property
-// encoded on first read, in both builds: the CommonJS one Node loads, the ESM one esbuild bundles
-// into the Lambda (docs/performance.md).
+// A document request must not encode the loader data for the browser unless something reads it:
+// @remix-run/server-runtime turbo-stream-encoded every document's data on every request, even
+// when web/entry.server.tsx answers with a public page's kept copy and renders nothing (17% of the
+// audience page's CPU under load). patches/@remix-run+server-runtime+*.patch makes
+// `serverHandoffStream` a property encoded on first read (RemixServer reads it whenever it
+// renders), in both builds: the CommonJS one Node loads, the ESM one esbuild bundles into the
+// Lambda (docs/performance.md).
 import { createRequire } from 'node:module';
 import type { EntryContext, ServerBuild } from '@remix-run/server-runtime';
 import { describe, expect, it } from 'vitest';
