@@ -239,6 +239,7 @@ test.describe('content automations', () => {
       })
       .toMatch(/^(Success|Failed)$/);
     const run = (await Jobs.lastRun(Automations.importArticles.name))!;
+    const imported = await Articles.count();
     const started = formatTime(run.startTime ?? run.createdAt);
     // A status poll sees the end and reloads the page's data.
     const ended = `Last import run: ${started}, ${run.status === 'Success' ? 'done' : 'failed'}.`;
@@ -256,7 +257,10 @@ test.describe('content automations', () => {
       () => expect(importArticles).toBeEnabled({ timeout: 1_000 }),
       15_000,
     );
-    expect(await shownArticleCount(page)).toBe(await Articles.count());
+    // The page shows what the import left; a journey running beside this one may add more.
+    const shown = await shownArticleCount(page);
+    expect(shown).toBeGreaterThanOrEqual(imported);
+    expect(shown).toBeLessThanOrEqual(await Articles.count());
   });
 
   test('explains bad input without queuing anything', async ({ page }) => {
