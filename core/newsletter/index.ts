@@ -75,7 +75,7 @@ export {
   SKIP_COUNTS,
   type SkipReason,
 } from './issue-entity';
-export { closeSettledIssues, RECENT_ISSUES } from './issue-close';
+export { closeSettledIssues } from './issue-close';
 export { ScheduledSendEntity } from './scheduled-send-entity';
 export { DeliveryEntity, DELIVERY_STATUSES } from './delivery-entity';
 export {

@@ -591,24 +591,32 @@ const RUNTIME_PROCESSES: [name: string, pattern: RegExp][] = [
   ['runtime (queue, SMTP sink)', /scripts\/start\.ts/],
 ];
 
+/** A process's group and its CPU time so far (ms, user + system), from /proc. */
+export function processStat(pid: number): { processGroup: number; cpuMs: number } {
+  const msPerTick = 10; // USER_HZ is 100 on Linux
+  // Fields after the command's closing bracket: state ppid pgrp ... utime(12) stime(13).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return {
+    processGroup: Number(fields[2]),
+    cpuMs: (Number(fields[11]) + Number(fields[12])) * msPerTick,
+  };
+}
+
 /**
  * CPU time (ms, user + system) so far of each process of a process group (the app startApp
  * started), by the names above; what a bench divides by its requests to show where the cost is.
  */
 export function runtimeCpu(processGroup: number): Map<string, number> {
-  const msPerTick = 10; // USER_HZ is 100 on Linux
   const cpu = new Map<string, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      // Fields after the command's closing bracket: state ppid pgrp ... utime(12) stime(13).
-      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (Number(fields[2]) !== processGroup) continue;
+      const { processGroup: group, cpuMs } = processStat(Number(entry));
+      if (group !== processGroup) continue;
       const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
       const name = RUNTIME_PROCESSES.find(([, pattern]) => pattern.test(command))?.[0];
       if (!name) continue;
-      const ms = (Number(fields[11]) + Number(fields[12])) * msPerTick;
-      cpu.set(name, (cpu.get(name) ?? 0) + ms);
+      cpu.set(name, (cpu.get(name) ?? 0) + cpuMs);
     } catch {
       // Gone while we looked.
     }

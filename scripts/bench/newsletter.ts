@@ -23,7 +23,7 @@ import { decodeTime } from 'ulid';
 import { startDynamoDb } from '../local/dynamodb';
 import { POLLER_CONCURRENCY, startQueue } from '../local/jobs';
 import { startSinkProcess } from '../local/smtp-sink';
-import { envNumber, onCleanup, ROOT, runBench, table } from './lib';
+import { envNumber, onCleanup, processStat, ROOT, runBench, table } from './lib';
 
 const SUBSCRIBERS = Math.floor(envNumber('BENCH_SUBSCRIBERS', 5000));
 const SEND_RATE = Math.floor(envNumber('BENCH_SEND_RATE', 1000));
@@ -39,12 +39,6 @@ const kib = (text: string) => (Buffer.byteLength(text) / 1024).toFixed(1);
 const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`;
 /** Sends in flight in both paths: the worker handles one message per poller at a time. */
 const IN_FLIGHT = POLLER_CONCURRENCY;
-
-/** CPU time (user + system, ms) a process has spent so far, from /proc. */
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ is 100 on Linux
-}
 
 type CpuProcess = { name: string; cpuMs: () => number };
 
@@ -194,16 +188,19 @@ async function main(): Promise<number> {
       return (user + system) / 1000;
     },
   };
-  const sinkCpu: CpuProcess = { name: 'SMTP sink', cpuMs: () => cpuMsOf(sink.child.pid!) };
+  const sinkCpu: CpuProcess = {
+    name: 'SMTP sink',
+    cpuMs: () => processStat(sink.child.pid!).cpuMs,
+  };
   const dynamoCpu: CpuProcess = {
     name: 'DynamoDB Local',
-    cpuMs: () => cpuMsOf(dynamo.process.pid!),
+    cpuMs: () => processStat(dynamo.process.pid!).cpuMs,
   };
   const loadBefore = loadavg();
   const rawBefore = await cpuPerEmail([bench, sinkCpu, dynamoCpu], SUBSCRIBERS, () => rawPass(1));
   const rawMsBefore = rawBefore.result;
   const worker = await startWorker(env);
-  const workerCpu: CpuProcess = { name: 'worker', cpuMs: () => cpuMsOf(worker.pid!) };
+  const workerCpu: CpuProcess = { name: 'worker', cpuMs: () => processStat(worker.pid!).cpuMs };
   let peakSampled = 0;
   const sampler = setInterval(() => {
     peakSampled = Math.max(peakSampled, memoryOf(worker.pid!).rss);

@@ -28,12 +28,12 @@ export function queueAttributes(
   };
 }
 
-export async function startQueue(settings: QueueSettings = {}) {
+export async function startQueue() {
   // Queue URLs name the host 'localhost'; the SDK is pointed at the endpoint, never at that host.
   const server = await startFauxqs({ port: 0, logger: false });
   const dlq = server.createQueue('cluefeed-jobs-dlq');
   const queue = server.createQueue('cluefeed-jobs', {
-    attributes: queueAttributes(dlq.queueArn, settings),
+    attributes: queueAttributes(dlq.queueArn),
   });
   return { endpoint: server.address, queueUrl: queue.queueUrl, stop: () => server.stop() };
 }
