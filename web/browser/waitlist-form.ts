@@ -10,6 +10,9 @@ export const errorText = (contactEmail: string) =>
 
 type Banner = { kind: 'success' | 'error'; text: string } | null;
 
+/** What a banner says, kept on its element so it is replaced only when that changes. */
+const bannerKey = (banner: NonNullable<Banner>) => `${banner.kind}|${banner.text}`;
+
 const SVG = 'http://www.w3.org/2000/svg';
 
 function validCheck(): SVGSVGElement {
@@ -47,6 +50,7 @@ function spinner(): HTMLElement {
 function bannerElement(banner: NonNullable<Banner>, onClose: () => void): HTMLElement {
   const box = document.createElement('div');
   box.className = `banner banner--${banner.kind}`;
+  box.dataset.banner = bannerKey(banner);
   box.setAttribute('role', banner.kind === 'error' ? 'alert' : 'status');
   const text = document.createElement('p');
   text.textContent = banner.text;
@@ -82,8 +86,7 @@ export function enhanceWaitlistForm(form: HTMLFormElement): void {
         }
       : null) as Banner,
   };
-  if (shown && state.banner)
-    shown.setAttribute('data-banner', `${state.banner.kind}|${state.banner.text}`);
+  if (shown && state.banner) shown.dataset.banner = bannerKey(state.banner);
   let bannerTimer: ReturnType<typeof setTimeout> | undefined;
   /** A submit says its error again even when the same one shows: the alert is put back. */
   let announceError = false;
@@ -138,14 +141,10 @@ export function enhanceWaitlistForm(form: HTMLFormElement): void {
 
     const next = form.nextElementSibling;
     const shownBanner = next?.classList.contains('banner') ? next : null;
-    const wanted = state.banner && `${state.banner.kind}|${state.banner.text}`;
-    if (shownBanner?.getAttribute('data-banner') !== (wanted ?? undefined)) {
+    const wanted = state.banner ? bannerKey(state.banner) : undefined;
+    if ((shownBanner as HTMLElement | null)?.dataset.banner !== wanted) {
       shownBanner?.remove();
-      if (state.banner) {
-        const banner = bannerElement(state.banner, () => setBanner(null));
-        banner.setAttribute('data-banner', wanted!);
-        form.after(banner);
-      }
+      if (state.banner) form.after(bannerElement(state.banner, () => setBanner(null)));
     }
   }
 
