@@ -1,10 +1,12 @@
 // Runs before every test file: points config at this worker's own table and queue, and creates them.
+// Workers are numbered per Vitest project (vitest.config.ts), so the project is in the names too.
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { beforeAll, inject } from 'vitest';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.DYNAMODB_ENDPOINT = inject('dynamoDbEndpoint');
-process.env.TABLE_NAME = `test-${process.env.VITEST_POOL_ID ?? '0'}`;
+const worker = `${process.env.TEST_PROJECT ?? 'own'}-${process.env.VITEST_POOL_ID ?? '0'}`;
+process.env.TABLE_NAME = `test-${worker}`;
 process.env.APP_SECRET = 'test-secret-that-is-long-enough-for-hmac-0123456789';
 process.env.NODE_ENV = 'test';
 process.env.SMTP_URL = inject('smtpUrl');
@@ -25,9 +27,7 @@ const sqs = new SQSClient({
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   useQueueUrlAsEndpoint: false,
 });
-const { QueueUrl } = await sqs.send(
-  new CreateQueueCommand({ QueueName: `jobs-${process.env.VITEST_POOL_ID ?? '0'}` }),
-);
+const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: `jobs-${worker}` }));
 sqs.destroy();
 process.env.JOBS_QUEUE_URL = QueueUrl;
 
