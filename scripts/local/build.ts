@@ -56,10 +56,23 @@ export async function buildWebServer(root: string): Promise<void> {
   });
 }
 
+/**
+ * The Remix app, always a production build: Vite keeps a NODE_ENV it finds, and a build started
+ * under tests (NODE_ENV=test) shipped React's development build, whose hydration warnings broke
+ * every journey.
+ */
+export function buildApp(root: string): void {
+  const result = spawnSync('npx', ['remix', 'vite:build'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (result.status !== 0) throw new Error('The build failed; see the output above.');
+}
+
 /** `npm run build`: the app, then the web server. */
 export async function build(root: string): Promise<void> {
-  const result = spawnSync('npx', ['remix', 'vite:build'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('The build failed; see the output above.');
+  buildApp(root);
   await buildWebServer(root);
 }
 
