@@ -43,7 +43,7 @@ export async function startDynamoDb(
       '-Xmx512m',
       // The client compiler only: DynamoDB Local reaches its speed within seconds instead of
       // minutes, and on 2 cores C2's compile threads no longer compete with the app. Measured
-      // (docs/performance.md): -40% of its CPU per subscription, -30% per warm GetItem.
+      // (docs/performance.md): -40% of its CPU per subscription, -34% per warm PutItem.
       '-XX:TieredStopAtLevel=1',
       '-jar',
       join(libDir, 'DynamoDBLocal.jar'),
