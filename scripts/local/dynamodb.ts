@@ -41,9 +41,9 @@ export async function startDynamoDb(
     [
       `-Djava.library.path=${join(libDir, 'DynamoDBLocal_lib')}`,
       '-Xmx512m',
-      // The client compiler only: DynamoDB Local reaches its speed within seconds instead of
-      // minutes, and on 2 cores C2's compile threads no longer compete with the app. Measured
-      // (docs/performance.md): -40% of its CPU per subscription, -34% per warm PutItem.
+      // The client compiler only: DynamoDB Local warms up sooner and spends less CPU compiling,
+      // which on 2 cores the app needs. Measured (docs/performance.md): -40% of its CPU per
+      // subscription in bench:subscribe, -34% per warm PutItem.
       '-XX:TieredStopAtLevel=1',
       '-jar',
       join(libDir, 'DynamoDBLocal.jar'),
