@@ -1,7 +1,7 @@
 // Runs before every test file: points config at this worker's own table and queue, and creates them.
 // Workers are numbered per Vitest project (vitest.config.ts), so the project is in the names too.
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, inject, vi } from 'vitest';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.DYNAMODB_ENDPOINT = inject('dynamoDbEndpoint');
@@ -34,4 +34,13 @@ process.env.JOBS_QUEUE_URL = QueueUrl;
 beforeAll(async () => {
   const { ensureTable } = await import('#core/db');
   await ensureTable();
+});
+
+// Files of the shared-modules project run one after another in one module graph: whatever a file
+// spied on, stubbed or faked is undone when it ends, even when a test failed before its own undo.
+afterAll(() => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+  vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
 });
