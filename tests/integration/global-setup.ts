@@ -3,6 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ProvidedContext } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { startDynamoDb } from '#scripts/local/dynamodb';
 import { startQueue } from '#scripts/local/jobs';
@@ -17,8 +18,7 @@ declare module 'vitest' {
   }
 }
 
-type Services = { dynamoDbEndpoint: string; smtpUrl: string; mailDir: string; sqsEndpoint: string };
-type Shared = { services: Promise<Services>; stop: () => Promise<void>; users: number };
+type Shared = { services: Promise<ProvidedContext>; stop: () => Promise<void>; users: number };
 
 /**
  * Both Vitest projects (vitest.config.ts) call this in the one main process: the first starts the
@@ -49,7 +49,7 @@ export default async function setup(project: TestProject) {
   const services = (shared.cluefeedTestServices ??= startServices());
   services.users += 1;
   const provided = await services.services;
-  for (const key of Object.keys(provided) as (keyof Services)[])
+  for (const key of Object.keys(provided) as (keyof ProvidedContext)[])
     project.provide(key, provided[key]);
   return async () => {
     services.users -= 1;
