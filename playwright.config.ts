@@ -49,7 +49,9 @@ export default defineConfig({
   ],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
-    trace: 'retain-on-failure',
+    // A trace records every action's snapshots: about a fifth of the journeys' time on 2 cores
+    // (docs/performance.md). CI keeps no files of a run, only its output, so it records none.
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   webServer: {

@@ -39,7 +39,7 @@ function childrenOf(pid: number): { pid: number; command: string }[] {
   });
 }
 
-const APP_PROCESSES = [/web-server\.js/, /worker-process\.ts/, /schedules-process\.ts/];
+const APP_PROCESSES = [/web-server\.js/, /local\/worker\.js/, /local\/schedules\.js/];
 
 function isRunning(pid: number): boolean {
   try {

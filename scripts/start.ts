@@ -1,8 +1,8 @@
 // npm start: the whole product on one machine, with the local stand-ins of AWS (DESIGN.md):
 // DynamoDB Local (data under .data/), fauxqs, an SMTP sink, the fixture feeds, the seeded demo
 // data and admin; then, each in its own process as on AWS (so a send or a scoring run never takes
-// the web server's event loop): the app (compiled, plain Node), the jobs worker (a poller running
-// the worker handler) and the schedules.
+// the web server's event loop): the app, the jobs worker (a poller running the worker handler)
+// and the schedules, each compiled JavaScript run with plain Node.
 //   --ephemeral        keep data in memory, fixture feeds on a free port, no schedules (tests, benchmarks)
 //   --schedules        run the schedules even with --ephemeral
 //   --port N           web port (default PORT or 3000)
@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startFeedServer } from '#tests/fakes/feed-server';
-import { ensureBuild, WEB_SERVER } from './local/build';
+import { ensureBuild, PROCESSES } from './local/build';
 import { hasJava, JAVA_INSTALL_HINT, startDynamoDb } from './local/dynamodb';
 import { startChild } from './local/child-process';
 import { startQueue } from './local/jobs';
@@ -181,7 +181,7 @@ async function main() {
     process.env.ADMIN_PASSWORD,
   );
 
-  const tsx = ['--import', 'tsx'];
+  // Each runs compiled JavaScript with plain Node, as Lambda does (scripts/local/build.ts).
   const processes = [
     {
       name: 'web server',
@@ -189,13 +189,13 @@ async function main() {
       // (docs/performance.md); Node refuses --cpu-prof in NODE_OPTIONS.
       args: [
         ...(process.env.WEB_NODE_ARGS ?? '').split(' ').filter(Boolean),
-        join(root, WEB_SERVER),
+        join(root, PROCESSES.webServer.output),
       ],
       env: { BUILD_DIR: join(root, 'build') },
     },
-    { name: 'jobs worker', args: [...tsx, join(root, 'scripts/local/worker-process.ts')] },
+    { name: 'jobs worker', args: [join(root, PROCESSES.worker.output)] },
     ...(runSchedules
-      ? [{ name: 'schedules', args: [...tsx, join(root, 'scripts/local/schedules-process.ts')] }]
+      ? [{ name: 'schedules', args: [join(root, PROCESSES.schedules.output)] }]
       : []),
   ];
   const started = await Promise.allSettled(

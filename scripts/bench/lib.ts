@@ -586,8 +586,8 @@ export function report(title: string, loadBefore: string, baselines: Baseline[])
 const RUNTIME_PROCESSES: [name: string, pattern: RegExp][] = [
   ['DynamoDB Local', /DynamoDBLocal\.jar/],
   ['web server', /web-server\.js/],
-  ['jobs worker', /worker-process\.ts/],
-  ['schedules', /schedules-process\.ts/],
+  ['jobs worker', /local\/worker\.js/],
+  ['schedules', /local\/schedules\.js/],
   ['runtime (queue, SMTP sink)', /scripts\/start\.ts/],
 ];
 

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { decodeTime } from 'ulid';
+import { ensureBuild, PROCESSES } from '../local/build';
 import { startDynamoDb } from '../local/dynamodb';
 import { POLLER_CONCURRENCY, startQueue } from '../local/jobs';
 import { startSinkProcess } from '../local/smtp-sink';
@@ -60,14 +61,16 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: field('VmRSS'), peak: field('VmHWM') };
 }
 
-function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+/** npm start's worker, compiled as npm start runs it (built first if the build is stale). */
+async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  await ensureBuild(ROOT);
   // BENCH_WORKER_NODE_ARGS, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof', profiles the worker.
   const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, '--import', 'tsx', 'scripts/local/worker-process.ts'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } },
-  );
+  const child = spawn(process.execPath, [...nodeArgs, PROCESSES.worker.output], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   onCleanup(
     async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -267,7 +270,7 @@ async function main(): Promise<number> {
       `Date: ${new Date().toISOString()}  Node ${process.version}  CPUs: ${cpus().length}`,
       `Load average before: ${load(loadBefore)}  after: ${load(loadAfter)}`,
       `${SUBSCRIBERS} confirmed subscribers, one daily audience, 3 picks; a digest is ${kib(mail.html)} KiB of HTML and ${kib(mail.text)} KiB of text`,
-      `Worker: scripts/local/worker-process.ts, POLLER_CONCURRENCY=${POLLER_CONCURRENCY} (as npm start), SEND_RATE=${SEND_RATE} (the rate limit is not what is measured)`,
+      `Worker: build/local/worker.js (scripts/local/worker-process.ts compiled, as npm start runs it), POLLER_CONCURRENCY=${POLLER_CONCURRENCY} (as npm start), SEND_RATE=${SEND_RATE} (the rate limit is not what is measured)`,
       `Both paths: a pooled nodemailer transport, ${IN_FLIGHT} sends in flight, the same sink`,
       'DynamoDB Local in memory and fauxqs; the SMTP sink (parses and stores every message) in a process of its own',
       '',

@@ -1,5 +1,5 @@
 // Kill points: a daily issue goes to 500 confirmed subscribers while the worker, a process of its
-// own (scripts/local/worker-process.ts), is killed with SIGKILL at 20 random moments and started
+// own (scripts/local/worker-process.ts, compiled as npm start runs it), is killed with SIGKILL at 20 random moments and started
 // again each time; at some of them the SMTP sink, a process of its own too, is killed as well and
 // started again on the same port. Every subscriber must end with one message (every copy of it
 // with the same Message-ID), a sent Delivery naming it, and the issue must count 500 sent. A
@@ -31,6 +31,7 @@ import * as Jobs from '#core/jobs';
 import * as Newsletter from '#core/newsletter';
 import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
+import { bundleProcesses, PROCESSES } from '#scripts/local/build';
 import { queueAttributes } from '#scripts/local/jobs';
 import { startSinkProcess, type Accepted, type SinkProcess } from '#scripts/local/smtp-sink';
 import { dailyWorld } from '#tests/integration/newsletter-world';
@@ -59,6 +60,12 @@ const STALL_MS = 15_000;
 const LEASES_ENDED_MS =
   Math.max(Jobs.CHUNK_LEASE_MS, Jobs.STALE_AFTER_MS, Outbox.LEASE_MS) + 60_000;
 const ROOT = join(import.meta.dirname, '..', '..');
+/**
+ * The worker compiled from this checkout's sources for this file alone (a second), so it is never
+ * a stale build's, and outside build/, which a build another test starts empties.
+ */
+const WORKER_DIR = join('.cache', 'test', `kill-points-${process.pid}`);
+const WORKER = join(WORKER_DIR, 'worker.js');
 
 const settings = config() as { JOBS_QUEUE_URL?: string; TABLE_NAME: string; MAIL_FROM: string };
 let sharedQueueUrl: string | undefined;
@@ -94,7 +101,7 @@ type Worker = { child: ChildProcess; ahead: number; go(): void; ready: Promise<v
  * one runs, so a restart costs no start-up time. `ahead` is its clock's lead.
  */
 function loadWorker(ahead: number): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/local/worker-process.ts'], {
+  const child = spawn(process.execPath, [WORKER], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: {
@@ -172,6 +179,7 @@ async function progress(issueId: string): Promise<number> {
 
 beforeAll(async () => {
   mailDir = await mkdtemp(join(tmpdir(), 'cluefeed-kill-points-'));
+  await bundleProcesses(ROOT, { worker: PROCESSES.worker.entry }, WORKER_DIR, 'bundled');
   sink = await startSink();
   // npm start's queue and dead-letter queue, scaled down only through its settings.
   const name = `kill-points-${ulid().toLowerCase()}`;
@@ -205,6 +213,7 @@ afterAll(async () => {
     await exited;
   }
   await rm(mailDir, { recursive: true, force: true });
+  await rm(join(ROOT, WORKER_DIR), { recursive: true, force: true });
 });
 
 describe('Sending an issue while the worker is killed', () => {
