@@ -1,9 +1,9 @@
-// Browser journeys in Debian's Chromium against `npm start --ephemeral` (in-memory DynamoDB Local
+// Browser journeys in Debian's Chromium (its headless shell) against `npm start --ephemeral` (in-memory DynamoDB Local
 // on a fixed port, so tests can check what was stored; no schedules, so no hourly import mid-run).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/local/chromium';
+import { CHROMIUM_ARGS, HEADLESS_SHELL_PATH } from './scripts/local/chromium';
 
 // Ports move with E2E_PORT, E2E_DYNAMO_PORT and FIXTURE_FEEDS_PORT, so two runs can share a machine.
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -52,7 +52,7 @@ export default defineConfig({
     // A trace records every action's snapshots: about a fifth of the journeys' time on 2 cores
     // (docs/performance.md). CI keeps no files of a run, only its output, so it records none.
     trace: process.env.CI ? 'off' : 'retain-on-failure',
-    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS },
   },
   webServer: {
     command: `npx tsx scripts/start.ts --ephemeral --port ${E2E_PORT} --dynamo-port ${E2E_DYNAMO_PORT} --mail-dir ${E2E_MAIL_DIR}`,

@@ -80,8 +80,13 @@ if (forTests) {
     'openjdk-17-jre-headless',
   );
   ensureSystemPackage(
-    'Chromium (for Playwright and Lighthouse)',
+    'Chromium (for Lighthouse)',
     () => existsSync('/usr/bin/chromium'),
     'chromium',
+  );
+  ensureSystemPackage(
+    "Chromium's headless shell (for the Playwright journeys)",
+    () => existsSync('/usr/bin/chromium-headless-shell'),
+    'chromium-headless-shell',
   );
 }
