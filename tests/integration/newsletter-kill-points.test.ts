@@ -1,13 +1,17 @@
 // Kill points: a daily issue goes to 500 confirmed subscribers while the worker, a process of its
-// own (scripts/local/worker-process.ts, compiled as npm start runs it), is killed with SIGKILL at 20 random moments and started
-// again each time; at some of them the SMTP sink, a process of its own too, is killed as well and
-// started again on the same port. Every subscriber must end with one message (every copy of it
-// with the same Message-ID), a sent Delivery naming it, and the issue must count 500 sent. A
-// second copy is allowed only where a kill fell between the sink's acceptance of the first copy
-// and the second, with no settle of that e-mail logged before the second: both moments are
-// logged (the sink's line before each 250, the worker's 'E-mail sent' after each settle).
+// own (scripts/local/worker-process.ts, compiled as npm start runs it), is killed with SIGKILL at
+// 20 random moments and started again each time. At 2 of them the SMTP sink, a process of its own
+// too, is killed instead and started again on the same port; at 2 others DynamoDB Local (this
+// file's own, keeping its data on disk) is killed under the live worker and started again on its
+// port and data, and then the worker is killed too. Every subscriber must end with one message
+// (every copy of it with the same Message-ID), a sent Delivery naming it, and the issue must
+// count 500 sent. A second copy is allowed only where a kill fell between the sink's acceptance
+// of the first copy and the second, with no settle of that e-mail logged before the second: both
+// moments are logged (the sink's line before each 250, the worker's 'E-mail sent' after each
+// settle).
 //
-// The file has a table, a queue and an SMTP sink of its own, so every count is exact. The queue
+// The file has a DynamoDB Local, a table, a queue and an SMTP sink of its own, so every count is
+// exact and the database can die without taking other files' tests with it. The queue
 // has npm start's settings (scripts/local/jobs.ts: a dead-letter queue after 5 receives) with the
 // visibility timeout scaled down to 2 s, so a dead worker's messages come back in seconds. A
 // restarted worker runs with its clock moved on past every lease (core/jobs' chunk lease, the
@@ -15,6 +19,7 @@
 // recovery calls here pass the same time. Only the killed workers send: the recovery here queues
 // what is due, as the schedule does.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +37,9 @@ import * as Newsletter from '#core/newsletter';
 import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
 import { bundleProcesses, PROCESSES } from '#scripts/local/build';
+import { startDynamoDb, type LocalDynamoDb } from '#scripts/local/dynamodb';
 import { queueAttributes } from '#scripts/local/jobs';
+import { freePort } from '#scripts/local/net';
 import { startSinkProcess, type Accepted, type SinkProcess } from '#scripts/local/smtp-sink';
 import { dailyWorld } from '#tests/integration/newsletter-world';
 import { useOwnTable } from '#tests/integration/own-table';
@@ -45,6 +52,12 @@ const KILLS = 20;
 /** Of the kills, how many also kill the SMTP sink (it is started again after SINK_DOWN_MS). */
 const SINK_KILLS = 2;
 const SINK_DOWN_MS = 300;
+/**
+ * Of the worker kills, how many come after DynamoDB Local was killed under the live worker (it is
+ * started again on its data after DATABASE_DOWN_MS; the worker's writes fail meanwhile).
+ */
+const DATABASE_KILLS = 2;
+const DATABASE_DOWN_MS = 300;
 /**
  * The send's progress is counted in steps (an e-mail queued, a copy accepted, a Delivery settled:
  * three per subscriber); each kill comes at a random step, so a slow machine is killed as often
@@ -67,7 +80,22 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const WORKER_DIR = join('.cache', 'test', `kill-points-${process.pid}`);
 const WORKER = join(WORKER_DIR, 'worker.js');
 
-const settings = config() as { JOBS_QUEUE_URL?: string; TABLE_NAME: string; MAIL_FROM: string };
+const settings = config() as {
+  JOBS_QUEUE_URL?: string;
+  TABLE_NAME: string;
+  MAIL_FROM: string;
+  DYNAMODB_ENDPOINT?: string;
+};
+// DynamoDB Local of this file's own, keeping its data on disk so it can be killed and started
+// again: set before anything of core opens a connection (the setup file's first hook does).
+// On tmpfs where there is one: a file survives the process's death without a disk's fsync on
+// every write (which doubled the test's time).
+const databaseDir = await mkdtemp(
+  join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'cluefeed-kill-points-db-'),
+);
+let database: LocalDynamoDb = await startDynamoDb({ dataDir: databaseDir, port: await freePort() });
+const sharedEndpoint = settings.DYNAMODB_ENDPOINT;
+settings.DYNAMODB_ENDPOINT = database.endpoint;
 let sharedQueueUrl: string | undefined;
 let queueUrl: string;
 let dlqUrl: string;
@@ -77,8 +105,10 @@ let mailDir: string;
 const copies: { to: string; messageId: string; at: number }[] = [];
 /** When each e-mail's settle as sent was first logged by a worker (outbound e-mail id -> ms). */
 const settledAt = new Map<string, number>();
-/** The moments of every kill, of a worker or of the sink. */
+/** The moments of every kill, of a worker, the sink or the database. */
 const killedAt: number[] = [];
+/** Error lines the workers logged (a write refused while the database was down among them). */
+const workerErrors: string[] = [];
 
 const accepted = (message: Accepted) =>
   copies.push(...message.to.map((to) => ({ to, messageId: message.messageId, at: message.at })));
@@ -107,6 +137,7 @@ function loadWorker(ahead: number): Worker {
     env: {
       ...process.env,
       TABLE_NAME: settings.TABLE_NAME,
+      DYNAMODB_ENDPOINT: database.endpoint,
       JOBS_QUEUE_URL: queueUrl,
       SMTP_URL: sink.url,
       SEND_RATE: '1000',
@@ -122,6 +153,7 @@ function loadWorker(ahead: number): Worker {
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       if (line === 'worker ready') resolve();
+      else if (line.includes('"level":"error"')) workerErrors.push(line);
       else if (line.includes('"E-mail sent"')) {
         const { outboundEmailId } = JSON.parse(line) as { outboundEmailId: string };
         if (!settledAt.has(outboundEmailId)) settledAt.set(outboundEmailId, Date.now());
@@ -133,6 +165,19 @@ function loadWorker(ahead: number): Worker {
   });
   ready.catch(() => undefined);
   return { child, ahead, ready, go: () => child.stdin!.write('go\n') };
+}
+
+/** DynamoDB Local dies (SIGKILL) and, DATABASE_DOWN_MS later, starts again on its port and data. */
+async function killDatabase() {
+  const exited = new Promise((resolve) => database.process.once('exit', resolve));
+  database.process.kill('SIGKILL');
+  await exited;
+  killedAt.push(Date.now());
+  await sleep(DATABASE_DOWN_MS);
+  database = await startDynamoDb({
+    dataDir: databaseDir,
+    port: Number(new URL(database.endpoint).port),
+  });
 }
 
 async function kill(worker: Worker) {
@@ -203,6 +248,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   settings.JOBS_QUEUE_URL = sharedQueueUrl;
+  settings.DYNAMODB_ENDPOINT = sharedEndpoint;
+  await database.stop();
+  await rm(databaseDir, { recursive: true, force: true });
   for (const url of [queueUrl, dlqUrl])
     await sqs()
       .send(new DeleteQueueCommand({ QueueUrl: url }))
@@ -224,6 +272,8 @@ describe('Sending an issue while the worker is killed', () => {
 
     const startedAt = Date.now();
     let kills = 0;
+    /** Times nothing moved for STALL_MS and the recovery schedule's work ran. */
+    let stalls = 0;
     let worker = loadWorker(0);
     const workers = [worker];
     try {
@@ -257,6 +307,7 @@ describe('Sending an issue while the worker is killed', () => {
             (run.status === 'Success' && (await queueDepth()) === 0) ||
             Date.now() - since > STALL_MS
           ) {
+            if (Date.now() - since > STALL_MS) stalls += 1;
             await recover(Date.now() + worker.ahead);
             if (run.status === 'Success' && !(await Outbox.onTheirWay())) return;
             since = Date.now();
@@ -266,6 +317,11 @@ describe('Sending an issue while the worker is killed', () => {
       };
       const sinkKills = new Set<number>();
       while (sinkKills.size < SINK_KILLS) sinkKills.add(Math.floor(Math.random() * KILLS));
+      const databaseKills = new Set<number>();
+      while (databaseKills.size < DATABASE_KILLS) {
+        const at = Math.floor(Math.random() * KILLS);
+        if (!sinkKills.has(at)) databaseKills.add(at);
+      }
       while (kills < KILLS) {
         await reach(killAt[kills]!);
         await sleep(Math.random() * JITTER_MS);
@@ -277,6 +333,9 @@ describe('Sending an issue while the worker is killed', () => {
           sink = await startSink(sink.port);
           continue;
         }
+        // The database dies under the live worker, whose writes (claims, settles, checkpoints) fail
+        // until it is back; then the worker dies too.
+        if (databaseKills.has(kills)) await killDatabase();
         await kill(worker);
         kills += 1;
         // The recovery schedule, once the dead worker's leases have ended: re-sends its chunks.
@@ -380,7 +439,7 @@ describe('Sending an issue while the worker is killed', () => {
       }
     }
     console.log(
-      `Kill points: ${kills} kills (${SINK_KILLS} of the sink), ${copies.length} raw copies, ${received.size} distinct messages, ${presses.length} press(es), ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
+      `Kill points: ${kills} kills (${SINK_KILLS} of the sink, ${DATABASE_KILLS} of DynamoDB Local then the worker), ${copies.length} raw copies, ${received.size} distinct messages, ${presses.length} press(es), ${stalls} stall(s), ${workerErrors.length} error lines from workers (${workerErrors.filter((line) => line.includes('ECONNREFUSED')).length} of a refused connection), ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
     );
     expect(unexplained).toEqual([]);
   }, 420_000);
