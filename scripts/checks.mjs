@@ -1,9 +1,9 @@
-// npm test's first step: lint, type-check and build at once. Each is mostly one thread, so on two
-// cores together they take about as long as the type-check alone. Each one's output is printed
-// whole when it ends, and the step fails if any of them does.
+// npm test's first step: lint, type-check (the app and the stacks apart) and build at once. Each is
+// mostly one thread, so on two cores together they take about as long as the longest alone. Each
+// one's output is printed whole when it ends, and the step fails if any of them does.
 import { spawn } from 'node:child_process';
 
-const SCRIPTS = ['lint', 'typecheck', 'build'];
+const SCRIPTS = ['lint', 'typecheck:app', 'typecheck:stacks', 'build'];
 
 function run(script) {
   const started = Date.now();
