@@ -18,6 +18,7 @@ const SOURCES = [
   'scripts/local',
   'functions',
   'stacks/front-door.ts',
+  'stacks/native-modules.ts',
 ];
 
 /** Where npm start's processes are compiled to (the Remix app is in build/server, build/client). */

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 /** How long a child has to stop after SIGTERM before it is killed. */
 const STOP_GRACE_MS = 10_000;
-/** How long a child has to say it is ready (loading TypeScript on a busy machine takes seconds). */
+/** How long a child has to say it is ready (loading its bundle on a busy machine takes seconds). */
 export const START_DEADLINE_MS = 120_000;
 
 type ChildMessage = { ready?: true; failed?: { message: string; code?: string } };

@@ -13,6 +13,24 @@ export function hasJava(): boolean {
   return spawnSync('java', ['-version'], { stdio: 'ignore' }).status === 0;
 }
 
+/**
+ * The JVM cannot watch the process that started it: a shell beside it does, once a second, and
+ * kills it when that process is gone however it ended (SIGKILL, a test runner stopping its
+ * worker), so no DynamoDB Local outlives its runtime.
+ */
+function outliveNoParent(jvm: ChildProcess) {
+  const watchdog = spawn(
+    'sh',
+    [
+      '-c',
+      `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${jvm.pid} 2>/dev/null; do sleep 1; done; kill -9 ${jvm.pid} 2>/dev/null`,
+    ],
+    { stdio: 'ignore', detached: true },
+  );
+  watchdog.unref();
+  jvm.once('exit', () => watchdog.kill('SIGKILL'));
+}
+
 export type LocalDynamoDb = { endpoint: string; process: ChildProcess; stop: () => Promise<void> };
 
 /** Starts DynamoDB Local; with `dataDir` the data survives restarts, without it lives in memory. */
@@ -57,6 +75,7 @@ export async function startDynamoDb(
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  outliveNoParent(child);
   const endpoint = `http://127.0.0.1:${port}`;
   const probe = new DynamoDBClient({
     endpoint,
@@ -79,7 +98,8 @@ export async function startDynamoDb(
     process: child,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Ended already, on its own or by a signal (a test's SIGKILL): nothing to wait for.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

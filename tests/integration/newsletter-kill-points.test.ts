@@ -2,7 +2,7 @@
 // own (scripts/local/worker-process.ts, compiled as npm start runs it), is killed with SIGKILL at
 // 20 random moments and started again each time. At 2 of them the SMTP sink, a process of its own
 // too, is killed instead and started again on the same port; at 2 others DynamoDB Local (this
-// file's own, keeping its data on disk) is killed under the live worker and started again on its
+// file's own, keeping its data in files on tmpfs) is killed under the live worker and started again on its
 // port and data, and then the worker is killed too. Every subscriber must end with one message
 // (every copy of it with the same Message-ID), a sent Delivery naming it, and the issue must
 // count 500 sent. A second copy is allowed only where a kill fell between the sink's acceptance
@@ -19,7 +19,7 @@
 // recovery calls here pass the same time. Only the killed workers send: the recovery here queues
 // what is due, as the schedule does.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,13 +86,21 @@ const settings = config() as {
   MAIL_FROM: string;
   DYNAMODB_ENDPOINT?: string;
 };
-// DynamoDB Local of this file's own, keeping its data on disk so it can be killed and started
-// again: set before anything of core opens a connection (the setup file's first hook does).
-// On tmpfs where there is one: a file survives the process's death without a disk's fsync on
-// every write (which doubled the test's time).
-const databaseDir = await mkdtemp(
-  join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'cluefeed-kill-points-db-'),
-);
+// DynamoDB Local of this file's own, keeping its data in files so it can be killed and started
+// again. It starts as the file loads, before anything of core opens a connection (the setup
+// file's first hook does), so no hook of this file may run to stop it (a name filter skips them
+// all): it ends with this process (scripts/local/dynamodb.ts), and a run's folder, named after
+// its process, is removed by the next run once that process is gone. On tmpfs where there is
+// one: a file survives the process's death without a disk's fsync on every write (which doubled
+// the test's time).
+const DATABASE_PARENT = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+const DATABASE_PREFIX = 'cluefeed-kill-points-db-';
+for (const name of readdirSync(DATABASE_PARENT)) {
+  const pid = Number(name.slice(DATABASE_PREFIX.length));
+  if (name.startsWith(DATABASE_PREFIX) && !isRunning(pid))
+    rmSync(join(DATABASE_PARENT, name), { recursive: true, force: true });
+}
+const databaseDir = join(DATABASE_PARENT, `${DATABASE_PREFIX}${process.pid}`);
 let database: LocalDynamoDb = await startDynamoDb({ dataDir: databaseDir, port: await freePort() });
 const sharedEndpoint = settings.DYNAMODB_ENDPOINT;
 settings.DYNAMODB_ENDPOINT = database.endpoint;
@@ -121,6 +129,15 @@ async function killSink() {
   killedAt.push(Date.now());
 }
 const readers: Subscribers.Subscriber[] = [];
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -249,19 +266,25 @@ beforeAll(async () => {
 afterAll(async () => {
   settings.JOBS_QUEUE_URL = sharedQueueUrl;
   settings.DYNAMODB_ENDPOINT = sharedEndpoint;
-  await database.stop();
-  await rm(databaseDir, { recursive: true, force: true });
-  for (const url of [queueUrl, dlqUrl])
-    await sqs()
-      .send(new DeleteQueueCommand({ QueueUrl: url }))
-      .catch(() => undefined);
-  if (sink && sink.child.exitCode === null && sink.child.signalCode === null) {
+  const stopSink = async () => {
+    if (!sink || sink.child.exitCode !== null || sink.child.signalCode !== null) return;
     const exited = new Promise((resolve) => sink.child.once('exit', resolve));
     sink.child.kill('SIGTERM');
     await exited;
-  }
-  await rm(mailDir, { recursive: true, force: true });
-  await rm(join(ROOT, WORKER_DIR), { recursive: true, force: true });
+  };
+  // Each goes whether or not another failed; the first failure is the file's.
+  const cleanups = await Promise.allSettled([
+    database.stop().then(() => rm(databaseDir, { recursive: true, force: true })),
+    stopSink().then(() => rm(mailDir, { recursive: true, force: true })),
+    rm(join(ROOT, WORKER_DIR), { recursive: true, force: true }),
+    ...[queueUrl, dlqUrl].map((url) =>
+      sqs()
+        .send(new DeleteQueueCommand({ QueueUrl: url }))
+        .catch(() => undefined),
+    ),
+  ]);
+  const failed = cleanups.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
 });
 
 describe('Sending an issue while the worker is killed', () => {
