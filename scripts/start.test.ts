@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '#scripts/local/net';
+import { isRunning } from './local/child-process';
 
 /** Pids of DynamoDB Local processes listening on `port` (its command line names the port). */
 function dynamoDbProcesses(port: number): number[] {
@@ -40,15 +41,6 @@ function childrenOf(pid: number): { pid: number; command: string }[] {
 }
 
 const APP_PROCESSES = [/web-server\.js/, /local\/worker\.js/, /local\/schedules\.js/];
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 type Run = {
   pid: number;

@@ -116,3 +116,13 @@ export function failStarting(error: unknown): Promise<never> {
   process.send({ failed } satisfies ChildMessage, () => process.exit(1));
   return new Promise(() => {});
 }
+
+/** Whether a process of this id is alive (signal 0 checks without sending anything). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -5,17 +5,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect, it } from 'vitest';
 import { waitFor } from './net';
+import { isRunning } from './child-process';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 it('stops when the process that started it is killed with SIGKILL', async () => {
   const parent = spawn(

@@ -44,6 +44,7 @@ import { startSinkProcess, type Accepted, type SinkProcess } from '#scripts/loca
 import { dailyWorld } from '#tests/integration/newsletter-world';
 import { useOwnTable } from '#tests/integration/own-table';
 import { sqs } from '../../core/jobs/queue';
+import { isRunning } from '#scripts/local/child-process';
 
 useOwnTable('kill-points');
 
@@ -129,15 +130,6 @@ async function killSink() {
   killedAt.push(Date.now());
 }
 const readers: Subscribers.Subscriber[] = [];
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
