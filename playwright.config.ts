@@ -1,5 +1,6 @@
-// Browser journeys in Debian's Chromium (its headless shell) against `npm start --ephemeral` (in-memory DynamoDB Local
-// on a fixed port, so tests can check what was stored; no schedules, so no hourly import mid-run).
+// Browser journeys in Debian's Chromium (its headless shell) against `npm start --ephemeral`
+// (in-memory DynamoDB Local on a fixed port, so tests can check what was stored; no schedules, so
+// no hourly import mid-run).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';

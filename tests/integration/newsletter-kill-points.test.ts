@@ -2,17 +2,17 @@
 // own (scripts/local/worker-process.ts, compiled as npm start runs it), is killed with SIGKILL at
 // 20 random moments and started again each time. At 2 of them the SMTP sink, a process of its own
 // too, is killed instead and started again on the same port; at 2 others DynamoDB Local (this
-// file's own, keeping its data in files on tmpfs) is killed under the live worker and started again on its
-// port and data, and then the worker is killed too. Every subscriber must end with one message
-// (every copy of it with the same Message-ID), a sent Delivery naming it, and the issue must
-// count 500 sent. A second copy is allowed only where a kill fell between the sink's acceptance
-// of the first copy and the second, with no settle of that e-mail logged before the second: both
-// moments are logged (the sink's line before each 250, the worker's 'E-mail sent' after each
-// settle).
+// file's own, keeping its data in files on tmpfs) is killed under the live worker and started
+// again on its port and data, and then the worker is killed too. Every subscriber must end with
+// one message (every copy of it with the same Message-ID), a sent Delivery naming it, and the
+// issue must count 500 sent. A second copy is allowed only where a kill fell between the sink's
+// acceptance of the first copy and the second, with no settle of that e-mail logged before the
+// second: both moments are logged (the sink's line before each 250, the worker's 'E-mail sent'
+// after each settle).
 //
 // The file has a DynamoDB Local, a table, a queue and an SMTP sink of its own, so every count is
-// exact and the database can die without taking other files' tests with it. The queue
-// has npm start's settings (scripts/local/jobs.ts: a dead-letter queue after 5 receives) with the
+// exact and the database can die without taking other files' tests with it. The queue has npm
+// start's settings (scripts/local/jobs.ts: a dead-letter queue after 5 receives) with the
 // visibility timeout scaled down to 2 s, so a dead worker's messages come back in seconds. A
 // restarted worker runs with its clock moved on past every lease (core/jobs' chunk lease, the
 // outbox's send lease), as if the recovery schedule had started it once those ended; the
