@@ -26,6 +26,7 @@ export {
   type CorpusDocument,
 } from './local/corpus';
 export { wordVectors } from './local/vectors';
+export { topicsOf } from './local/text';
 export {
   CORPUS_CACHE_MS,
   corpusSnapshot,

@@ -5,6 +5,7 @@ import * as Articles from '#core/articles';
 import { isVisibleError } from '#core/common';
 import { logger } from '#core/logs';
 import * as Curation from '#core/curation';
+import * as Feed from '#core/feed';
 import * as Jobs from '#core/jobs';
 import * as Newsletter from '#core/newsletter';
 import * as SourceMatching from '#core/source-matching';
@@ -154,6 +155,7 @@ export const jobs = Jobs.registry([
   sendNewsletters,
   refreshCorpus,
   scoreNewClues,
+  Feed.buildFeedJob,
 ] as Jobs.JobDefinition[]);
 
 /** A job's title for an operator ('Scoring articles'); a job no longer known keeps its name. */

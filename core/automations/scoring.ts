@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
+import * as Feed from '#core/feed';
 import * as Audiences from '#core/audiences';
 import { isVisibleError, mapPool } from '#core/common';
 import * as Jobs from '#core/jobs';
@@ -23,6 +24,8 @@ export const ARTICLES_PER_CHUNK = 10;
 /** Targets per chunk, and the most their clues may weigh, so a chunk stays far under the item limit. */
 export const TARGETS_PER_CHUNK = 40;
 const TARGET_BYTES_PER_CHUNK = 64_000;
+/** Readers' feed lists built at once after a scoring run. */
+const FEED_BUILDS_AT_ONCE = 4;
 /** Articles whose unscored pairs are looked up at once while planning. */
 const PLAN_CONCURRENCY = 16;
 
@@ -230,8 +233,14 @@ export const scoreArticles = Jobs.defineChunkedJob({
   input: v.object({}),
   plan: (_input, context) => planScoring({}, context),
   runChunk: (chunk, _input, context) => scoreChunk(chunk, context),
+  // Each reader whose scores moved gets their feed list rebuilt (ADR 0039), then the e-mail the
+  // funnel promised, once there are stories.
   async succeeded() {
-    for (const user of await everyUser()) await tellIfReady(user);
+    const keys = await Scoring.productionKeys();
+    await mapPool(await everyUser(), FEED_BUILDS_AT_ONCE, async (user) => {
+      if (scoresFor(user) && (await Feed.needsBuild(user, keys))) await Feed.buildFeed(user.id);
+      await tellIfReady(user);
+    });
   },
 });
 
@@ -257,6 +266,7 @@ export const scoreNewClues = Jobs.defineChunkedJob({
       const user = await Users.byId(target.id);
       if (!user) continue;
       await Scoring.forgetOtherClues(Scoring.userTarget(user));
+      await Feed.buildFeed(user.id);
       await tellIfReady(user);
     }
   },

@@ -40,6 +40,21 @@ export const UserEntity = defineEntity({
     signupDraftRevision: { type: 'number' },
     /** When the reader's first scoring run finished and the 'newsfeed is ready' e-mail was queued. */
     feedReadyAt: { type: 'string' },
+    /** Bumped with every change of `descriptors` from the feed: a clue change is conditioned on it. */
+    cluesRevision: { type: 'number', default: 0 },
+    /**
+     * The reader's feed list now read (core/feed): its build id, stories per label (in the order of
+     * RELEVANCE_LABELS), the clue set and setup it was built from, and when.
+     */
+    feedBuild: { type: 'string' },
+    feedCounts: { type: 'list', items: { type: 'number' } },
+    feedCluesHash: { type: 'string' },
+    feedSetup: { type: 'string' },
+    feedBuiltAt: { type: 'string' },
+    /** Set by a change the feed list does not show yet (feedback, clues); removed by the build that shows it. */
+    feedRequestedAt: { type: 'string' },
+    /** The feed's image toggle (spec: persisted, default shown). */
+    showImages: { type: 'boolean', default: true },
     createdAt: { type: 'string', required: true },
     updatedAt: { type: 'string', required: true },
   },

@@ -300,12 +300,19 @@ export async function setDescriptors(id: string, clues: string[]): Promise<User>
   const user = await mustGet(id);
   const descriptors: Descriptor[] = parsed.map((clue) => ({ id: ulid(), clue }));
   const updatedAt = now();
-  await UserEntity.patch({ id }).set({ descriptors, updatedAt }).go();
+  await UserEntity.patch({ id }).set({ descriptors, updatedAt }).add({ cluesRevision: 1 }).go();
   await queueScoring(id);
   return { ...user, descriptors, updatedAt };
 }
 export { UserSessionEntity } from './user-session-entity';
 export { markFeedReady } from './feed-ready';
+export {
+  applyClueChanges,
+  ClueChangesInput,
+  CLUE_CHANGE_CATEGORIES,
+  CLUE_CHANGE_MESSAGES,
+  type ClueChangeOutcome,
+} from './clue-changes';
 export {
   signIn,
   sessionUser,

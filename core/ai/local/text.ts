@@ -109,3 +109,14 @@ export function keyphrases(text: string): string[] {
 export function bigrams(list: Term[]): string[] {
   return list.slice(1).map((term, i) => `${list[i]!.stem} ${term.stem}`);
 }
+
+/** A text's topics: the stems of its nouns and names, each once ("Restaking yields fall" → restak, yield). */
+export function topicsOf(text: string): string[] {
+  return [
+    ...new Set(
+      terms(text)
+        .filter((term) => topicWeight(term.pos) >= 1)
+        .map((t) => t.stem),
+    ),
+  ];
+}

@@ -1,0 +1,75 @@
+// A reader's feed list and their feedback on its stories (ADR 0039).
+//
+// The feed list is a materialised read model: one item per story, in the order the reader reads
+// them, written by a build (build.ts) and published by pointing the reader's record at the build.
+// A page of the feed, at any offset and for any choice of ratings, is one or two bounded Queries
+// of it: opening the feed never reads scores, never sorts and never calls a model.
+import { RELEVANCE_LABELS } from '#core/ai';
+import { defineEntity } from '#core/db';
+
+export const FEEDBACK_KINDS = ['like', 'dislike'] as const;
+
+export const FeedStoryEntity = defineEntity({
+  model: { entity: 'feedStory', version: '1', service: 'cluefeed' },
+  attributes: {
+    userId: { type: 'string', required: true },
+    /** The build that wrote it (a ULID); the reader's record names the build that is read. */
+    build: { type: 'string', required: true },
+    /** `{band}#{position}`: band 0 is the best label, positions are zero-padded within a band. */
+    slot: { type: 'string', required: true },
+    articleId: { type: 'string', required: true },
+    title: { type: 'string', required: true },
+    source: { type: 'string', required: true },
+    link: { type: 'string', required: true },
+    image: { type: 'string' },
+    /** At most EXCERPT_LENGTH characters of the story, an ellipsis after a cut. */
+    excerpt: { type: 'string', required: true },
+    publishedAt: { type: 'string', required: true },
+    label: { type: RELEVANCE_LABELS, required: true },
+    /** The reader's clues the story matched, as the reader wrote them. */
+    relevantClues: { type: 'list', items: { type: 'string' }, default: () => [] },
+    reason: { type: 'string' },
+    /** The reader's feedback on it when the list was built. */
+    feedback: { type: FEEDBACK_KINDS },
+  },
+  indexes: {
+    // A reader's feed list, in reading order: pk feed#{userId}, sk story#{build}#{band}#{position}
+    byPosition: {
+      pk: { field: 'pk', composite: ['userId'], template: 'feed#${userId}', casing: 'none' },
+      sk: {
+        field: 'sk',
+        composite: ['build', 'slot'],
+        template: 'story#${build}#${slot}',
+        casing: 'none',
+      },
+    },
+  },
+});
+
+export const FeedbackEntity = defineEntity({
+  model: { entity: 'feedback', version: '1', service: 'cluefeed' },
+  attributes: {
+    userId: { type: 'string', required: true },
+    articleId: { type: 'string', required: true },
+    kind: { type: FEEDBACK_KINDS, required: true },
+    /** What the build weighs: the story's source and title (its topics), kept when it was given. */
+    source: { type: 'string', required: true },
+    title: { type: 'string', required: true },
+    /** The article-feedback conversation it opened. */
+    threadId: { type: 'string' },
+    createdAt: { type: 'string', required: true },
+    updatedAt: { type: 'string', required: true },
+  },
+  indexes: {
+    // A reader's feedback, one per story: pk feedback#{userId}, sk article#{articleId}
+    byReader: {
+      pk: { field: 'pk', composite: ['userId'], template: 'feedback#${userId}', casing: 'none' },
+      sk: {
+        field: 'sk',
+        composite: ['articleId'],
+        template: 'article#${articleId}',
+        casing: 'none',
+      },
+    },
+  },
+});

@@ -1,0 +1,305 @@
+import { ulid } from 'ulid';
+import { describe, expect, it } from 'vitest';
+import type { RelevanceLabel } from '#core/ai';
+import * as Feed from '#core/feed';
+import * as Scoring from '#core/scoring';
+import * as Users from '#core/users';
+import { createArticle } from '#tests/integration/factories';
+
+/** A reader with these clues, as the funnel leaves them. */
+async function reader(clues: string[]) {
+  const user = await Users.create({
+    name: 'Reader',
+    email: `reader-${ulid().toLowerCase()}@example.com`,
+    status: 'Onboarded',
+  });
+  await Users.UserEntity.patch({ id: user.id })
+    .set({ descriptors: clues.map((clue) => ({ id: ulid(), clue })) })
+    .go();
+  return (await Users.byId(user.id))!;
+}
+
+/** A stored article and its production score for the reader. */
+async function scored(
+  user: Users.User,
+  label: RelevanceLabel,
+  options: { source?: string; publishedAt?: string; title?: string; summary?: string } = {},
+) {
+  const article = await createArticle({
+    title: options.title ?? `Story ${ulid()}`,
+    source: options.source ?? 'Chain Daily',
+    publishedAt: options.publishedAt ?? '2026-11-20T08:00:00.000Z',
+    ...(options.summary ? { summary: options.summary } : {}),
+  });
+  await Scoring.storeScore(article.id, Scoring.userTarget(user), await Scoring.productionKeys(), {
+    label,
+    score: 0.5,
+    reason: 'It matches',
+    relevantClues: [(user.descriptors ?? [])[0]!.clue],
+    publishedAt: article.publishedAt,
+    processId: ulid(),
+    inputTokens: 0,
+    outputTokens: 0,
+  });
+  return article;
+}
+
+const fresh = async (id: string) => (await Users.byId(id))!;
+const ids = (stories: Feed.FeedStory[]) => stories.map((story) => story.articleId);
+
+async function refusal(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    const { message, status } = error as { message: string; status?: number };
+    return { message, status };
+  }
+  throw new Error('expected a refusal');
+}
+
+describe("a reader's feed list", () => {
+  it('pages the best labels first, newest first within one, at any offset and for any ratings', async () => {
+    const user = await reader(['I build DeFi lending protocols']);
+    const v1 = await scored(user, 'Very Relevant', { publishedAt: '2026-11-21T00:00:00.000Z' });
+    const v2 = await scored(user, 'Very Relevant', { publishedAt: '2026-11-22T00:00:00.000Z' });
+    const q1 = await scored(user, 'Quite Relevant', { publishedAt: '2026-11-23T00:00:00.000Z' });
+    const m1 = await scored(user, 'Moderately Relevant');
+    const n1 = await scored(user, 'Not Relevant');
+    const outcome = await Feed.buildFeed(user.id);
+    expect(outcome).toMatchObject({ built: true, stories: 5, current: true });
+    const built = await fresh(user.id);
+    expect(Feed.countsOf(built)).toEqual({
+      'Not Relevant': 1,
+      'Slightly Relevant': 0,
+      'Moderately Relevant': 1,
+      'Quite Relevant': 1,
+      'Very Relevant': 2,
+    });
+
+    const all = await Feed.page(built, {});
+    expect(ids(all.stories)).toEqual([v2.id, v1.id, q1.id, m1.id, n1.id]);
+    expect(all.count).toBe(5);
+    expect(all.stories[0]).toMatchObject({
+      title: v2.title,
+      source: 'Chain Daily',
+      link: v2.canonicalUrl,
+      label: 'Very Relevant',
+      relevantClues: ['I build DeFi lending protocols'],
+    });
+
+    const best = await Feed.page(built, { ratings: Feed.defaultRatings(built) });
+    expect(ids(best.stories)).toEqual([v2.id, v1.id, q1.id]);
+    expect(best.count).toBe(3);
+    // An offset inside a band and one that skips a whole band, as a query string gives them.
+    expect(ids((await Feed.page(built, { offset: '1', limit: '1' })).stories)).toEqual([v1.id]);
+    expect(ids((await Feed.page(built, { offset: 2, limit: 2 })).stories)).toEqual([q1.id, m1.id]);
+    expect(
+      ids(
+        (await Feed.page(built, { ratings: ['Very Relevant', 'Not Relevant'], offset: 1 })).stories,
+      ),
+    ).toEqual([v1.id, n1.id]);
+    expect((await Feed.page(built, { offset: 5 })).stories).toEqual([]);
+  });
+
+  it('opens on the best label a reader has when they have none of the two best', async () => {
+    const user = await reader(['I collect generative art']);
+    await scored(user, 'Moderately Relevant');
+    await Feed.buildFeed(user.id);
+    const built = await fresh(user.id);
+    expect(Feed.defaultRatings(built)).toEqual(['Moderately Relevant']);
+    expect((await Feed.page(built, { ratings: Feed.defaultRatings(built) })).count).toBe(1);
+  });
+
+  it('cuts the excerpt at 450 characters with an ellipsis', async () => {
+    const user = await reader(['I research MEV']);
+    await scored(user, 'Very Relevant', { summary: `${'word '.repeat(200)}` });
+    await Feed.buildFeed(user.id);
+    const [story] = (await Feed.page(await fresh(user.id), {})).stories;
+    expect(story!.excerpt.endsWith('…')).toBe(true);
+    expect(story!.excerpt.length).toBeLessThanOrEqual(451);
+    expect(Feed.excerptOf('short text')).toBe('short text');
+  });
+
+  it('refuses a bad offset, limit or rating with a 400', async () => {
+    const user = await reader(['I research MEV']);
+    expect(await refusal(Feed.page(user, { offset: '-1' }))).toEqual({
+      message: Feed.FEED_MESSAGES.badOffset,
+      status: 400,
+    });
+    expect(await refusal(Feed.page(user, { limit: '101' }))).toEqual({
+      message: Feed.FEED_MESSAGES.badLimit,
+      status: 400,
+    });
+    expect(await refusal(Feed.page(user, { limit: '0' }))).toEqual({
+      message: Feed.FEED_MESSAGES.badLimit,
+      status: 400,
+    });
+    expect(
+      await refusal(Feed.page(user, { ratings: ['Relevant' as RelevanceLabel] })),
+    ).toMatchObject({ status: 400 });
+  });
+
+  it('replaces the previous build whole, and of two builds at once publishes one', async () => {
+    const user = await reader(['I run a validator']);
+    await scored(user, 'Very Relevant');
+    await scored(user, 'Quite Relevant');
+    const first = await Feed.buildFeed(user.id);
+    const [a, b] = await Promise.all([Feed.buildFeed(user.id), Feed.buildFeed(user.id)]);
+    expect([a, b].filter((outcome) => outcome.built)).toHaveLength(1);
+    const after = await fresh(user.id);
+    expect(after.feedBuild).not.toBe(first.built && first.build);
+    const { data } = await Feed.FeedStoryEntity.query
+      .byPosition({ userId: user.id })
+      .go({ pages: 'all' });
+    expect(new Set(data.map((item) => item.build))).toEqual(new Set([after.feedBuild]));
+    expect(data).toHaveLength(2);
+  });
+});
+
+describe('feedback on a story', () => {
+  it("moves the disliked source's stories down at the next build and marks the story disliked", async () => {
+    const user = await reader(['I build DeFi lending protocols']);
+    const newest = await scored(user, 'Very Relevant', {
+      source: 'Rumour Mill',
+      publishedAt: '2026-11-24T00:00:00.000Z',
+    });
+    const middle = await scored(user, 'Very Relevant', {
+      source: 'Rumour Mill',
+      publishedAt: '2026-11-23T00:00:00.000Z',
+    });
+    const oldest = await scored(user, 'Very Relevant', {
+      source: 'Protocol Review',
+      publishedAt: '2026-11-01T00:00:00.000Z',
+    });
+    await Feed.buildFeed(user.id);
+    expect(ids((await Feed.page(await fresh(user.id), {})).stories)).toEqual([
+      newest.id,
+      middle.id,
+      oldest.id,
+    ]);
+
+    const given = await Feed.giveFeedback(user.id, { articleId: newest.id, kind: 'dislike' });
+    expect(given).toMatchObject({ changed: true, article: { id: newest.id } });
+    expect((await fresh(user.id)).feedRequestedAt).toBeDefined();
+    expect(await Feed.buildFeed(user.id)).toMatchObject({ built: true, current: true });
+    const after = await fresh(user.id);
+    expect(after.feedRequestedAt).toBeUndefined();
+    const stories = (await Feed.page(after, {})).stories;
+    // Both of the disliked source's stories fall below the other source's older one, the disliked
+    // story itself lowest (its topics count against it too).
+    expect(ids(stories)).toEqual([oldest.id, middle.id, newest.id]);
+    expect(stories.find((story) => story.articleId === newest.id)?.feedback).toBe('dislike');
+  });
+
+  it('stores one feedback per story: the same again changes nothing, the other kind turns it round', async () => {
+    const user = await reader(['I trade perps']);
+    const story = await scored(user, 'Very Relevant');
+    expect((await Feed.giveFeedback(user.id, { articleId: story.id, kind: 'like' })).changed).toBe(
+      true,
+    );
+    expect((await Feed.giveFeedback(user.id, { articleId: story.id, kind: 'like' })).changed).toBe(
+      false,
+    );
+    expect(
+      (await Feed.giveFeedback(user.id, { articleId: story.id, kind: 'dislike' })).changed,
+    ).toBe(true);
+    const { data } = await Feed.FeedbackEntity.get({ userId: user.id, articleId: story.id }).go();
+    expect(data?.kind).toBe('dislike');
+  });
+
+  it('of a like and a dislike at the same moment keeps exactly one, and refuses the other with a 409', async () => {
+    const user = await reader(['I trade perps']);
+    const story = await scored(user, 'Very Relevant');
+    const results = await Promise.allSettled([
+      Feed.giveFeedback(user.id, { articleId: story.id, kind: 'like' }),
+      Feed.giveFeedback(user.id, { articleId: story.id, kind: 'dislike' }),
+    ]);
+    const kept = results.flatMap((result, index) =>
+      result.status === 'fulfilled' ? [index === 0 ? 'like' : 'dislike'] : [],
+    );
+    const refused = results.flatMap((result) =>
+      result.status === 'rejected' ? [(result.reason as { status: number }).status] : [],
+    );
+    expect(kept).toHaveLength(1);
+    expect(refused).toEqual([409]);
+    const { data } = await Feed.FeedbackEntity.get({ userId: user.id, articleId: story.id }).go();
+    expect(data?.kind).toBe(kept[0]);
+  });
+
+  it('refuses an unknown story with a 404 and a bad kind with a 400', async () => {
+    const user = await reader(['I trade perps']);
+    expect(await refusal(Feed.giveFeedback(user.id, { articleId: ulid(), kind: 'like' }))).toEqual({
+      message: Feed.FEEDBACK_MESSAGES.storyNotFound,
+      status: 404,
+    });
+    expect(
+      await refusal(Feed.giveFeedback(user.id, { articleId: ulid(), kind: 'love' as 'like' })),
+    ).toEqual({ message: Feed.FEEDBACK_MESSAGES.kindRequired, status: 400 });
+  });
+});
+
+describe("changing a reader's clues", () => {
+  it('keeps the ids of unchanged clues, gives added ones new ids and marks the feed for a rebuild', async () => {
+    const user = await reader(['I build DeFi lending protocols', 'I research MEV']);
+    const [lending, mev] = user.descriptors!;
+    const { user: changed, changed: didChange } = await Users.applyClueChanges(user.id, {
+      category: 'change_clues',
+      cluesToBeAdded: [{ clue: 'I follow zero-knowledge rollups' }, { clue: 'i research   MEV' }],
+      cluesToBeRemoved: [{ clue: 'I build DeFi lending protocols' }],
+    });
+    expect(didChange).toBe(true);
+    const stored = await fresh(user.id);
+    expect(stored.descriptors).toEqual(changed.descriptors);
+    expect(stored.descriptors!.map((d) => d.clue)).toEqual([
+      'I research MEV',
+      'I follow zero-knowledge rollups',
+    ]);
+    expect(stored.descriptors![0]!.id).toBe(mev!.id);
+    expect(stored.descriptors!.map((d) => d.id)).not.toContain(lending!.id);
+    expect(stored.feedRequestedAt).toBeDefined();
+    expect(stored.cluesRevision).toBe(1);
+  });
+
+  it('writes nothing when nothing changes, and refuses an empty change or removing every clue', async () => {
+    const user = await reader(['I research MEV']);
+    expect(
+      (
+        await Users.applyClueChanges(user.id, {
+          category: 'positive_feeback_on_article',
+          cluesToBeAdded: [{ clue: 'I research MEV' }],
+        })
+      ).changed,
+    ).toBe(false);
+    expect(await refusal(Users.applyClueChanges(user.id, { category: 'change_clues' }))).toEqual({
+      message: Users.CLUE_CHANGE_MESSAGES.nothingToChange,
+      status: 400,
+    });
+    expect(
+      await refusal(
+        Users.applyClueChanges(user.id, {
+          category: 'change_clues',
+          cluesToBeRemoved: [{ clue: 'I research MEV' }],
+        }),
+      ),
+    ).toEqual({ message: Users.CLUE_CHANGE_MESSAGES.noneLeft, status: 400 });
+    expect((await fresh(user.id)).descriptors!.map((d) => d.clue)).toEqual(['I research MEV']);
+  });
+
+  it('of two changes at the same moment applies one whole and refuses the other with a 409', async () => {
+    const user = await reader(['I research MEV']);
+    const results = await Promise.allSettled([
+      Users.applyClueChanges(user.id, {
+        category: 'change_clues',
+        cluesToBeAdded: [{ clue: 'I follow restaking' }],
+      }),
+      Users.applyClueChanges(user.id, {
+        category: 'change_clues',
+        cluesToBeAdded: [{ clue: 'I collect generative art' }],
+      }),
+    ]);
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
+    expect((refused.reason as { status: number }).status).toBe(409);
+    expect((await fresh(user.id)).descriptors).toHaveLength(2);
+  });
+});

@@ -1,0 +1,86 @@
+// A reader's like or dislike of a story in their feed (spec: Feed feedback). It is stored with the
+// mark that their list must be rebuilt, in one transaction; the build (job.ts) then moves the
+// story's source and topics up or down (taste.ts). One feedback per story: liking a disliked story
+// turns it round.
+import { createWriteTransaction } from 'electrodb';
+import * as v from 'valibot';
+import * as Articles from '#core/articles';
+import { parse, VisibleError } from '#core/common';
+import { isConditionFailure } from '#core/db';
+import * as Users from '#core/users';
+import { FEEDBACK_KINDS, FeedbackEntity } from './entities';
+import { requestBuild } from './job';
+
+export const FEEDBACK_MESSAGES = {
+  storyRequired: 'Please choose a story',
+  storyNotFound: 'This story is no longer available',
+  kindRequired: 'Please choose like or dislike',
+  busy: 'Your feedback changed at the same time somewhere else. Please try again.',
+} as const;
+
+export const FeedbackInput = v.object({
+  articleId: v.pipe(
+    v.string(FEEDBACK_MESSAGES.storyRequired),
+    v.trim(),
+    v.regex(/^[0-9A-Za-z_-]{1,64}$/, FEEDBACK_MESSAGES.storyNotFound),
+  ),
+  kind: v.picklist(FEEDBACK_KINDS, FEEDBACK_MESSAGES.kindRequired),
+});
+
+export type Feedback = { articleId: string; kind: (typeof FEEDBACK_KINDS)[number] };
+
+/**
+ * Stores the reader's feedback on a story and queues their list's rebuild. Conditioned on the
+ * feedback it replaces (none, or the other kind), so two at once never both count; the same
+ * feedback again changes nothing. Answers the story, for the conversation it opens.
+ */
+export async function giveFeedback(
+  userId: string,
+  rawInput: v.InferInput<typeof FeedbackInput>,
+): Promise<{ article: Articles.Article; changed: boolean }> {
+  const { articleId, kind } = parse(FeedbackInput, rawInput);
+  const [article, before] = await Promise.all([
+    Articles.byId(articleId),
+    FeedbackEntity.get({ userId, articleId }).go({ consistent: true }),
+  ]);
+  if (!article)
+    throw new VisibleError('feed.story_not_found', FEEDBACK_MESSAGES.storyNotFound, 404);
+  const previous = before.data?.kind;
+  if (previous === kind) return { article, changed: false };
+  const at = new Date().toISOString();
+  const write = createWriteTransaction(
+    { feedback: FeedbackEntity, users: Users.UserEntity },
+    ({ feedback, users }) => [
+      previous
+        ? feedback
+            .patch({ userId, articleId })
+            .set({ kind, updatedAt: at })
+            .where((attr, op) => op.eq(attr.kind, previous))
+            .commit()
+        : feedback
+            .create({
+              userId,
+              articleId,
+              kind,
+              source: article.source,
+              title: article.title,
+              createdAt: at,
+              updatedAt: at,
+            })
+            .commit(),
+      users.patch({ id: userId }).set({ feedRequestedAt: at }).commit(),
+    ],
+  );
+  const result = await write.go().catch((error: unknown) => {
+    if (isConditionFailure(error)) return { canceled: true };
+    throw error;
+  });
+  if (result.canceled) throw new VisibleError('feed.feedback_busy', FEEDBACK_MESSAGES.busy, 409);
+  await requestBuild(userId);
+  return { article, changed: true };
+}
+
+/** Records which conversation a feedback opened (a later like or dislike opens another). */
+export async function linkThread(userId: string, articleId: string, threadId: string) {
+  await FeedbackEntity.patch({ userId, articleId }).set({ threadId }).go();
+}

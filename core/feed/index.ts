@@ -1,0 +1,34 @@
+// The reader's feed (spec: Feed; ADR 0039): their stories, ranked for their clues and their
+// feedback, from a list built after each scoring run and each feedback, read a page at a time.
+export { FeedStoryEntity, FeedbackEntity, FEEDBACK_KINDS } from './entities';
+export {
+  buildFeed,
+  needsBuild,
+  excerptOf,
+  setupName,
+  EXCERPT_LENGTH,
+  FEED_MAX_STORIES,
+  FEEDBACK_WEIGHED,
+  type BuildOutcome,
+} from './build';
+export {
+  countsOf,
+  defaultRatings,
+  page,
+  DEFAULT_RATINGS,
+  FEED_MESSAGES,
+  PAGE_LIMIT,
+  PAGE_SIZE,
+  PageInput,
+  type FeedReader,
+  type FeedStory,
+} from './read';
+export {
+  giveFeedback,
+  linkThread,
+  FeedbackInput,
+  FEEDBACK_MESSAGES,
+  type Feedback,
+} from './feedback';
+export { buildFeedJob, requestBuild } from './job';
+export { adjustment, readingOrder, tasteOf, MAX_ADJUSTMENT } from './taste';

@@ -1,0 +1,42 @@
+// The feed build as a job (ADR 0039): one reader's list, in a slot of its own, so builds for
+// different readers run side by side and one reader's never run twice at once. A change requested
+// while a build runs (another feedback, new clues) makes the build run again, so the last request
+// is always shown; a redelivered or recovered run simply builds again, which replaces the list
+// whole.
+import * as v from 'valibot';
+import { isVisibleError } from '#core/common';
+import * as Jobs from '#core/jobs';
+import { logger } from '#core/logs';
+import { buildFeed } from './build';
+
+/** Builds in one run at most: a reader who keeps clicking is caught up by the next request. */
+const BUILDS_PER_RUN = 3;
+
+export const buildFeedJob = Jobs.defineJob({
+  name: 'build-feed',
+  title: "Building a reader's feed",
+  slotFor: ({ userId }) => `build-feed#${userId}`,
+  input: v.object({ userId: v.pipe(v.string(), v.regex(/^[0-9A-Z]{26}$/, 'Not a user id')) }),
+  async run({ userId }, context) {
+    for (let round = 1; round <= BUILDS_PER_RUN; round++) {
+      const outcome = await buildFeed(userId);
+      context.log.info(`Feed built: ${JSON.stringify(outcome)}`, { userId });
+      if (!outcome.built || outcome.current) return outcome;
+    }
+    return { built: true, current: false };
+  },
+});
+
+/**
+ * Queues a build of the reader's list. When one runs already, it sees the request (the reader's
+ * `feedRequestedAt` moved) and builds again; if queueing fails, the change stands and the next
+ * scheduled scoring run rebuilds the list.
+ */
+export async function requestBuild(userId: string): Promise<void> {
+  try {
+    await Jobs.enqueue(buildFeedJob, { userId }, userId);
+  } catch (error) {
+    if (isVisibleError(error) && error.code === 'jobs.busy') return;
+    logger.error("Could not queue a build of a reader's feed", { userId, error });
+  }
+}

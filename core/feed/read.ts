@@ -1,0 +1,125 @@
+// Reading a reader's feed list (ADR 0039): the page a reader asks for, at any offset and for any
+// choice of ratings, from the build their record names. The reader's record (read by their
+// session anyway) holds the stories per label, so a page knows which bands it starts in and reads
+// only those: one bounded Query per band it touches, never more than PAGE_LIMIT items.
+import type { EntityItem } from 'electrodb';
+import * as v from 'valibot';
+import { RELEVANCE_LABELS, type RelevanceLabel } from '#core/ai';
+import { parse } from '#core/common';
+import type * as Users from '#core/users';
+import { FeedStoryEntity } from './entities';
+import { FEED_MAX_STORIES, slotOf } from './build';
+import { bandOf } from './taste';
+
+/** Stories a page shows (the spec leaves the page size open: ADR 0039). */
+export const PAGE_SIZE = 20;
+/** Most stories one read answers (the API's `limit`). */
+export const PAGE_LIMIT = 100;
+
+/**
+ * The spec's 'Relevant' and 'Very Relevant' are the two best labels of the product's scale
+ * (ADR 0039): the feed's filter shows these unless the reader picks others.
+ */
+export const DEFAULT_RATINGS: RelevanceLabel[] = ['Very Relevant', 'Quite Relevant'];
+
+export const FEED_MESSAGES = {
+  badOffset: `An offset is a whole number from 0 to ${FEED_MAX_STORIES}`,
+  badLimit: `A limit is a whole number from 1 to ${PAGE_LIMIT}`,
+  badRating: `A rating is one of: ${RELEVANCE_LABELS.join(', ')}`,
+} as const;
+
+/** A whole number, as a number or as a query string's digits. */
+const Whole = (message: string, max: number) =>
+  v.pipe(
+    v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.transform(Number))], message),
+    v.integer(message),
+    v.minValue(0, message),
+    v.maxValue(max, message),
+  );
+
+export const PageInput = v.object({
+  offset: v.optional(Whole(FEED_MESSAGES.badOffset, FEED_MAX_STORIES), 0),
+  limit: v.optional(
+    v.pipe(Whole(FEED_MESSAGES.badLimit, PAGE_LIMIT), v.minValue(1, FEED_MESSAGES.badLimit)),
+    PAGE_SIZE,
+  ),
+  /** The ratings shown; none means every rating. */
+  ratings: v.optional(v.array(v.picklist(RELEVANCE_LABELS, FEED_MESSAGES.badRating)), []),
+});
+
+export type FeedReader = Pick<Users.User, 'id' | 'feedBuild' | 'feedCounts'>;
+
+export type FeedStory = {
+  articleId: string;
+  title: string;
+  source: string;
+  link: string;
+  image?: string;
+  excerpt: string;
+  publishedAt: string;
+  label: RelevanceLabel;
+  relevantClues: string[];
+  reason?: string;
+  feedback?: 'like' | 'dislike';
+};
+
+/** How many stories of each label the reader's list holds. */
+export function countsOf(reader: FeedReader): Record<RelevanceLabel, number> {
+  return Object.fromEntries(
+    RELEVANCE_LABELS.map((label, index) => [label, reader.feedCounts?.[index] ?? 0]),
+  ) as Record<RelevanceLabel, number>;
+}
+
+/**
+ * The ratings a feed shows when the reader chose none: the two best labels, or, when the reader
+ * has no story with either, the best label they have, so a reader with stories never opens an
+ * empty default.
+ */
+export function defaultRatings(reader: FeedReader): RelevanceLabel[] {
+  const counts = countsOf(reader);
+  if (DEFAULT_RATINGS.some((label) => counts[label] > 0)) return DEFAULT_RATINGS;
+  const best = [...RELEVANCE_LABELS].reverse().find((label) => counts[label] > 0);
+  return best ? [best] : DEFAULT_RATINGS;
+}
+
+/**
+ * A page of the reader's list: the stories with these ratings (all when none), from `offset`, at
+ * most `limit`, and how many there are in all.
+ */
+export async function page(
+  reader: FeedReader,
+  input: v.InferInput<typeof PageInput>,
+): Promise<{ stories: FeedStory[]; count: number }> {
+  const { offset, limit, ratings } = parse(PageInput, input);
+  const counts = countsOf(reader);
+  const shown = ratings.length > 0 ? new Set(ratings) : new Set(RELEVANCE_LABELS);
+  const labels = RELEVANCE_LABELS.filter((label) => shown.has(label)).sort(
+    (a, b) => bandOf(a) - bandOf(b),
+  );
+  const count = labels.reduce((sum, label) => sum + counts[label], 0);
+  const build = reader.feedBuild;
+  const stories: FeedStory[] = [];
+  if (!build) return { stories, count: 0 };
+  let skip = offset;
+  for (const label of labels) {
+    if (stories.length >= limit) break;
+    const inBand = counts[label];
+    if (skip >= inBand) {
+      skip -= inBand;
+      continue;
+    }
+    const band = bandOf(label);
+    const { data } = await FeedStoryEntity.query
+      .byPosition({ userId: reader.id, build })
+      .between({ slot: slotOf(band, skip) }, { slot: slotOf(band, inBand - 1) })
+      .go({ limit: limit - stories.length });
+    stories.push(...data.map(storyOf));
+    skip = 0;
+  }
+  return { stories, count };
+}
+
+function storyOf(item: EntityItem<typeof FeedStoryEntity>): FeedStory {
+  const { userId: _, build: __, slot: ___, relevantClues, ...story } = item;
+  return { ...story, relevantClues: relevantClues ?? [] };
+}
