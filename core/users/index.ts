@@ -98,6 +98,8 @@ export const create = fn(CreateUserInput, async (input): Promise<User> => {
     role: ROLES.USER,
     descriptors: [],
     invitationVersion: 0,
+    cluesRevision: 0,
+    showImages: true,
     createdAt: at,
     updatedAt: at,
   };

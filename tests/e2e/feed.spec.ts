@@ -37,12 +37,23 @@ async function stories(tag: string) {
     source: `Rollup Report ${tag}`,
     publishedAt: minutesAgo(30),
   });
-  return { disliked, rollups, all: [disliked, ...others, rollups] };
+  return { disliked, rollups, others, all: [disliked, ...others, rollups] };
 }
 
 const cards = (page: Page) => page.getByRole('list', { name: 'Stories' }).getByRole('listitem');
 const titles = (page: Page) =>
   page.getByRole('list', { name: 'Stories' }).getByRole('heading', { level: 2 }).allTextContents();
+
+/** Every story the filter shows: 'Load more' until it is gone. */
+async function everyTitle(page: Page) {
+  const more = page.getByRole('link', { name: 'Load more' });
+  while ((await more.count()) > 0) {
+    const shown = await cards(page).count();
+    await more.click();
+    await expect.poll(() => cards(page).count()).toBeGreaterThan(shown);
+  }
+  return titles(page);
+}
 
 /** Waits until the reader's list shows every change they made (the notice goes), reloading. */
 async function feedUpdated(page: Page, userId: string) {
@@ -59,7 +70,7 @@ test.describe("the reader's feed", () => {
     page,
   }) => {
     const tag = ulid().slice(-6).toLowerCase();
-    const { disliked, rollups, all } = await stories(tag);
+    const { disliked, rollups, others, all } = await stories(tag);
     const reader = await readerWithPassword({ name: 'Feed Reader' });
     await Users.UserEntity.patch({ id: reader.user.id })
       .set({ descriptors: [{ id: ulid(), clue: 'I build DeFi lending protocols' }] })
@@ -129,7 +140,7 @@ test.describe("the reader's feed", () => {
     const rankBefore = (await titles(page)).indexOf(disliked.title);
     expect(await titles(page)).not.toContain(rollups.title);
     await dislikedCard.getByRole('button', { name: /^Dislike/ }).click();
-    const chat = dislikedCard.getByRole('link', { name: 'Let me chat with the assistant' });
+    const chat = page.getByRole('link', { name: 'Let me chat with the assistant' });
     await expect(chat).toBeVisible();
     await expect(dislikedCard.getByRole('button', { name: /^Dislike/ })).toHaveAttribute(
       'aria-pressed',
@@ -159,8 +170,10 @@ test.describe("the reader's feed", () => {
     // 7. Rescored and rebuilt: the rollups story rises, the disliked story has fallen.
     await feedUpdated(page, reader.user.id);
     await page.goto('/feed');
-    const after = await titles(page);
+    await hydrated(page);
+    const after = await everyTitle(page);
     expect(after.indexOf(disliked.title)).toBeGreaterThan(rankBefore);
+    expect(after.indexOf(disliked.title)).toBeGreaterThan(after.indexOf(others[0]!.title));
     expect(after).toContain(rollups.title);
   });
 });
