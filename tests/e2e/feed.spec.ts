@@ -11,6 +11,7 @@ import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword } from '#tests/integration/readers';
 import { expect, hydrated, remixIdle, test } from './fixtures';
+import { expectFitsAndReadable } from './page-checks';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
@@ -97,6 +98,8 @@ test.describe("the reader's feed", () => {
       'Why it is here: it matches your clue “I build DeFi lending protocols”',
     );
     await expect(first.locator('img')).toHaveAttribute('src', '/covers/grid.svg');
+    await expectFitsAndReadable(page, 'the feed with stories');
+    await page.setViewportSize({ width: 1280, height: 844 });
     const defaults = page.getByRole('group', { name: 'Show stories rated' });
     await expect(defaults.getByRole('checkbox', { name: /^Very Relevant/ })).toBeChecked();
     await expect(defaults.getByRole('checkbox', { name: /^Quite Relevant/ })).toBeChecked();
@@ -142,6 +145,8 @@ test.describe("the reader's feed", () => {
     await dislikedCard.getByRole('button', { name: /^Dislike/ }).click();
     const chat = page.getByRole('link', { name: 'Let me chat with the assistant' });
     await expect(chat).toBeVisible();
+    await expectFitsAndReadable(page, 'the feed with a feedback banner');
+    await page.setViewportSize({ width: 1280, height: 844 });
     await expect(dislikedCard.getByRole('button', { name: /^Dislike/ })).toHaveAttribute(
       'aria-pressed',
       'true',
@@ -152,6 +157,8 @@ test.describe("the reader's feed", () => {
     await chat.click();
     const panel = page.getByRole('complementary', { name: 'Tell us what missed the mark' });
     await expect(panel).toBeVisible();
+    await expectFitsAndReadable(page, 'the feed with the side panel');
+    await page.setViewportSize({ width: 1280, height: 844 });
     await panel.getByLabel('Your message').fill('I also follow zero-knowledge rollups');
     await panel.getByRole('button', { name: 'Send' }).click();
     await expect(panel.getByRole('log')).toContainText('I also follow zero-knowledge rollups');
