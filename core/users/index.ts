@@ -312,6 +312,7 @@ export {
   applyClueChanges,
   ClueChangesInput,
   CLUE_CHANGE_CATEGORIES,
+  CLUE_CHANGE_LIMIT,
   CLUE_CHANGE_MESSAGES,
   type ClueChangeOutcome,
 } from './clue-changes';
