@@ -173,11 +173,11 @@ async function mayHoldTokens(userId: string): Promise<boolean> {
 const IdSchema = v.pipe(v.string(), v.regex(/^[0-9A-Z]{26}$/));
 
 /**
- * Revokes one of the reader's own tokens: its slot is found in their own partition only, so
+ * Revokes one of the reader's own tokens (answering it as it was): its slot is found in their own partition only, so
  * another reader's token id answers as a missing one (404), and the delete is conditioned on the
  * slot still holding that token.
  */
-export async function revoke(userId: string, tokenId: string): Promise<void> {
+export async function revoke(userId: string, tokenId: string): Promise<ReaderToken> {
   const notFound = new VisibleError('reader_token.not_found', READER_TOKEN_MESSAGES.notFound, 404);
   if (!v.is(IdSchema, tokenId)) throw notFound;
   const item = (await slotsOf(userId)).find((candidate) => candidate.id === tokenId);
@@ -197,6 +197,7 @@ export async function revoke(userId: string, tokenId: string): Promise<void> {
     ),
   );
   if (!removed) throw notFound;
+  return shown(item);
 }
 
 /** Only an active reader who may sign in may use their tokens (ADR 0023's rule for sessions). */
