@@ -117,7 +117,7 @@ export default function AccessTokens() {
         ) : (
           <Form method="post" className="tokens__form">
             <input type="hidden" name="intent" value="create" />
-            <label htmlFor="token-name">Name</label>
+            <label htmlFor="token-name">Token name</label>
             <input
               id="token-name"
               name="name"
