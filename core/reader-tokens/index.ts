@@ -9,6 +9,7 @@ import * as v from 'valibot';
 import * as Auth from '#core/auth';
 import { freeText, parse, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
+import * as RateLimit from '#core/rate-limit';
 import * as Users from '#core/users';
 import { ReaderTokenEntity } from './entity';
 import { ReaderTokenKeyEntity } from './token-key-entity';
@@ -102,6 +103,7 @@ const CREATE_ATTEMPTS = 3;
  * It takes the reader's first free slot (an expired token's slot is free): the slot's write is
  * conditioned on the slot as read, and the reader's record on being active still, so two creates
  * at the limit never both land; a create that lost its slot to another reads the slots again.
+ * A reader creates at most `readerTokensPerReader` an hour (a name refused is not counted).
  */
 export async function create(
   userId: string,
@@ -109,6 +111,7 @@ export async function create(
   now = Date.now(),
 ): Promise<{ token: string; entry: ReaderToken }> {
   const { name } = parse(CreateInput, input);
+  await RateLimit.hit(RateLimit.LIMITS.readerTokensPerReader, userId, now);
   for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
     const slots = await slotsOf(userId);
     const held = new Map(slots.map((item) => [item.slot, item]));

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { config } from '#core/config';
+import * as RateLimit from '#core/rate-limit';
 import * as ReaderTokens from '#core/reader-tokens';
 import * as Users from '#core/users';
 import { rounds } from '#tests/integration/races';
@@ -115,6 +117,23 @@ describe("a reader's access tokens", () => {
     expect(await refusal(ReaderTokens.create(old.user.id, { name: 'sixth' }, now))).toMatchObject({
       status: 409,
     });
+  });
+
+  it('creates at most 10 tokens an hour for a reader, counting no refused name', async () => {
+    const { user } = await readerWithPassword();
+    const limit = RateLimit.LIMITS.readerTokensPerReader;
+    await ReaderTokens.create(user.id, { name: 'first' });
+    expect(await refusal(ReaderTokens.create(user.id, { name: '' }))).toMatchObject({
+      status: 400,
+    });
+    for (let count = 2; count < limit.max * config().RATE_LIMIT_FACTOR; count++) {
+      await RateLimit.hit(limit, user.id);
+    }
+    await ReaderTokens.create(user.id, { name: 'tenth' });
+    expect(await refusal(ReaderTokens.create(user.id, { name: 'eleventh' }))).toMatchObject({
+      status: 429,
+    });
+    expect(await ReaderTokens.list(user.id)).toHaveLength(2);
   });
 
   it('lets only one of two creates at the same moment take the last place', async () => {

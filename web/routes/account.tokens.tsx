@@ -10,7 +10,6 @@ import {
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { isVisibleError } from '#core/common';
 import { config } from '#core/config';
-import * as RateLimit from '#core/rate-limit';
 import * as ReaderTokens from '#core/reader-tokens';
 import { readForm } from '#web/lib/api.server';
 import { privatePageHeaders } from '#web/lib/cache';
@@ -53,7 +52,6 @@ export async function action({ request }: ActionFunctionArgs) {
     const form = await readForm(request);
     intent = form.get('intent') ?? '';
     if (intent === 'create') {
-      await RateLimit.hit(RateLimit.LIMITS.readerTokensPerReader, user.id);
       const { token, entry } = await ReaderTokens.create(user.id, { name: form.get('name') ?? '' });
       return answer({ created: { name: entry.name, token } });
     }
