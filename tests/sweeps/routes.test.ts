@@ -277,6 +277,7 @@ describe("a reader's session or token reaches nothing of another reader's", () =
     user: b.id,
     articleId: b.articleId,
     email: b.email,
+    kind: 'like',
   });
   const as = (a: SweepReader) => ({
     session: { Cookie: a.cookie },
@@ -312,7 +313,9 @@ describe("a reader's session or token reaches nothing of another reader's", () =
     async (_pattern, route) => {
       const { a, b } = readers;
       const before = await ofReader(b);
-      for (const intent of ['revoke', 'create', 'delete', 'update', 'feedback', 'like', '']) {
+      // The intents readers' forms take today, and a few they may take tomorrow.
+      const intents = ['revoke', 'create', 'feedback', 'add-clue', 'open-assistant', 'delete', ''];
+      for (const intent of intents) {
         for (const [how, headers] of Object.entries(as(a))) {
           const answer = await call(
             route.module.action!,
