@@ -1,14 +1,31 @@
 // Playwright fixtures: any console error fails a test unless the test expects it.
 import { test as base, expect } from '@playwright/test';
 
-type Fixtures = { allowConsoleErrors: RegExp[] };
+type Fixtures = { allowConsoleErrors: RegExp[]; offlineImages: boolean };
+
+/** What a story's image from another site shows in a journey that opts in (offlineImages). */
+const PLACEHOLDER_IMAGE =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="9"><rect width="16" height="9" fill="#ddd"/></svg>';
 
 /** Remix's route discovery fetch, cut short when a test navigates away with page.goto. */
 const ABORTED_DISCOVERY = /^Failed to fetch manifest patches TypeError: Failed to fetch/;
 
 export const test = base.extend<Fixtures>({
   allowConsoleErrors: [[], { option: true }],
-  page: async ({ page, allowConsoleErrors }, use) => {
+  /**
+   * Journeys never reach the network. A page that shows stories' images from their publishers'
+   * sites (the reader's feed) gets a placeholder for each https image and a refusal for anything
+   * else from another site. Opt-in: routing turns the browser's HTTP cache off.
+   */
+  offlineImages: [false, { option: true }],
+  page: async ({ page, allowConsoleErrors, offlineImages }, use) => {
+    if (offlineImages) {
+      await page.route('https://**/*', (route) =>
+        route.request().resourceType() === 'image'
+          ? route.fulfill({ status: 200, contentType: 'image/svg+xml', body: PLACEHOLDER_IMAGE })
+          : route.abort(),
+      );
+    }
     const errors: string[] = [];
     page.on('console', (message) => {
       if (

@@ -73,7 +73,8 @@ for (const viewport of [
   { width: 390, height: 844 },
 ]) {
   test.describe(`at ${viewport.width} px`, () => {
-    test.use({ viewport });
+    // The last journey ends on the reader's feed, with stories' images from their sites.
+    test.use({ viewport, offlineImages: true });
 
     test('Back goes one step back, and what the reader typed survives a reload and a reopened invitation', async ({
       page,
