@@ -10,7 +10,7 @@ import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword } from '#tests/integration/readers';
-import { expect, hydrated, remixIdle, test } from './fixtures';
+import { expect, hydrated, offlineImages, remixIdle, test } from './fixtures';
 import { expectFitsAndReadable } from './page-checks';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
@@ -67,11 +67,11 @@ async function feedUpdated(page: Page, userId: string) {
 
 test.describe("the reader's feed", () => {
   test.setTimeout(150_000);
-  test.use({ offlineImages: true });
 
   test('stories with reasons, filter, images, load more, dislike, chat and a clue change that re-ranks', async ({
     page,
   }) => {
+    await offlineImages(page);
     const tag = ulid().slice(-6).toLowerCase();
     const { disliked, rollups, others, all } = await stories(tag);
     const reader = await readerWithPassword({ name: 'Feed Reader' });

@@ -1,9 +1,9 @@
 // Playwright fixtures: any console error fails a test unless the test expects it.
 import { test as base, expect } from '@playwright/test';
 
-type Fixtures = { allowConsoleErrors: RegExp[]; offlineImages: boolean };
+type Fixtures = { allowConsoleErrors: RegExp[] };
 
-/** What a story's image from another site shows in a journey that opts in (offlineImages). */
+/** What a story's image from another site shows in a journey (offlineImages). */
 const PLACEHOLDER_IMAGE =
   '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="9"><rect width="16" height="9" fill="#ddd"/></svg>';
 
@@ -12,20 +12,7 @@ const ABORTED_DISCOVERY = /^Failed to fetch manifest patches TypeError: Failed t
 
 export const test = base.extend<Fixtures>({
   allowConsoleErrors: [[], { option: true }],
-  /**
-   * Journeys never reach the network. A page that shows stories' images from their publishers'
-   * sites (the reader's feed) gets a placeholder for each https image and a refusal for anything
-   * else from another site. Opt-in: routing turns the browser's HTTP cache off.
-   */
-  offlineImages: [false, { option: true }],
-  page: async ({ page, allowConsoleErrors, offlineImages }, use) => {
-    if (offlineImages) {
-      await page.route('https://**/*', (route) =>
-        route.request().resourceType() === 'image'
-          ? route.fulfill({ status: 200, contentType: 'image/svg+xml', body: PLACEHOLDER_IMAGE })
-          : route.abort(),
-      );
-    }
+  page: async ({ page, allowConsoleErrors }, use) => {
     const errors: string[] = [];
     page.on('console', (message) => {
       if (
@@ -42,6 +29,20 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/**
+ * Journeys never reach the network. A journey that shows stories' images from their publishers'
+ * sites (the reader's feed) calls this first: each https image gets a placeholder, anything else
+ * from another site a refusal. Not for every journey: routing turns the browser's HTTP cache off
+ * and holds every request, which a journey that holds requests itself (CDP Fetch) cannot share.
+ */
+export async function offlineImages(page: import('@playwright/test').Page): Promise<void> {
+  await page.route('https://**/*', (route) =>
+    route.request().resourceType() === 'image'
+      ? route.fulfill({ status: 200, contentType: 'image/svg+xml', body: PLACEHOLDER_IMAGE })
+      : route.abort(),
+  );
+}
 
 /**
  * Waits until React has hydrated the page. A page reached by a document load (after a public

@@ -74,7 +74,10 @@ export default function AccessTokens() {
   return (
     <div className="page narrow tokens">
       <p>
-        <Link to="/feed">Back to your stories</Link>
+        {/* A document load: the feed's page has its own policy (stories' images). */}
+        <Link to="/feed" reloadDocument>
+          Back to your stories
+        </Link>
       </p>
       <h1>Access tokens</h1>
       <p>
