@@ -1,8 +1,7 @@
-// Review of issue 19 (review19): two clue changes close together. The first queues the reader's
-// scoring run ('score-new-clues', one slot per reader); the second, made while that run scores,
-// finds the slot busy and is left to the schedule. The run then ends by forgetting every clue
-// set's scores but the reader's current one (which nothing scored yet) and building the list from
-// it: the feed goes empty and the 'updating your feed' notice ends, as if it were done.
+// Two clue changes close together: the first queues the reader's scoring run (one slot per
+// reader); the second, made while that run scores, finds the slot busy and is left to the
+// schedule. The run's end then keeps the reader's list and their 'updating' notice (it neither
+// forgets the scored clue set nor builds from the unscored one), and the schedule catches up.
 import { describe, expect, it } from 'vitest';
 import { receive } from '#tests/integration/job-queue';
 import * as Automations from '#core/automations';

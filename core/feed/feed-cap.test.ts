@@ -1,7 +1,6 @@
-// Review of issue 19 (review19): a reader whose clue set has more than FEED_MAX_STORIES scores.
-// `needsBuild` compares min(scored, 2,000) with the stories listed, so once a reader has 2,000
-// scored stories a newly scored story (even the best and newest) changes nothing it compares:
-// the scheduled run never rebuilds their list, and the story never reaches their feed.
+// A reader whose clue set has more scores than a list holds (FEED_MAX_STORIES): a newly scored
+// story still reaches their feed with the next scheduled run, because the list keeps the number of
+// scores it was built from (`feedScored`), not the capped number it lists.
 import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
-// Review of issue 19 (review19): 'Load more' (with JavaScript) and a rebuild of the list. The
-// stories a reader loaded with 'Load more' are kept while the page revalidates after a dislike, but
-// the first page comes from the rebuilt list: the disliked story falls out of the first page and
-// out of the page altogether, and the story that rose into the first page shows twice.
+// 'Load more' (with JavaScript) and the page's revalidations: a revalidation (the image toggle,
+// the poll while a dislike's rebuild runs) answers the appended page again, which replaces it and
+// is never appended twice; once the list is rebuilt, the page shows the rebuilt list's stories,
+// each once.
 import { ulid } from 'ulid';
 import type { Page } from '@playwright/test';
 import * as Feed from '#core/feed';
@@ -9,7 +9,7 @@ import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword } from '#tests/integration/readers';
-import { expect, hydrated, remixIdle, test } from './fixtures';
+import { expect, hydrated, offlineImages, remixIdle, test } from './fixtures';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 const cards = (page: Page) => page.getByRole('list', { name: 'Stories' }).getByRole('listitem');
@@ -18,7 +18,10 @@ const titles = (page: Page) =>
 
 test.describe("the reader's feed after 'Load more'", () => {
   test.setTimeout(120_000);
-  test.use({ offlineImages: true });
+  // Stories' images come from their publishers' sites.
+  test.beforeEach(async ({ page }) => {
+    await offlineImages(page);
+  });
 
   test('keeps every story once when images are toggled after Load more', async ({ page }) => {
     await signedInWithLoadedStories(page);

@@ -1,5 +1,5 @@
-// Review of issue 19 (review19): the note says the side panel "opens without JavaScript, Back
-// closes it". A reader opens the assistant from the sidebar, sends a message, and presses Back.
+// The feed's side panel and the browser's Back: a reader opens the assistant from the sidebar,
+// sends a message, and Back closes the panel.
 import { ulid } from 'ulid';
 import * as Users from '#core/users';
 import { readerWithPassword } from '#tests/integration/readers';

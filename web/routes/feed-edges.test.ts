@@ -1,7 +1,7 @@
-// Review of issue 19 (review19), breaks in the feed route. First: a reader whose clue is longer than the assistant's 300 characters
-// (the funnel and `applyClueChanges` accept clues of up to 500: ClueSchema) can neither open the
-// assistant from the feed nor get a conversation for a like: every thread is started with the
-// reader's clues, and the assistant refuses any over 300 characters with a 400.
+// The feed's routes at their edges: a reader whose clue is as long as a stored clue may be (500
+// characters, longer than the assistant once allowed) opens the assistant, gets a conversation and
+// chips for a like, and adds a chip's clue; a body the page cannot read (too large, not a form)
+// is a 4xx, never a 500.
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import * as Feed from '#core/feed';
