@@ -80,9 +80,9 @@ test.describe('scoring, matching and picks', () => {
     expect(output.scored).toBeGreaterThan(0);
     expect(output.failed).toBe(0);
     const scoring = page.locator('form').filter({ hasText: 'Score unscored articles' });
-    // A status poll sees the run end and reloads the page's data.
+    // A status poll sees the run end and reloads the page's data (numbers as the page writes them).
     const summary = new RegExp(
-      `${output.scored} article–audience/reader pairs? scored \\(.*\\) with .* in ${output.chunks} chunks?\\. It used .*, no cost\\.`,
+      `${output.scored!.toLocaleString('en')} article–audience/reader pairs? scored \\(.*\\) with .* in ${output.chunks} chunks?\\. It used .*, no cost\\.`,
     );
     await afterStatusPolls(
       page,
