@@ -16,6 +16,7 @@ export { usageOf, addUsage } from './pricing';
 export { defaultRetryPolicy, backoffDelay, retryAfterMs, type RetryPolicy } from './retry';
 export { openAiProvider, toAiError, type OpenAiSettings } from './openai';
 export { localProvider, type LocalProviderOptions } from './local/index';
+export { storyClues } from './local/chat';
 export {
   buildCorpus,
   facetKey,

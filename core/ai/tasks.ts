@@ -2,7 +2,7 @@
 // prompt may use come from them), the answer's schema, and the system message that fixes the
 // answer's shape. The local provider has a method for each task by name (local/index.ts).
 import * as v from 'valibot';
-import type { AiTask, JsonSchema } from './types';
+import type { AiTask, JsonSchema, Story } from './types';
 
 export const RELEVANCE_LABELS = [
   'Not Relevant',
@@ -201,9 +201,19 @@ const ClueChanges = v.object({
 });
 export type ClueChanges = v.InferOutput<typeof ClueChanges>;
 
-/** The clues a conversation with the assistant settled on (the spec's clues review). */
+const StoryInput = v.object({
+  title: v.pipe(v.string(), v.maxLength(1000)),
+  source: v.pipe(v.string(), v.maxLength(1000)),
+  summary: v.pipe(v.string(), v.maxLength(5_000)),
+});
+
+/**
+ * The clues a conversation with the assistant settled on (the spec's clues review). `story` is
+ * the story a feedback thread is about: the rendered prompt names it for a language model, and
+ * the local provider reads it here.
+ */
 export const assistantClues: AiTask<
-  { category: 'onboarding' | 'change_clues'; currentClues: string[] },
+  { category: 'onboarding' | 'change_clues'; currentClues: string[]; story?: Story },
   ClueChanges
 > = {
   name: 'assistant-clues',
@@ -215,6 +225,7 @@ export const assistantClues: AiTask<
   input: v.object({
     category: v.picklist(['onboarding', 'change_clues']),
     currentClues: v.pipe(v.array(Clue), v.maxLength(100)),
+    story: v.optional(StoryInput),
   }),
   answer: ClueChanges,
   jsonSchema: strictObject({

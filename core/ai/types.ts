@@ -45,6 +45,9 @@ export type AiTask<I, O> = {
 
 export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
 
+/** The story a reader's feedback thread is about, as the thread keeps it. */
+export type Story = { title: string; source: string; summary: string };
+
 export type CompleteRequest<I, O> = {
   model: AiModelRef;
   task: AiTask<I, O>;
@@ -73,6 +76,11 @@ export type ChatRequest = {
   /** The assistant's instructions (a Prompt record, e.g. onboarding or change_clues). */
   system: string;
   messages: ChatMessage[];
+  /**
+   * Feedback on a story: a language model reads it in `system`; the local provider, which reads
+   * no instructions, reads it here.
+   */
+  story?: Story;
   signal?: AbortSignal;
 };
 export type ChatReply = { message: string; usage: AiUsage; model: AiModelRef };

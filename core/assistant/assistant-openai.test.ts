@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, 
 import * as Ai from '#core/ai';
 import * as Prompts from '#core/prompts';
 import { startFakeOpenAi, type FakeOpenAi } from '#tests/fakes/openai';
+import { createArticle } from '#tests/integration/factories';
 import { initializeThread, messagesOf, retrieveClues, sendMessage } from './index';
 
 // The configured gpt model is an OpenAI-compatible one served by the fake, so the assistant talks
@@ -76,8 +77,76 @@ describe('the assistant with an OpenAI model', () => {
 
     const system = (completions()[0]!.body.messages as { content: string }[])[0]!.content;
     const stored = await Prompts.current('assistant-change-clues');
-    expect(system).toBe(Prompts.render(stored, { clues: currentClues.join('\n') }));
+    expect(system).toBe(
+      Prompts.render(stored, { clues: currentClues.join('\n'), story: '' }).trim(),
+    );
     expect(system).toContain('I research MEV\nI collect generative art');
+    expect(system).not.toMatch(/this story|Title:/);
+  });
+
+  it('tells the model which story the reader liked, in the chat and in the clue review', async () => {
+    const userId = user();
+    const article = await createArticle({
+      title: 'EigenLayer slashing goes live for the first twelve AVSs',
+      summary: 'Operators must now opt in to operator sets with explicit slashing conditions.',
+      source: 'Blocknotes',
+    });
+    const { threadId } = await initializeThread({
+      userId,
+      category: 'positive_feeback_on_article',
+      articleId: article.id,
+      currentClues: ['I research MEV'],
+    });
+    expect(completions()).toHaveLength(0);
+    await sendMessage({ userId, threadId, message: 'The operator sets part' });
+    const story =
+      'Title: EigenLayer slashing goes live for the first twelve AVSs\nSource: Blocknotes\n' +
+      'Summary: Operators must now opt in to operator sets with explicit slashing conditions.';
+
+    const [system] = completions()[0]!.body.messages as { role: string; content: string }[];
+    expect(system!.role).toBe('system');
+    expect(system!.content).toContain(`The reader liked this story in their feed:\n${story}`);
+    expect(system!.content).toContain('I research MEV');
+
+    fake.requests.length = 0;
+    fake.answer = () => ({
+      cluesToBeAdded: ['I follow EigenLayer operator sets'],
+      cluesToBeRemoved: [],
+      cluesToRemain: ['I research MEV'],
+    });
+    const review = (await retrieveClues({ userId, threadId })).at(-1)!;
+    const sent = completions()[0]!.body.messages as { role: string; content: string }[];
+    expect(sent.at(-1)).toMatchObject({ role: 'user' });
+    expect(sent.at(-1)!.content).toContain(`I liked this story in my feed:\n${story}`);
+    expect(review.payload?.cluesToBeAdded).toEqual([{ clue: 'I follow EigenLayer operator sets' }]);
+  });
+
+  it("adds a disliked story to an operator's prompt that has no {story} placeholder", async () => {
+    const prompt = await Prompts.create({
+      expImplementationId: 'assistant-change-clues',
+      title: 'Terse change clues',
+      prompt: 'You edit clues. Current clues:\n{clues}',
+    });
+    onTestFinished(() => Prompts.disable({ id: prompt.id }));
+    const userId = user();
+    const article = await createArticle({
+      title: 'Memecoin volumes hit a record on Solana',
+      summary: 'Traders swapped more memecoins than ever.',
+      source: 'Chainwire Daily',
+    });
+    const { threadId } = await initializeThread({
+      userId,
+      category: 'negative_feeback_on_article',
+      articleId: article.id,
+      currentClues: ['I trade on Solana'],
+    });
+    await sendMessage({ userId, threadId, message: 'Not into memecoins' });
+
+    const [system] = completions()[0]!.body.messages as { content: string }[];
+    expect(system!.content).toMatch(
+      /^You edit clues\. Current clues:\nI trade on Solana\n\nThe reader disliked this story in their feed:\nTitle: Memecoin volumes hit a record on Solana\nSource: Chainwire Daily\nSummary: Traders swapped more memecoins than ever\.\n\n/,
+    );
+    expect(system!.content).toMatch(/Never add a clue about what they dislike/);
   });
 
   it('extracts the clues as a strict json_schema task and stores the parsed review', async () => {

@@ -1,11 +1,15 @@
 import { ulid } from 'ulid';
 import { describe, expect, it, vi } from 'vitest';
+import * as Articles from '#core/articles';
 import * as RateLimit from '#core/rate-limit';
+import { createArticle } from '#tests/integration/factories';
 import {
   ASSISTANT_LIMITS,
   ASSISTANT_MESSAGES,
   AssistantThreadEntity,
+  CHAT_CHIP,
   RATE_LIMIT,
+  STORY_LIMITS,
   initializeThread,
   messagesOf,
   parseClues,
@@ -103,15 +107,150 @@ describe('changing clues', () => {
 
   it('starts article feedback with its template and refuses it without the article', async () => {
     const userId = user();
+    const article = await createArticle();
     const { messages } = await initializeThread({
       userId,
       category: 'negative_feeback_on_article',
-      articleId: ulid(),
+      articleId: article.id,
     });
     expect(messages[0]).toMatchObject({ template: 'article feedback', doNotSkip: true });
     await expect(
       initializeThread({ userId, category: 'positive_feeback_on_article' }),
     ).rejects.toMatchObject({ status: 400, message: ASSISTANT_MESSAGES.articleRequired });
+  });
+
+  it('offers no clue chips outside feedback on an article', async () => {
+    const userId = user();
+    for (const category of ['onboarding', 'change_clues'] as const) {
+      const started = await initializeThread({
+        userId,
+        category,
+        currentClues: ['I research MEV'],
+      });
+      expect(started.suggestions, category).toEqual([]);
+    }
+  });
+});
+
+const EIGENLAYER = {
+  title: 'EigenLayer slashing goes live for the first twelve AVSs',
+  summary: 'Operators must now opt in to operator sets with explicit slashing conditions.',
+  source: 'Blocknotes',
+};
+
+describe('feedback on an article', () => {
+  it('keeps a bounded snapshot of the story on the thread', async () => {
+    const article = await createArticle({
+      ...EIGENLAYER,
+      summary: `${EIGENLAYER.summary} ${'Restaked operators weigh the risk of correlated slashing. '.repeat(60)}`,
+    });
+    expect(article.summary!.length).toBeGreaterThan(STORY_LIMITS.summary);
+    const { threadId } = await initializeThread({
+      userId: user(),
+      category: 'positive_feeback_on_article',
+      articleId: article.id,
+    });
+    const { data } = await AssistantThreadEntity.get({ id: threadId }).go();
+    expect(data?.articleId).toBe(article.id);
+    expect(data?.story).toMatchObject({
+      title: EIGENLAYER.title,
+      source: EIGENLAYER.source,
+      canonicalUrl: article.canonicalUrl,
+    });
+    const { summary } = data!.story!;
+    expect(summary.length).toBeLessThanOrEqual(STORY_LIMITS.summary);
+    expect(summary.length).toBeGreaterThan(STORY_LIMITS.summary * 0.8);
+    // Cut after a whole word, and says so.
+    expect(summary).toMatch(/^Operators must now opt in .*[a-z]…$/);
+    const kept = summary.slice(0, -1);
+    expect(article.summary!.startsWith(kept)).toBe(true);
+    expect(article.summary![kept.length]).toMatch(/[^a-z]/);
+  });
+
+  it('refuses an unknown article with a 404 and starts no thread', async () => {
+    const userId = user();
+    const error = await rejection(
+      initializeThread({ userId, category: 'positive_feeback_on_article', articleId: ulid() }),
+    );
+    expect(error).toMatchObject({
+      name: 'VisibleError',
+      status: 404,
+      message: ASSISTANT_MESSAGES.articleNotFound,
+    });
+  });
+
+  it("offers clue chips from a liked story's key phrases, never one the reader has", async () => {
+    const article = await createArticle(EIGENLAYER);
+    const liked = (currentClues: string[]) =>
+      initializeThread({
+        userId: user(),
+        category: 'positive_feeback_on_article',
+        articleId: article.id,
+        currentClues,
+      });
+    expect(CHAT_CHIP).toBe('Let me chat with the assistant');
+    expect((await liked([])).suggestions).toEqual(['I follow EigenLayer', 'I follow AVSs']);
+    const { suggestions } = await liked(['i follow eigenlayer', 'I research MEV']);
+    expect(suggestions).toEqual(['I follow AVSs', 'I follow operator sets']);
+  });
+
+  it('offers no clue chips for a disliked story: a clue would attract more like it', async () => {
+    // A feed item without a summary is a story too.
+    const article = await createArticle({ ...EIGENLAYER, summary: '' });
+    const { threadId, suggestions, messages } = await initializeThread({
+      userId: user(),
+      category: 'negative_feeback_on_article',
+      articleId: article.id,
+    });
+    expect(suggestions).toEqual([]);
+    expect(messages).toHaveLength(1);
+    const { data } = await AssistantThreadEntity.get({ id: threadId }).go();
+    expect(data?.story).toMatchObject({ title: EIGENLAYER.title, summary: '' });
+  });
+
+  it("adds the reader's own clue and keeps the current ones, after the article is gone", async () => {
+    const userId = user();
+    const currentClues = ['I build lending protocols on Ethereum', 'I research MEV'];
+    const article = await createArticle(EIGENLAYER);
+    const { threadId } = await initializeThread({
+      userId,
+      category: 'negative_feeback_on_article',
+      articleId: article.id,
+      currentClues,
+    });
+    await Articles.ArticleEntity.delete({ id: article.id }).go();
+
+    const reply = await sendMessage({
+      userId,
+      threadId,
+      message: 'I also follow zero-knowledge rollups.',
+    });
+    expect(reply.at(-1)!.message).toMatch(/^Noted: you follow zero-knowledge rollups\./);
+    const review = (await retrieveClues({ userId, threadId })).at(-1)!;
+    expect(JSON.parse(review.message)).toEqual({
+      cluesToBeAdded: [{ clue: 'I follow zero-knowledge rollups' }],
+      cluesToBeRemoved: [],
+      cluesToRemain: currentClues.map((clue) => ({ clue })),
+    });
+  });
+
+  it("proposes the story's own clues when the reader asks for more like it", async () => {
+    const userId = user();
+    const article = await createArticle(EIGENLAYER);
+    const { threadId } = await initializeThread({
+      userId,
+      category: 'positive_feeback_on_article',
+      articleId: article.id,
+      currentClues: ['I research MEV'],
+    });
+    const reply = await sendMessage({ userId, threadId, message: 'More like this, please!' });
+    expect(reply.at(-1)!.message).toMatch(/^Noted: you follow EigenLayer and you follow AVSs\./);
+    const review = (await retrieveClues({ userId, threadId })).at(-1)!;
+    expect(review.payload).toEqual({
+      cluesToBeAdded: [{ clue: 'I follow EigenLayer' }, { clue: 'I follow AVSs' }],
+      cluesToBeRemoved: [],
+      cluesToRemain: [{ clue: 'I research MEV' }],
+    });
   });
 });
 

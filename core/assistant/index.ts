@@ -1,15 +1,18 @@
 // The assistant (spec §4, §7): conversations a user has with their content curator, stored per
 // user, and the clues read out of them. Every model call goes through the AI port: with an OpenAI
 // model it is a real conversation under a system prompt from the prompt store; with the local
-// provider a deterministic interviewer (core/ai/local/chat.ts, ADR 0022).
+// provider a deterministic interviewer (core/ai/local/chat.ts, ADR 0022). Feedback on an article
+// keeps a snapshot of the story on its thread, and the model reads it with the conversation.
 //
-//   initializeThread({ userId, category, articleId?, currentClues? }) -> { threadId, messages }
+//   initializeThread({ userId, category, articleId?, currentClues? })
+//                                            -> { threadId, messages, suggestions }
 //   sendMessage({ userId, threadId, message })                        -> messages
 //   retrieveClues({ userId, threadId, currentClues? })                -> messages (last: clues JSON)
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import { monotonicFactory } from 'ulid';
 import * as v from 'valibot';
 import * as Ai from '#core/ai';
+import * as Articles from '#core/articles';
 import { freeText, parse, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { logger } from '#core/logs';
@@ -50,6 +53,18 @@ export const PROMPT_IDS: Record<ThreadCategory, string> = {
   positive_feeback_on_article: 'assistant-change-clues',
 };
 
+/**
+ * The chip the article-feedback banner offers first: it opens the chat. Every other chip is a
+ * clue to add (`initializeThread`'s suggestions).
+ */
+export const CHAT_CHIP = 'Let me chat with the assistant';
+
+/** What a thread keeps of the story it is about: enough for the model, never the whole article. */
+export const STORY_LIMITS = { title: 300, source: 200, summary: 2_000 };
+
+/** Clue chips offered for a story the reader liked. */
+const STORY_CHIPS = 2;
+
 /** Bounds of a conversation (ADR 0022). */
 export const ASSISTANT_LIMITS = {
   messageLength: 1_000,
@@ -79,6 +94,7 @@ export const ASSISTANT_MESSAGES = {
   messageTooLong: `A message has at most ${ASSISTANT_LIMITS.messageLength.toLocaleString('en')} characters`,
   unknownCategory: 'Unknown conversation category',
   articleRequired: 'Feedback on an article needs the article',
+  articleNotFound: 'This story is no longer available, so there is nothing to give feedback on',
   threadNotFound: 'This conversation was not found',
   threadFull: 'This conversation is full. Please finish it to see your clues.',
   busy: 'Another message arrived at the same time. Please send yours again.',
@@ -165,6 +181,65 @@ export const RetrieveCluesInput = v.object({
 
 const nextId = monotonicFactory();
 type Thread = EntityItem<typeof AssistantThreadEntity>;
+/** The story a feedback thread is about, as the thread keeps it. */
+export type ThreadStory = NonNullable<Thread['story']>;
+
+/** What starting a thread answers: its id, its opening message and clue chips (a liked story's). */
+export type StartedThread = { threadId: string; messages: Message[]; suggestions: string[] };
+
+const isFeedback = (category: ThreadCategory) =>
+  category === 'negative_feeback_on_article' || category === 'positive_feeback_on_article';
+
+/** Cut at a word boundary, with an ellipsis when anything was left out. */
+function cut(text: string, max: number): string {
+  const tidy = text.replace(/\s+/g, ' ').trim();
+  if (tidy.length <= max) return tidy;
+  const head = tidy.slice(0, max - 1);
+  const space = head.lastIndexOf(' ');
+  return `${(space > max * 0.8 ? head.slice(0, space) : head).replace(/[\s.,;:]+$/, '')}…`;
+}
+
+async function storyOf(articleId: string): Promise<ThreadStory> {
+  const article = await Articles.byId(articleId);
+  if (!article) {
+    throw new VisibleError('assistant.article_not_found', ASSISTANT_MESSAGES.articleNotFound, 404);
+  }
+  return {
+    title: cut(article.title, STORY_LIMITS.title),
+    source: cut(article.source, STORY_LIMITS.source),
+    canonicalUrl: article.canonicalUrl,
+    summary: cut(article.summary ?? '', STORY_LIMITS.summary),
+  };
+}
+
+/** The story as the AI port takes it. */
+const forModel = ({ title, source, summary }: ThreadStory): Ai.Story => ({
+  title,
+  source,
+  summary,
+});
+
+const storyLines = (story: ThreadStory) =>
+  [
+    `Title: ${story.title}`,
+    `Source: ${story.source}`,
+    `Summary: ${story.summary || '(none)'}`,
+  ].join('\n');
+
+/**
+ * The system prompt's story section: which story the reader liked or disliked, and what to do
+ * with each. A disliked story never becomes a clue: clues attract stories like them.
+ */
+function storySection(thread: Thread): string {
+  if (!thread.story) return '';
+  return thread.category === 'positive_feeback_on_article'
+    ? `The reader liked this story in their feed:\n${storyLines(thread.story)}\n\n` +
+        'Ask what about it was useful to them, and turn that into clues that find more stories ' +
+        'like it.'
+    : `The reader disliked this story in their feed:\n${storyLines(thread.story)}\n\n` +
+        'Ask what about it missed the mark. A clue that brought it in may be too broad: help them ' +
+        'narrow or remove it. Never add a clue about what they dislike: clues attract stories.';
+}
 
 /** An operation's failure as the spec words it: 'Assistant: {operation} failed, ...'. */
 function failed(operation: string, error: unknown): unknown {
@@ -260,19 +335,29 @@ async function modelAndSystem(thread: Thread, clues: string[]) {
     Ai.configured('gpt'),
     Prompts.current(PROMPT_IDS[thread.category]),
   ]);
-  return { model, system: Prompts.render(prompt, { clues: clues.join('\n') }) };
+  const story = storySection(thread);
+  const system = Prompts.render(prompt, { clues: clues.join('\n'), story }).trim();
+  // A prompt stored before {story} existed still tells the model which story this is about.
+  const placed = Prompts.placeholdersIn(prompt.prompt).includes('story');
+  return { model, system: story && !placed ? `${system}\n\n${story}` : system };
 }
 
-/** Starts a conversation with the category's opening message. */
+/**
+ * Starts a conversation with the category's opening message. Feedback on an article reads the
+ * article (404 when it is gone) and keeps a snapshot of its story; for a liked story it also
+ * answers clue chips made from the story's key phrases (none the reader has), and none for a
+ * disliked one: a clue about it would attract the very stories the reader did not want.
+ */
 export async function initializeThread(
   rawInput: v.InferInput<typeof InitializeThreadInput>,
-): Promise<{ threadId: string; messages: Message[] }> {
+): Promise<StartedThread> {
   const input = parse(InitializeThreadInput, rawInput);
   await RateLimit.hit(RATE_LIMIT, input.userId);
   const clues = input.currentClues ?? [];
+  const feedback = isFeedback(input.category);
+  const story = feedback && input.articleId ? await storyOf(input.articleId) : undefined;
   const threadId = nextId();
   const createdAt = new Date().toISOString();
-  const feedback = input.category.endsWith('_on_article');
   const opening = {
     id: nextId(),
     threadId,
@@ -290,6 +375,7 @@ export async function initializeThread(
           userId: input.userId,
           category: input.category,
           ...(input.articleId ? { articleId: input.articleId } : {}),
+          ...(story ? { story } : {}),
           currentClues: clues,
           messageCount: 1,
           createdAt,
@@ -298,7 +384,11 @@ export async function initializeThread(
       message.create(opening).commit(),
     ],
   ).go();
-  return { threadId, messages: [shown(opening)] };
+  const suggestions =
+    story && input.category === 'positive_feeback_on_article'
+      ? Ai.storyClues(story, clues, STORY_CHIPS)
+      : [];
+  return { threadId, messages: [shown(opening)], suggestions };
 }
 
 /**
@@ -332,6 +422,7 @@ export async function sendMessage(
       model,
       system,
       messages: [...conversation(history), { role: 'user', content: input.message }],
+      ...(thread.story ? { story: forModel(thread.story) } : {}),
       signal: AbortSignal.timeout(ANSWER_DEADLINE_MS),
     });
   } catch (error) {
@@ -342,6 +433,20 @@ export async function sendMessage(
     { role: 'assistant', message: reply.message.trim() },
   ]);
   return [...history, ...added];
+}
+
+const cluesQuestion = (current: string[]) =>
+  current.length > 0
+    ? `My current clues are:\n${current.join('\n')}\n\nWhich clues should I add, remove and keep?`
+    : 'Which clues describe me, from what I told you?';
+
+/** The clue review's word on the story a feedback thread is about. */
+function storyNote(thread: Thread): string {
+  if (!thread.story) return '';
+  return thread.category === 'positive_feeback_on_article'
+    ? `I liked this story in my feed:\n${storyLines(thread.story)}\n\n`
+    : `I disliked this story in my feed:\n${storyLines(thread.story)}\n\n` +
+        'Add no clue about what I disliked: clues attract stories like them.\n\n';
 }
 
 const suggestionFor = (clues: string[]) =>
@@ -378,11 +483,9 @@ export async function retrieveClues(
         input: {
           category: thread.category === 'onboarding' ? 'onboarding' : 'change_clues',
           currentClues: current,
+          ...(thread.story ? { story: forModel(thread.story) } : {}),
         },
-        user:
-          current.length > 0
-            ? `My current clues are:\n${current.join('\n')}\n\nWhich clues should I add, remove and keep?`
-            : 'Which clues describe me, from what I told you?',
+        user: storyNote(thread) + cluesQuestion(current),
         history: turns,
         signal: AbortSignal.timeout(ANSWER_DEADLINE_MS),
       });

@@ -37,7 +37,7 @@ export type Feedback = { articleId: string; kind: (typeof FEEDBACK_KINDS)[number
 export async function giveFeedback(
   userId: string,
   rawInput: v.InferInput<typeof FeedbackInput>,
-): Promise<{ article: Articles.Article; changed: boolean }> {
+): Promise<{ article: Articles.Article; kind: Feedback['kind']; changed: boolean }> {
   const { articleId, kind } = parse(FeedbackInput, rawInput);
   const [article, before] = await Promise.all([
     Articles.byId(articleId),
@@ -46,7 +46,7 @@ export async function giveFeedback(
   if (!article)
     throw new VisibleError('feed.story_not_found', FEEDBACK_MESSAGES.storyNotFound, 404);
   const previous = before.data?.kind;
-  if (previous === kind) return { article, changed: false };
+  if (previous === kind) return { article, kind, changed: false };
   const at = new Date().toISOString();
   const write = createWriteTransaction(
     { feedback: FeedbackEntity, users: Users.UserEntity },
@@ -77,7 +77,7 @@ export async function giveFeedback(
   });
   if (result.canceled) throw new VisibleError('feed.feedback_busy', FEEDBACK_MESSAGES.busy, 409);
   await requestBuild(userId);
-  return { article, changed: true };
+  return { article, kind, changed: true };
 }
 
 /** Records which conversation a feedback opened (a later like or dislike opens another). */

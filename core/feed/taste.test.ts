@@ -50,13 +50,14 @@ describe("the feed's reading order", () => {
     ]);
   });
 
-  it('weighs shared topics at half a source, and bounds the adjustment', () => {
+  it("weighs a story's topics by their mean, at half a source, and bounds the adjustment", () => {
     const taste = tasteOf([
       { kind: 'dislike', source: 'A', topics: ['restak', 'yield'] },
       { kind: 'dislike', source: 'B', topics: ['restak'] },
     ]);
     expect(adjustment({ source: 'C', topics: ['restak'] }, taste)).toBe(-1);
-    expect(adjustment({ source: 'C', topics: ['yield', 'restak', 'restak'] }, taste)).toBe(-1.5);
+    expect(adjustment({ source: 'C', topics: ['yield', 'restak', 'restak'] }, taste)).toBe(-0.75);
+    expect(adjustment({ source: 'A', topics: ['restak', 'other'] }, taste)).toBe(-1.5);
     const many = tasteOf(
       Array.from({ length: 10 }, () => ({ kind: 'like' as const, source: 'A', topics: [] })),
     );

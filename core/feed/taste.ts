@@ -1,6 +1,8 @@
 // How a reader's feedback moves stories in their feed list (ADR 0039): a rank penalty, not a
 // model's whim. Each like of a story counts +1 for its source and for each of its topics, each
-// dislike -1; a story's adjustment is its source's count plus half its topics' counts, bounded.
+// dislike -1; a story's adjustment is its source's count plus half its topics' mean count,
+// bounded: a story all of whose topics were disliked once moves half as far as one from a
+// disliked source, so one dislike never sinks every story about the reader's own subject.
 // Within a label, stories are read by adjustment, then newest first: a story from a disliked
 // source falls below the others of its label, one from a liked source rises. The label itself is
 // the model's judgement of how well the story matches the reader's clues and is never changed.
@@ -37,10 +39,11 @@ export function tasteOf(
 /** How far the reader's feedback moves a story within its label: positive rises, negative falls. */
 export function adjustment(story: { source: string; topics: string[] }, taste: Taste): number {
   const bySource = (taste.sources.get(sourceKey(story.source)) ?? 0) * SOURCE_WEIGHT;
-  const byTopics = [...new Set(story.topics)].reduce(
-    (sum, topic) => sum + (taste.topics.get(topic) ?? 0) * TOPIC_WEIGHT,
-    0,
-  );
+  const topics = [...new Set(story.topics)];
+  const byTopics =
+    (topics.reduce((sum, topic) => sum + (taste.topics.get(topic) ?? 0), 0) /
+      Math.max(1, topics.length)) *
+    TOPIC_WEIGHT;
   return Math.max(-MAX_ADJUSTMENT, Math.min(MAX_ADJUSTMENT, bySource + byTopics));
 }
 

@@ -118,12 +118,22 @@ How insightful is this for picking web3 stories for them? Broad phrases such as 
   {
     id: 'assistant-change-clues',
     name: 'Assistant: change clues',
-    placeholders: [p('clues', "The reader's current clues, one per line", true)],
+    placeholders: [
+      p('clues', "The reader's current clues, one per line", true),
+      p(
+        'story',
+        'In feedback on an article: the story the reader liked or disliked (title, source, ' +
+          'summary) and what to do about it; empty otherwise, and added at the end when a ' +
+          'prompt leaves it out',
+      ),
+    ],
     defaultTitle: 'Change clues (default)',
     defaultPrompt: `You are the reader's content curator. Their current clues are:
 {clues}
 
-Help them add, change or remove clues in short, friendly messages, one question at a time. Clues are short first-person sentences such as "I build DeFi protocols".`,
+Help them add, change or remove clues in short, friendly messages, one question at a time. Clues are short first-person sentences such as "I build DeFi protocols".
+
+{story}`,
   },
 ];
 

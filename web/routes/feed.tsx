@@ -1,56 +1,260 @@
-// UserFeed: the signed-in reader's stories (none yet: the feed issue fills them), the clues they
-// have given, and a user menu with Logout. Only for a reader with a session (requireUser).
-import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, useLoaderData } from '@remix-run/react';
+// UserFeed (spec: Feed): the signed-in reader's stories from their feed list (core/feed), best
+// rated first, with why each is there; a rating filter, an image toggle, 'Load more', feedback
+// with the assistant in a side panel, and their clues. Only for a reader with a session
+// (requireUser). Every control works without JavaScript: the filter is a GET form, 'Load more' a
+// link, the panel a URL (`?thread=`); with JavaScript, 'Load more' appends and feedback stays put.
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node';
+import {
+  Form,
+  Link,
+  useActionData,
+  useFetcher,
+  useLoaderData,
+  useLocation,
+  useRevalidator,
+} from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { isVisibleError } from '#core/common';
+import * as Feed from '#core/feed';
+import { AssistantPanel } from '#web/components/feed/assistant-panel';
+import { FeedControls } from '#web/components/feed/feed-controls';
+import { StoryCard } from '#web/components/feed/story-card';
+import { readForm } from '#web/lib/api.server';
 import { privatePageHeaders } from '#web/lib/cache';
+import { FEED_TEXTS, FEEDBACK_BANNERS } from '#web/lib/feed-texts';
+import { chosenRatings, feedAction, panelOf, ratingOptions } from '#web/lib/feed.server';
 import { requireUser } from '#web/lib/user.server';
 
 export const meta: MetaFunction = () => [{ title: 'Stories for you · Cluefeed' }];
 export const headers = privatePageHeaders;
 export const handle = { access: 'user' };
 
-const FEED_EMPTY = 'Your stories are being picked. Check back soon.';
+const NO_STORE = { 'Cache-Control': 'private, no-store' };
+/** How often an open feed checks whether its update is done. */
+const UPDATE_POLL_MS = 4_000;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, headers } = await requireUser(request);
+  const url = new URL(request.url);
+  const ratings = chosenRatings(url, user);
+  const offset = url.searchParams.get('offset') ?? '0';
+  let page: Awaited<ReturnType<typeof Feed.page>>;
+  try {
+    page = await Feed.page(user, { offset, ratings, limit: Feed.PAGE_SIZE });
+  } catch (error) {
+    if (!isVisibleError(error)) throw error;
+    throw data(error.message, { status: error.status, headers: NO_STORE });
+  }
+  const updated = url.searchParams.get('updated');
   return data(
     {
       name: user.name,
       email: user.email,
-      clues: (user.descriptors ?? []).map((descriptor) => ({
-        id: descriptor.id,
-        clue: descriptor.clue,
-      })),
+      clues: (user.descriptors ?? []).map(({ id, clue }) => ({ id, clue })),
+      showImages: user.showImages !== false,
+      updating: !!user.feedRequestedAt,
+      built: !!user.feedBuild,
+      ratings,
+      options: ratingOptions(user),
+      offset: Number(offset),
+      stories: page.stories,
+      count: page.count,
+      total: Object.values(Feed.countsOf(user)).reduce((sum, n) => sum + n, 0),
+      panel: await panelOf(user.id, url.searchParams.get('thread'), {
+        review: url.searchParams.get('chat') !== '1',
+      }),
+      updated: updated === 'clues' || updated === 'feed' ? updated : undefined,
     },
-    { headers: { ...headers, 'Cache-Control': 'private, no-store' } },
+    { headers: { ...headers, ...NO_STORE } },
   );
 }
 
+export async function action({ request }: ActionFunctionArgs) {
+  const { user, headers } = await requireUser(request);
+  const form = await readForm(request);
+  const url = new URL(request.url);
+  const withParams = (set: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(url.search);
+    for (const name of ['thread', 'chat', 'updated', 'index']) next.delete(name);
+    for (const [name, value] of Object.entries(set)) if (value) next.set(name, value);
+    const query = next.toString();
+    return `/feed${query ? `?${query}` : ''}`;
+  };
+  try {
+    const result = await feedAction(user, form);
+    switch (result.intent) {
+      case 'open-assistant':
+      case 'send':
+      case 'review':
+        return redirect(withParams({ thread: result.threadId }), { headers });
+      case 'apply':
+        return redirect(withParams({ updated: result.banner }), { headers });
+      default:
+        return data(result, { headers: { ...headers, ...NO_STORE } });
+    }
+  } catch (error) {
+    if (!isVisibleError(error)) throw error;
+    const message = error.status >= 500 ? FEEDBACK_BANNERS.errorText : error.message;
+    return data(
+      { error: message, articleId: form.get('articleId') ?? undefined },
+      { status: error.status, headers: { ...headers, ...NO_STORE } },
+    );
+  }
+}
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
 export default function UserFeed() {
-  const { name, email, clues } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const answered = useActionData<typeof action>();
+  const location = useLocation();
+  const more = useFetcher<typeof loader>();
+  const revalidator = useRevalidator();
+  const [extra, setExtra] = useState<LoaderData['stories']>([]);
+  const [showImages, setShowImages] = useState(loaded.showImages);
+  const pageKey = `${loaded.ratings.join('|')}#${loaded.offset}#${loaded.count}`;
+
+  useEffect(() => {
+    setExtra([]);
+  }, [pageKey]);
+  useEffect(() => {
+    setShowImages(loaded.showImages);
+  }, [loaded.showImages]);
+  useEffect(() => {
+    const stories = more.data?.stories;
+    if (stories) setExtra((shown) => [...shown, ...stories]);
+  }, [more.data]);
+  // While the feed updates, look again every few seconds; the notice goes when it is done.
+  useEffect(() => {
+    if (!loaded.updating) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === 'idle') revalidator.revalidate();
+    }, UPDATE_POLL_MS);
+    return () => clearInterval(timer);
+  }, [loaded.updating, revalidator]);
+
+  const stories = [...loaded.stories, ...extra];
+  const loadedUpTo = loaded.offset + stories.length;
+  const params = (set: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(location.search);
+    for (const name of ['thread', 'chat', 'updated', 'offset']) next.delete(name);
+    for (const [name, value] of Object.entries(set)) if (value) next.set(name, value);
+    const query = next.toString();
+    return `/feed${query ? `?${query}` : ''}`;
+  };
+  const panelHref = (threadId: string) => params({ thread: threadId, offset: offsetParam(loaded) });
+  const closeHref = params({ offset: offsetParam(loaded) });
+  const pageError =
+    answered && 'error' in answered && !answered.articleId ? answered.error : undefined;
+
   return (
-    <div className="page feed">
+    <div className={`page feed${loaded.panel ? ' feed--panel' : ''}`}>
       <nav className="feed__user" aria-label="User menu">
         <p>
-          <strong>{name}</strong> <span className="feed__email">{email}</span>
+          <strong>{loaded.name}</strong> <span className="feed__email">{loaded.email}</span>
         </p>
+        <Link to="/account/tokens">Access tokens</Link>
         <Form method="post" action="/logout">
           <button type="submit" className="link-button">
             Logout
           </button>
         </Form>
       </nav>
+      {loaded.updated && (
+        <div className="feed-banner feed-banner--success" role="status">
+          <p className="feed-banner__title">{FEEDBACK_BANNERS.successTitle}</p>
+          <p>
+            {loaded.updated === 'clues'
+              ? FEEDBACK_BANNERS.successClues
+              : FEEDBACK_BANNERS.successFeed}
+          </p>
+        </div>
+      )}
+      {pageError && !loaded.panel && (
+        <div className="feed-banner feed-banner--error" role="alert">
+          <p className="feed-banner__title">{FEEDBACK_BANNERS.errorTitle}</p>
+          <p>{pageError}</p>
+        </div>
+      )}
       <div className="feed__columns">
         <section className="feed__stories" aria-labelledby="feed-title">
-          <h1 id="feed-title">Stories for you</h1>
-          <p className="feed__subtitle">Picked based on the clues you shared</p>
-          <p className="feed__empty">{FEED_EMPTY}</p>
+          <h1 id="feed-title">{FEED_TEXTS.title}</h1>
+          <p className="feed__subtitle">{FEED_TEXTS.subtitle}</p>
+          {loaded.updating && !loaded.updated && (
+            <p className="feed__updating" role="status">
+              {FEED_TEXTS.updating}
+            </p>
+          )}
+          {loaded.total > 0 && (
+            <FeedControls
+              ratings={loaded.ratings}
+              options={loaded.options}
+              showImages={showImages}
+              onImages={setShowImages}
+            />
+          )}
+          {loaded.offset > 0 && (
+            <p className="feed__range">
+              Stories {loaded.offset + 1}–{loadedUpTo} of {loaded.count}.{' '}
+              <Link to={params({})}>Back to the first stories</Link>
+            </p>
+          )}
+          {stories.length > 0 ? (
+            <ol className="feed__list" aria-label="Stories">
+              {stories.map((story) => (
+                <StoryCard
+                  key={story.articleId}
+                  story={story}
+                  showImages={showImages}
+                  panelHref={panelHref}
+                  answered={answered}
+                />
+              ))}
+            </ol>
+          ) : (
+            <p className="feed__empty">
+              {loaded.clues.length === 0
+                ? FEED_TEXTS.noClues
+                : loaded.total === 0
+                  ? FEED_TEXTS.picking
+                  : FEED_TEXTS.noneWithRatings}
+            </p>
+          )}
+          {loadedUpTo < loaded.count && (
+            <p className="feed__more">
+              <Link
+                className="button button--ghost"
+                to={params({ offset: String(loadedUpTo) })}
+                onClick={(event) => {
+                  event.preventDefault();
+                  if (more.state === 'idle') more.load(params({ offset: String(loadedUpTo) }));
+                }}
+                aria-disabled={more.state !== 'idle'}
+              >
+                {FEED_TEXTS.loadMore}
+              </Link>
+            </p>
+          )}
         </section>
         <aside className="feed__sidebar" aria-labelledby="feed-clues">
-          <h2 id="feed-clues">Here are the clues you&apos;ve given us</h2>
-          {clues.length ? (
-            <ul className="feed__clues">
-              {clues.map((clue) => (
+          <div className="feed__assistant">
+            <Form method="post" preventScrollReset>
+              <input type="hidden" name="intent" value="open-assistant" />
+              <button type="submit" className="button">
+                {FEED_TEXTS.changeClues}
+              </button>
+            </Form>
+          </div>
+          <h2 id="feed-clues">{FEED_TEXTS.cluesTitle}</h2>
+          {loaded.clues.length ? (
+            <ul className="feed__clues" aria-labelledby="feed-clues">
+              {loaded.clues.map((clue) => (
                 <li key={clue.id}>{clue.clue}</li>
               ))}
             </ul>
@@ -59,6 +263,17 @@ export default function UserFeed() {
           )}
         </aside>
       </div>
+      {loaded.panel && (
+        <AssistantPanel
+          panel={loaded.panel}
+          closeHref={closeHref}
+          keepChattingHref={`${panelHref(loaded.panel.threadId)}&chat=1`}
+          error={pageError}
+        />
+      )}
     </div>
   );
 }
+
+const offsetParam = (loaded: { offset: number }) =>
+  loaded.offset > 0 ? String(loaded.offset) : undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../types';
-import { cluesFrom, interviewReply } from './chat';
+import { cluesFrom, interviewReply, storyClues } from './chat';
 
 const OPENING =
   'Hello, this is your Content Curator. What do you do in web3? Do you build, invest in, research or collect something?';
@@ -151,5 +151,89 @@ describe('clues from an interview', () => {
       cluesToBeRemoved: ['I play NFT gaming titles'],
       cluesToRemain: ['I collect generative art'],
     });
+  });
+});
+
+const EIGENLAYER = {
+  title: 'EigenLayer slashing goes live for the first twelve AVSs',
+  source: 'Blocknotes',
+  summary: 'Operators must now opt in to operator sets with explicit slashing conditions.',
+};
+
+describe('clues from a story', () => {
+  it("makes first-person clues of a story's key phrases, title first, in the order written", () => {
+    expect(storyClues(EIGENLAYER, [], 3)).toEqual([
+      'I follow EigenLayer',
+      'I follow AVSs',
+      'I follow operator sets',
+    ]);
+    expect(storyClues(EIGENLAYER, [])).toHaveLength(2);
+  });
+
+  it('keeps the capitals of names and drops those only a sentence start explains', () => {
+    const clues = (title: string, summary: string) => storyClues({ title, summary }, [], 4);
+    expect(
+      clues(
+        'Stablecoin supply on rollups overtakes Ethereum mainnet',
+        'For the first time, more dollar stablecoins sit on layer 2 networks than on layer 1.',
+      ),
+    ).toEqual([
+      'I follow stablecoin supply',
+      'I follow Ethereum mainnet',
+      'I follow dollar stablecoins',
+    ]);
+    expect(
+      clues(
+        'Uniswap v4 hooks audit contest finds two critical bugs',
+        'Smart accounts paid out $310,000 to researchers on Tuesday.',
+      ),
+    ).toEqual([
+      'I follow Uniswap v4',
+      'I follow audit contest',
+      'I follow critical bugs',
+      'I follow smart accounts',
+    ]);
+    expect(
+      clues('Lumen Labs raises $24 million to build a zero-knowledge co-processor', ''),
+    ).toEqual(['I follow Lumen Labs', 'I follow zero-knowledge co-processor']);
+  });
+
+  it('never offers a clue the reader has, in any case, or one naming the same topic', () => {
+    expect(storyClues(EIGENLAYER, ['I FOLLOW EIGENLAYER', 'I run AVSs on mainnet'])).toEqual([
+      'I follow operator sets',
+    ]);
+  });
+});
+
+describe('clues in feedback on a story', () => {
+  const feedback = (answer: string): ChatMessage[] => [{ role: 'user', content: answer }];
+
+  it('adds a first-person sentence as said, and keeps every current clue', () => {
+    const current = ['I build lending protocols on Ethereum', 'I research MEV'];
+    expect(
+      cluesFrom(feedback('I also follow zero-knowledge rollups.'), current, EIGENLAYER),
+    ).toEqual({
+      cluesToBeAdded: ['I follow zero-knowledge rollups'],
+      cluesToBeRemoved: [],
+      cluesToRemain: current,
+    });
+  });
+
+  it("proposes the story's clues when the reader wants more like it, and says them back", () => {
+    for (const answer of ['More like this, please!', 'I want more stories like that one.']) {
+      const transcript = feedback(answer);
+      expect(cluesFrom(transcript, ['I research MEV'], EIGENLAYER).cluesToBeAdded, answer).toEqual([
+        'I follow EigenLayer',
+        'I follow AVSs',
+      ]);
+      expect(interviewReply(transcript, EIGENLAYER), answer).toMatch(
+        /^Noted: you follow EigenLayer and you follow AVSs\. /,
+      );
+    }
+  });
+
+  it('makes nothing of "more like this" when it is negated or there is no story', () => {
+    expect(cluesFrom(feedback('No more like this.'), [], EIGENLAYER).cluesToBeAdded).toEqual([]);
+    expect(cluesFrom(feedback('More like this, please!'), []).cluesToBeAdded).toEqual([]);
   });
 });

@@ -6,8 +6,9 @@
 // protocols" to "I build lending protocols on Ethereum and Arbitrum"). It acknowledges an answer
 // by the clue it made of it, addressed to the reader ("Noted: you collect generative art"), and an
 // answer that says there is nothing more ("No, that covers it") ends the interview: no clue.
-import type { ItemSentence } from 'wink-nlp';
-import type { ChatMessage } from '../types';
+// In feedback on a story, "more like this" makes clues of the story's key phrases (storyClues).
+import type { ItemSentence, ItemToken } from 'wink-nlp';
+import type { ChatMessage, Story } from '../types';
 import type { ClueChanges } from '../tasks';
 import { keyphrases, terms, wink } from './text';
 
@@ -108,6 +109,10 @@ const CLOSING =
 /** A bare refusal: the end only as the answer to 'anything else?'. */
 const REFUSAL = /^(no|nope|nah|nothing|none)\b/i;
 const HEDGES = /\b(also|mostly|mainly|really|just|primarily|currently)\b\s*/gi;
+/** A reader asking for more stories like the one they give feedback on. */
+const MORE_LIKE_THIS =
+  /\bmore (\w+ )?(like|of) (this|that|it|these|those)\b|\b(similar|related) (stories|articles|ones|news|pieces)\b|\bmore stories\b/i;
+const NEGATION = /\b(no|not|never|less|fewer|don'?t|do not)\b/i;
 
 function activityOf(text: string): string | undefined {
   for (const word of text.toLowerCase().split(/[^a-z]+/)) {
@@ -169,7 +174,7 @@ function addressed(clue: string): string {
  * The next reply of the interview: the clues the last answer made, said back to the reader, then
  * the next question, or the end when the answer says there is nothing more.
  */
-export function interviewReply(messages: ChatMessage[]): string {
+export function interviewReply(messages: ChatMessage[], story?: Story): string {
   const asked = new Set(messages.map(questionOf).filter((q) => q !== undefined));
   const answers = messages.filter((m) => m.role === 'user').map((m) => m.content);
   const said = answers.join('\n');
@@ -184,8 +189,10 @@ export function interviewReply(messages: ChatMessage[]): string {
   const lastAt = messages.findLastIndex((m) => m.role === 'user');
   const last = messages[lastAt]?.content ?? '';
   const answered = messages.slice(0, Math.max(0, lastAt)).map(questionOf).findLast(Boolean);
-  const before = new Set(cluesFrom(messages.slice(0, Math.max(0, lastAt)), []).cluesToBeAdded);
-  const heard = cluesFrom(messages, []).cluesToBeAdded.filter((clue) => !before.has(clue));
+  const before = new Set(
+    cluesFrom(messages.slice(0, Math.max(0, lastAt)), [], story).cluesToBeAdded,
+  );
+  const heard = cluesFrom(messages, [], story).cluesToBeAdded.filter((clue) => !before.has(clue));
   const ack = REMOVAL.test(last)
     ? 'Noted, I will drop that. '
     : heard.length > 0
@@ -225,8 +232,15 @@ function sentencesOf(text: string): string[] {
   return out;
 }
 
-/** The reader's clues out of a conversation; removals matched to current clues. */
-export function cluesFrom(messages: ChatMessage[], currentClues: string[]): ClueChanges {
+/**
+ * The reader's clues out of a conversation; removals matched to current clues. With the story a
+ * feedback thread is about, "more like this" adds the clues its key phrases make.
+ */
+export function cluesFrom(
+  messages: ChatMessage[],
+  currentClues: string[],
+  story?: Story,
+): ClueChanges {
   const clues: string[] = [];
   const removals: string[] = [];
   let question: Question | undefined;
@@ -241,6 +255,10 @@ export function cluesFrom(messages: ChatMessage[], currentClues: string[]): Clue
     }
     if (message.role !== 'user') continue;
     for (const sentence of sentencesOf(message.content)) {
+      if (story && MORE_LIKE_THIS.test(sentence) && !NEGATION.test(sentence)) {
+        clues.push(...storyClues(story, currentClues));
+        continue;
+      }
       // "No, that covers it", "Not sure", "Thanks": nothing the reader follows.
       if (saysNothing(sentence) || terms(sentence).length === 0) continue;
       if (REMOVAL.test(sentence)) {
@@ -301,4 +319,96 @@ export function cluesFrom(messages: ChatMessage[], currentClues: string[]): Clue
     cluesToBeRemoved: [...removed],
     cluesToRemain: currentClues.filter((clue) => !removed.has(clue)),
   };
+}
+
+/** The words of a key phrase (wink's lower-cased forms) found as the story writes them. */
+function asWritten(phrase: string, text: string): { surface: string; at: number } | undefined {
+  const words = phrase.split(' ').map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  // A hyphenated prefix wink split off belongs to the phrase: "zero-knowledge co-processor".
+  const found = new RegExp(
+    `(?<![\\w-])(?:[a-z0-9]+-)*${words.join('[\\s-]+')}(?![\\w-])`,
+    'i',
+  ).exec(text);
+  return found ? { surface: found[0], at: found.index } : undefined;
+}
+
+/**
+ * Whether a word of a story is a name: a chain, a capital inside it ("EigenLayer", "AVSs"), or a
+ * capital after a lower-case word somewhere in the story (not only because it starts a sentence).
+ */
+function isName(word: string, text: string): boolean {
+  if (!/^[A-Z]/.test(word) && !/[A-Z]/.test(word.slice(1))) return false;
+  if (chainsIn(word).length > 0 || /[A-Z]/.test(word.slice(1))) return true;
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`\\b[a-z][\\w'’-]*[ \\t]+${escaped}(?![\\w-])`).test(text);
+}
+
+/** Names that are capitalised but name no topic a reader follows. */
+const CALENDAR =
+  /^(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/i;
+
+/** The stems of the words a text writes in lower case. */
+function lowerCaseStems(text: string): Set<string> {
+  const { its } = wink();
+  const stems = new Set<string>();
+  wink()
+    .readDoc(text)
+    .tokens()
+    .each((token: ItemToken) => {
+      // wink's types miss that its.stem takes the model's addons (see text.ts).
+      if (/^[a-z]/.test(token.out()))
+        stems.add(token.out(its.stem as unknown as typeof its.normal));
+    });
+  return stems;
+}
+
+/** At most this many words in a story clue: longer noun runs read as a headline, not a topic. */
+const STORY_PHRASE_WORDS = 5;
+
+/**
+ * Clues a reader who liked a story could add in one click ("I follow restaking protocols"): the
+ * story's key phrases, title first and in the order written, a lone word only when it is a name.
+ * None the reader already has (the same clue in any case, or one naming the phrase). Deterministic:
+ * the same story and clues give the same clues, with or without a language model.
+ */
+export function storyClues(
+  story: Pick<Story, 'title' | 'summary'>,
+  currentClues: string[],
+  max = 2,
+): string[] {
+  const text = `${story.title}\n${story.summary}`;
+  const held = currentClues.map((clue) => clue.toLowerCase());
+  const phrases: { surface: string; inTitle: boolean }[] = [];
+  for (const part of [story.title, story.summary]) {
+    const found = keyphrases(part)
+      .map((phrase) => asWritten(phrase, part))
+      .filter((phrase) => phrase !== undefined)
+      .sort((a, b) => a.at - b.at);
+    phrases.push(...found.map(({ surface }) => ({ surface, inTitle: part === story.title })));
+  }
+  let lowered: Set<string> | undefined;
+  /** Whether the story also writes this word in lower case ("Stablecoin" and "stablecoins"). */
+  const common = (word: string) => {
+    lowered ??= lowerCaseStems(text);
+    return [...lowerCaseStems(word.toLowerCase())].every((stem) => lowered!.has(stem));
+  };
+  const clues: string[] = [];
+  for (const { surface, inTitle } of phrases) {
+    const words = surface.split(/\s+/);
+    const [first = '', second = ''] = words;
+    if (words.length > STORY_PHRASE_WORDS) continue;
+    if (words.length === 1 && (!isName(first, text) || CALENDAR.test(first))) continue;
+    // A capital only a sentence's start explains is dropped; a title leads with its actor, so an
+    // unknown word there keeps it ("Uniswap v4"), a summary's sentence does not ("Smart accounts").
+    const keep = isName(first, text) || /^[A-Z]/.test(second) || (inTitle && !common(first));
+    const topic = keep ? surface : surface[0]!.toLowerCase() + surface.slice(1);
+    const clue = `I follow ${topic}`;
+    const lower = clue.toLowerCase();
+    const known =
+      held.some((h) => h === lower || h.includes(topic.toLowerCase())) ||
+      clues.some((c) => c.toLowerCase() === lower);
+    if (!known) clues.push(clue);
+    if (clues.length === max) break;
+  }
+  return clues;
 }

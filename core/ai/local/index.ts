@@ -56,7 +56,9 @@ const SOLVERS = new Map<string, Solver>([
     };
   }),
   solver(audienceNameAssessment, (input) => assessClue(input)),
-  solver(assistantClues, ({ currentClues }, { history }) => cluesFrom(history, currentClues)),
+  solver(assistantClues, ({ currentClues, story }, { history }) =>
+    cluesFrom(history, currentClues, story),
+  ),
   solver(pickBestContent, (input) => pickStories(input)),
 ]);
 
@@ -99,8 +101,8 @@ export function localProvider({ corpus = storedCorpus }: LocalProviderOptions = 
         model,
       };
     },
-    async chat({ model, system, messages }) {
-      const message = interviewReply(messages);
+    async chat({ model, system, messages, story }) {
+      const message = interviewReply(messages, story);
       const input = words(system) + messages.reduce((n, m) => n + words(m.content), 0);
       return { message, usage: usageOf(model, input, words(message)), model };
     },

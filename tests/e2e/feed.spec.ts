@@ -1,0 +1,166 @@
+// The reader's feed, end to end on the running product (worker, schedules, local AI provider): a
+// reader signs in and sees stories with why each is there, filters by rating, hides images and
+// finds them hidden after a reload, loads more, dislikes a story, chats with the assistant in the
+// side panel, applies the clue change it proposes, and sees the feed re-ranked: the story that
+// matches the new clue rises, the disliked source's story falls.
+import { ulid } from 'ulid';
+import type { Page } from '@playwright/test';
+import * as Feed from '#core/feed';
+import * as Scoring from '#core/scoring';
+import * as Users from '#core/users';
+import { createArticle } from '#tests/integration/factories';
+import { readerWithPassword } from '#tests/integration/readers';
+import { expect, hydrated, remixIdle, test } from './fixtures';
+
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+
+/** Lending stories from two sources, a zero-knowledge story and padding enough for two pages. */
+async function stories(tag: string) {
+  const lending = (n: number, source: string) =>
+    createArticle({
+      title: `DeFi lending protocol ${tag} ${n}: liquidation math for lending markets`,
+      summary:
+        'Builders of DeFi lending protocols rework liquidation thresholds, oracle checks and ' +
+        'interest rate curves for their lending markets. '.repeat(6),
+      source,
+      image: '/covers/grid.svg',
+      publishedAt: minutesAgo(n),
+    });
+  const disliked = await lending(1, `Rumour Mill ${tag}`);
+  const others = [];
+  for (let n = 2; n <= 26; n++) others.push(await lending(n, `Lending Ledger ${tag}`));
+  const rollups = await createArticle({
+    title: `Zero-knowledge rollups ${tag}: provers get cheaper`,
+    summary:
+      'Zero-knowledge rollups cut proving costs again as zero-knowledge provers move to new ' +
+      'hardware; rollups teams ship faster zk proofs.',
+    source: `Rollup Report ${tag}`,
+    publishedAt: minutesAgo(30),
+  });
+  return { disliked, rollups, all: [disliked, ...others, rollups] };
+}
+
+const cards = (page: Page) => page.getByRole('list', { name: 'Stories' }).getByRole('listitem');
+const titles = (page: Page) =>
+  page.getByRole('list', { name: 'Stories' }).getByRole('heading', { level: 2 }).allTextContents();
+
+/** Waits until the reader's list shows every change they made (the notice goes), reloading. */
+async function feedUpdated(page: Page, userId: string) {
+  await expect
+    .poll(async () => (await Users.byId(userId))?.feedRequestedAt ?? 'done', { timeout: 60_000 })
+    .toBe('done');
+  await expect(page.getByText(/We are updating your feed/)).toHaveCount(0, { timeout: 10_000 });
+}
+
+test.describe("the reader's feed", () => {
+  test.setTimeout(150_000);
+
+  test('stories with reasons, filter, images, load more, dislike, chat and a clue change that re-ranks', async ({
+    page,
+  }) => {
+    const tag = ulid().slice(-6).toLowerCase();
+    const { disliked, rollups, all } = await stories(tag);
+    const reader = await readerWithPassword({ name: 'Feed Reader' });
+    await Users.UserEntity.patch({ id: reader.user.id })
+      .set({ descriptors: [{ id: ulid(), clue: 'I build DeFi lending protocols' }] })
+      .go();
+    // The reader's stories scored by production's setup and their list built, as their first
+    // scoring run does (here in the test's process; every later run is the product's worker's).
+    const user = (await Users.byId(reader.user.id))!;
+    const setup = await Scoring.defaultSetup(ulid());
+    for (const article of all)
+      await Scoring.scoreArticle(article, [Scoring.userTarget(user)], setup);
+    await Feed.buildFeed(user.id);
+
+    await page.goto('/login');
+    await page.getByLabel('E-mail or username').fill(reader.email);
+    await page.getByLabel('Password').fill(reader.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/feed$/);
+    await hydrated(page);
+
+    // 1. Stories with why each is there, the best rated first.
+    const first = cards(page).first();
+    await expect(first.getByRole('heading', { level: 2 })).toContainText('DeFi lending protocol');
+    await expect(first).toContainText(
+      'Why it is here: it matches your clue “I build DeFi lending protocols”',
+    );
+    await expect(first.locator('img')).toHaveAttribute('src', '/covers/grid.svg');
+    const defaults = page.getByRole('group', { name: 'Show stories rated' });
+    await expect(defaults.getByRole('checkbox', { name: /^Very Relevant/ })).toBeChecked();
+    await expect(defaults.getByRole('checkbox', { name: /^Quite Relevant/ })).toBeChecked();
+
+    // 2. The filter: one rating shows only that rating; every rating shows every story.
+    const options = await defaults.getByRole('checkbox').all();
+    for (const option of options) if (!(await option.isChecked())) await option.check();
+    await remixIdle(page);
+    await expect(page).toHaveURL(/rating=/);
+    const everyRating = await page.getByRole('checkbox').count();
+    expect(everyRating).toBeGreaterThanOrEqual(2);
+
+    // 3. Images hidden, still hidden after a reload.
+    const images = page.getByRole('button', { name: 'Show images' });
+    await expect(images).toHaveAttribute('aria-pressed', 'true');
+    await images.click();
+    await expect(images).toHaveAttribute('aria-pressed', 'false');
+    await expect(cards(page).first().locator('img')).toHaveCount(0);
+    await remixIdle(page);
+    await page.reload();
+    await hydrated(page);
+    await expect(page.getByRole('button', { name: 'Show images' })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
+    await expect(page.locator('.story-card__image')).toHaveCount(0);
+
+    // 4. Load more appends the next page where the first ends.
+    await expect(cards(page)).toHaveCount(Feed.PAGE_SIZE);
+    const before = await titles(page);
+    await page.getByRole('link', { name: 'Load more' }).click();
+    await expect.poll(async () => (await cards(page).count()) > Feed.PAGE_SIZE).toBe(true);
+    expect((await titles(page)).slice(0, Feed.PAGE_SIZE)).toEqual(before);
+
+    // 5. Dislike the newest lending story (the only one from its source): the banner offers the
+    // chat; the list is rebuilt and the story falls below the other source's.
+    await page.goto('/feed');
+    await hydrated(page);
+    const dislikedCard = cards(page).filter({ hasText: disliked.title });
+    await expect(dislikedCard).toHaveCount(1);
+    const rankBefore = (await titles(page)).indexOf(disliked.title);
+    expect(await titles(page)).not.toContain(rollups.title);
+    await dislikedCard.getByRole('button', { name: /^Dislike/ }).click();
+    const chat = dislikedCard.getByRole('link', { name: 'Let me chat with the assistant' });
+    await expect(chat).toBeVisible();
+    await expect(dislikedCard.getByRole('button', { name: /^Dislike/ })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await feedUpdated(page, reader.user.id);
+
+    // 6. The side panel: chat, review the clues the assistant heard, apply them.
+    await chat.click();
+    const panel = page.getByRole('complementary', { name: 'Tell us what missed the mark' });
+    await expect(panel).toBeVisible();
+    await panel.getByLabel('Your message').fill('I also follow zero-knowledge rollups');
+    await panel.getByRole('button', { name: 'Send' }).click();
+    await expect(panel.getByRole('log')).toContainText('I also follow zero-knowledge rollups');
+    await panel.getByRole('button', { name: 'Review my clues' }).click();
+    await expect(panel.getByRole('heading', { name: 'Clues to add' })).toBeVisible();
+    await expect(panel).toContainText('zero-knowledge rollups');
+    await panel.getByRole('button', { name: 'Apply these changes' }).click();
+    await expect(page.getByText('Thank you for your feedback!')).toBeVisible();
+    await expect(
+      page.getByRole('complementary', { name: 'Tell us what missed the mark' }),
+    ).toHaveCount(0);
+    await expect(
+      page.getByRole('complementary', { name: "Here are the clues you've given us" }),
+    ).toContainText('zero-knowledge rollups');
+
+    // 7. Rescored and rebuilt: the rollups story rises, the disliked story has fallen.
+    await feedUpdated(page, reader.user.id);
+    await page.goto('/feed');
+    const after = await titles(page);
+    expect(after.indexOf(disliked.title)).toBeGreaterThan(rankBefore);
+    expect(after).toContain(rollups.title);
+  });
+});

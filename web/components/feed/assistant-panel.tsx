@@ -1,0 +1,157 @@
+// The feed's side panel (spec: 640 px, spacing 16): a conversation with the assistant about the
+// reader's clues, or about a story they liked or disliked. 'Review my clues' asks the assistant
+// for the clue changes it heard (clues to add, remove and keep); 'Apply these changes' applies
+// them. Closing the panel leaves the conversation behind: the next one starts afresh.
+import { Form, Link, useNavigation } from '@remix-run/react';
+import { useEffect, useId, useRef, useState } from 'react';
+import type { Panel } from '#web/lib/feed.server';
+
+type Props = { panel: Panel; closeHref: string; keepChattingHref: string; error?: string };
+
+const TITLES: Record<Panel['category'], string> = {
+  onboarding: 'Your Content Curator',
+  change_clues: 'Change your clues',
+  negative_feeback_on_article: 'Tell us what missed the mark',
+  positive_feeback_on_article: 'Tell us what you liked',
+};
+
+export function AssistantPanel({ panel, closeHref, keepChattingHref, error }: Props) {
+  const headingId = useId();
+  const inputId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const log = useRef<HTMLOListElement>(null);
+  const navigation = useNavigation();
+  const busy =
+    navigation.state !== 'idle' && navigation.formData?.get('threadId') === panel.threadId;
+  const [text, setText] = useState('');
+  const count = panel.messages.length;
+
+  useEffect(() => {
+    heading.current?.focus();
+  }, [panel.threadId]);
+  useEffect(() => {
+    if (log.current) log.current.scrollTop = log.current.scrollHeight;
+  }, [count]);
+  // A sent message is in the log now: the field empties (a refused one keeps its text).
+  useEffect(() => {
+    setText('');
+  }, [count]);
+
+  return (
+    <aside className="side-panel" aria-labelledby={headingId}>
+      <div className="side-panel__head">
+        <h2 id={headingId} ref={heading} tabIndex={-1}>
+          {TITLES[panel.category]}
+        </h2>
+        <Link to={closeHref} className="button button--ghost button--small" preventScrollReset>
+          Close<span className="visually-hidden"> the conversation</span>
+        </Link>
+      </div>
+      <ol ref={log} className="chat" role="log" aria-live="polite" aria-label="Conversation">
+        {panel.messages.flatMap((message) =>
+          message.bubbles.map((bubble, index) => (
+            <li
+              key={`${message.id}-${index}`}
+              className={`chat__bubble chat__bubble--${message.role}`}
+            >
+              <span className="visually-hidden">
+                {message.role === 'assistant' ? 'Curator: ' : 'You: '}
+              </span>
+              {bubble}
+            </li>
+          )),
+        )}
+      </ol>
+      {error && (
+        <p className="error-box" role="alert">
+          {error}
+        </p>
+      )}
+      {panel.review ? (
+        <ClueReview panel={panel} busy={busy} keepChattingHref={keepChattingHref} />
+      ) : (
+        <>
+          <Form method="post" className="chat__form" preventScrollReset>
+            <input type="hidden" name="intent" value="send" />
+            <input type="hidden" name="threadId" value={panel.threadId} />
+            <label htmlFor={inputId} className="visually-hidden">
+              Your message
+            </label>
+            <textarea
+              id={inputId}
+              name="message"
+              value={text}
+              rows={2}
+              maxLength={1000}
+              readOnly={busy}
+              placeholder="Type here..."
+              onChange={(event) => setText(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' && !event.shiftKey) {
+                  event.preventDefault();
+                  if (text.trim()) event.currentTarget.form?.requestSubmit();
+                }
+              }}
+            />
+            <button type="submit" className="button" disabled={busy || !text.trim()}>
+              Send
+            </button>
+          </Form>
+          <Form method="post" className="actions" preventScrollReset>
+            <input type="hidden" name="intent" value="review" />
+            <input type="hidden" name="threadId" value={panel.threadId} />
+            <button type="submit" className="button button--ghost" disabled={busy}>
+              Review my clues
+            </button>
+          </Form>
+        </>
+      )}
+    </aside>
+  );
+}
+
+function ClueReview({
+  panel,
+  busy,
+  keepChattingHref,
+}: {
+  panel: Panel;
+  busy: boolean;
+  keepChattingHref: string;
+}) {
+  const review = panel.review!;
+  const changes = review.toAdd.length + review.toRemove.length;
+  const list = (title: string, clues: string[]) =>
+    clues.length > 0 && (
+      <>
+        <h3>{title}</h3>
+        <ul>
+          {clues.map((clue) => (
+            <li key={clue}>{clue}</li>
+          ))}
+        </ul>
+      </>
+    );
+  return (
+    <section className="clue-review" aria-label="Your clue changes">
+      {list('Clues to add', review.toAdd)}
+      {list('Clues to remove', review.toRemove)}
+      {list('Clues to keep', review.toKeep)}
+      {changes === 0 && <p>The assistant did not hear a change to your clues yet.</p>}
+      <div className="actions">
+        <Link to={keepChattingHref} className="button button--ghost" preventScrollReset>
+          Keep chatting
+        </Link>
+        {changes > 0 && (
+          <Form method="post" preventScrollReset>
+            <input type="hidden" name="intent" value="apply" />
+            <input type="hidden" name="threadId" value={panel.threadId} />
+            <button type="submit" className="button" disabled={busy}>
+              Apply these changes
+            </button>
+          </Form>
+        )}
+      </div>
+    </section>
+  );
+}

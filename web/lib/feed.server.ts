@@ -1,0 +1,203 @@
+// The reader's feed page (spec: Feed, Feed feedback): what its loader reads and what its actions
+// do. Reading a page is one Query of the reader's feed list (core/feed); the reader's record,
+// read by their session, carries the list's counts and the image toggle. The side panel's
+// conversation is named in the URL (`?thread=`), so it works without JavaScript and Back closes it.
+import * as v from 'valibot';
+import * as Assistant from '#core/assistant';
+import { RELEVANCE_LABELS, type RelevanceLabel } from '#core/ai';
+import { parse, VisibleError } from '#core/common';
+import * as Feed from '#core/feed';
+import * as Users from '#core/users';
+
+export { CHAT_CHIP, FEEDBACK_BANNERS } from './feed-texts';
+import { CHAT_CHIP } from './feed-texts';
+
+export type ChatBubble = { id: string; role: 'user' | 'assistant'; bubbles: string[] };
+export type ClueReviewView = { toAdd: string[]; toRemove: string[]; toKeep: string[] };
+export type Panel = {
+  threadId: string;
+  category: Assistant.ThreadCategory;
+  messages: ChatBubble[];
+  review?: ClueReviewView;
+};
+
+const ThreadId = v.pipe(v.string(), v.regex(/^[0-9A-Z]{26}$/));
+
+/** The ratings the reader chose in the URL, or their default when none. */
+export function chosenRatings(url: URL, reader: Feed.FeedReader): RelevanceLabel[] {
+  const asked = url.searchParams
+    .getAll('rating')
+    .filter((label): label is RelevanceLabel =>
+      (RELEVANCE_LABELS as readonly string[]).includes(label),
+    );
+  return asked.length > 0 ? [...new Set(asked)] : Feed.defaultRatings(reader);
+}
+
+/** The labels the filter offers: the two best, and every label the reader's list holds. */
+export function ratingOptions(reader: Feed.FeedReader): { label: RelevanceLabel; count: number }[] {
+  const counts = Feed.countsOf(reader);
+  return [...RELEVANCE_LABELS]
+    .reverse()
+    .filter((label) => Feed.DEFAULT_RATINGS.includes(label) || counts[label] > 0)
+    .map((label) => ({ label, count: counts[label] }));
+}
+
+function bubbles(messages: Assistant.Message[]): ChatBubble[] {
+  return messages
+    .filter((message) => !Assistant.isHiddenJson(message.message))
+    .map((message) => ({
+      id: message.id,
+      role: message.role,
+      bubbles: Assistant.splitMessage(message.message),
+    }));
+}
+
+/** The reader's own thread, or a 404 (another reader's thread is answered like a missing one). */
+async function ownThread(userId: string, threadId: string) {
+  if (!v.is(ThreadId, threadId)) throw notFound();
+  const { data } = await Assistant.AssistantThreadEntity.get({ id: threadId }).go({
+    consistent: true,
+  });
+  if (!data || data.userId !== userId || data.category === 'onboarding') throw notFound();
+  return data;
+}
+
+const notFound = () =>
+  new VisibleError('assistant.thread_not_found', 'This conversation was not found', 404);
+
+/** The clues review a thread ends with, if its last message is one. */
+function reviewOf(messages: Assistant.Message[]): ClueReviewView | undefined {
+  const last = messages.at(-1);
+  if (last?.template !== 'clues review' || !last.payload) return undefined;
+  const clues = (items?: { clue: string }[]) => (items ?? []).map((item) => item.clue);
+  return {
+    toAdd: clues(last.payload.cluesToBeAdded),
+    toRemove: clues(last.payload.cluesToBeRemoved),
+    toKeep: clues(last.payload.cluesToRemain),
+  };
+}
+
+/** The side panel for `?thread=`: the reader's own conversation, or nothing. */
+export async function panelOf(
+  userId: string,
+  threadId: string | null,
+  { review = true } = {},
+): Promise<Panel | undefined> {
+  if (!threadId) return undefined;
+  const thread = await ownThread(userId, threadId).catch(() => undefined);
+  if (!thread) return undefined;
+  const messages = await Assistant.messagesOf(thread.id);
+  return {
+    threadId: thread.id,
+    category: thread.category,
+    messages: bubbles(messages),
+    ...(review ? { review: reviewOf(messages) } : {}),
+  };
+}
+
+const cluesOf = (user: Users.User) => (user.descriptors ?? []).map((d) => d.clue);
+
+const Intent = v.picklist(
+  ['images', 'feedback', 'add-clue', 'open-assistant', 'send', 'review', 'apply'],
+  'Unknown action',
+);
+
+export type ActionResult =
+  | { intent: 'images'; showImages: boolean }
+  | {
+      intent: 'feedback';
+      articleId: string;
+      kind: 'like' | 'dislike';
+      threadId: string;
+      chips: string[];
+    }
+  | { intent: 'add-clue'; articleId: string }
+  | { intent: 'send' | 'review'; threadId: string }
+  | { intent: 'apply'; banner: 'clues' | 'feed' }
+  | { intent: 'open-assistant'; threadId: string };
+
+/** One of the feed's actions, for the signed-in reader; a refusal is a VisibleError (4xx). */
+export async function feedAction(user: Users.User, form: URLSearchParams): Promise<ActionResult> {
+  const intent = parse(Intent, form.get('intent') ?? '');
+  switch (intent) {
+    case 'images': {
+      const showImages = form.get('showImages') === 'true';
+      await Users.UserEntity.patch({ id: user.id }).set({ showImages }).go();
+      return { intent, showImages };
+    }
+    case 'feedback': {
+      const { article, kind } = await Feed.giveFeedback(user.id, {
+        articleId: form.get('articleId') ?? '',
+        kind: (form.get('kind') ?? '') as Feed.Feedback['kind'],
+      });
+      const thread = await Assistant.initializeThread({
+        userId: user.id,
+        category: kind === 'like' ? 'positive_feeback_on_article' : 'negative_feeback_on_article',
+        articleId: article.id,
+        currentClues: cluesOf(user),
+      });
+      await Feed.linkThread(user.id, article.id, thread.threadId);
+      const suggestions = (thread as { suggestions?: string[] }).suggestions ?? [];
+      return {
+        intent,
+        articleId: article.id,
+        kind,
+        threadId: thread.threadId,
+        chips: [CHAT_CHIP, ...suggestions],
+      };
+    }
+    case 'add-clue': {
+      const category =
+        form.get('kind') === 'like' ? 'positive_feeback_on_article' : 'negative_feeback_on_article';
+      await Users.applyClueChanges(user.id, {
+        category,
+        cluesToBeAdded: [{ clue: form.get('clue') ?? '' }],
+      });
+      return { intent, articleId: form.get('articleId') ?? '' };
+    }
+    case 'open-assistant': {
+      const thread = await Assistant.initializeThread({
+        userId: user.id,
+        category: 'change_clues',
+        currentClues: cluesOf(user),
+      });
+      return { intent, threadId: thread.threadId };
+    }
+    case 'send': {
+      const thread = await ownThread(user.id, form.get('threadId') ?? '');
+      await Assistant.sendMessage({
+        userId: user.id,
+        threadId: thread.id,
+        message: form.get('message') ?? '',
+      });
+      return { intent, threadId: thread.id };
+    }
+    case 'review': {
+      const thread = await ownThread(user.id, form.get('threadId') ?? '');
+      await Assistant.retrieveClues({
+        userId: user.id,
+        threadId: thread.id,
+        currentClues: cluesOf(user),
+      });
+      return { intent, threadId: thread.id };
+    }
+    case 'apply': {
+      const thread = await ownThread(user.id, form.get('threadId') ?? '');
+      const review = reviewOf(await Assistant.messagesOf(thread.id));
+      if (!review) {
+        throw new VisibleError(
+          'clues.no_review',
+          'Please ask the assistant for your clues first',
+          409,
+        );
+      }
+      const category = thread.category === 'onboarding' ? 'change_clues' : thread.category;
+      await Users.applyClueChanges(user.id, {
+        category,
+        cluesToBeAdded: review.toAdd.map((clue) => ({ clue })),
+        cluesToBeRemoved: review.toRemove.map((clue) => ({ clue })),
+      });
+      return { intent, banner: category === 'change_clues' ? 'clues' : 'feed' };
+    }
+  }
+}
