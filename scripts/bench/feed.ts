@@ -7,6 +7,7 @@
 // Targets: /feed >= 0.5 of /healthz's req/s, p99 < 150 ms.
 //   BENCH_DURATION=10        seconds per run
 //   BENCH_CONNECTIONS=20     concurrent connections
+//   BENCH_WARM_UP=3          seconds of unmeasured load on each URL first (the JIT's warm-up)
 //   BENCH_CPU_PROF_DIR=dir   profile the web server (--cpu-prof); a last /feed run is then added,
 //                            the profile's last BENCH_DURATION seconds (profile-top.mjs LAST=...)
 // Responses are asked for uncompressed (Accept-Encoding: identity): CloudFront compresses in
@@ -32,6 +33,7 @@ import {
 
 const DURATION = envNumber('BENCH_DURATION', 10);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 20);
+const WARM_UP = envNumber('BENCH_WARM_UP', 3);
 const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR || undefined;
 const STORIES = 2_000;
 const DEEP_OFFSET = 1_000;
@@ -271,6 +273,7 @@ async function main() {
   const seeded = await seed(app.baseUrl);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   const signedIn = { ...HEADERS, cookie: seeded.cookie };
+  const sizes = new Map<Target, number>();
   const healthz: Target = { name: '/healthz', url: `${app.baseUrl}/healthz`, headers: HEADERS };
   const feed: Target = {
     name: '/feed',
@@ -285,7 +288,17 @@ async function main() {
     expect: asHtml(seeded.deepTitle),
   };
   console.error(`Seeded in ${seedSeconds.toFixed(1)} s; warming up...`);
-  for (const target of [healthz, feed, deep]) await check(target);
+  for (const target of [healthz, feed, deep]) {
+    await check(target);
+    // Unmeasured: without it the first URL measured pays for the JIT compiling the page.
+    const warm = await load({
+      url: target.url,
+      connections: CONNECTIONS,
+      duration: WARM_UP,
+      headers: target.headers,
+    });
+    sizes.set(target, warm.throughput.total / Math.max(1, warm.requests.total));
+  }
 
   const loadBefore = loadAverage();
   const run = async (target: Target): Promise<Row> => {
@@ -321,7 +334,8 @@ async function main() {
   const lines = report("Cluefeed reader's feed benchmark", loadBefore, [base]);
   lines.push(
     `Load average at start (before the app and the seeding): ${loadAtStart}`,
-    `autocannon: ${CONNECTIONS} connections, ${DURATION}s per run, one run at a time, Accept-Encoding: identity`,
+    `autocannon: ${CONNECTIONS} connections, ${DURATION}s per run, one run at a time, after ${WARM_UP}s unmeasured on each URL; Accept-Encoding: identity`,
+    `Answer size (headers and body): ${[...sizes].map(([t, bytes]) => `${t.name} ${(bytes / 1024).toFixed(1)} KiB`).join(', ')}`,
     `Reader: ${STORIES} scored stories (${SPREAD.join('/')} from Not to Very Relevant), ` +
       `${seeded.defaultCount} in the default view (${SPREAD.slice(-2).join(' + ')})`,
     `First story: "${seeded.firstTitle}"; at offset ${DEEP_OFFSET}: "${seeded.deepTitle}"`,

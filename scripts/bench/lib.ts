@@ -219,7 +219,7 @@ export type LoadResult = {
   url: string;
   requests: Histogram & { total: number };
   latency: Histogram;
-  throughput: Histogram;
+  throughput: Histogram & { total: number };
   errors: number;
   timeouts: number;
   non2xx: number;
