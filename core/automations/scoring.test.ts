@@ -9,6 +9,7 @@ import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
 import * as Automations from '#core/automations';
+import * as Feed from '#core/feed';
 import * as Jobs from '#core/jobs';
 import * as Outbox from '#core/outbox';
 import * as Prompts from '#core/prompts';
@@ -345,6 +346,61 @@ describe('readers inside the chunked scoring runs', () => {
       (email) => email.to === user.email && email.kind === 'feed-ready',
     );
     expect(mails).toHaveLength(1);
+  });
+
+  it("builds a reader's feed list with their run, and puts a story imported later into it with the next scheduled run", async () => {
+    const { user } = await readerWithPassword({ clues: ['run Ethereum validators at home'] });
+    expect(
+      (await runToEnd((await Jobs.lastRun(Automations.scoreNewClues.name))!)).ended.status,
+    ).toBe('Success');
+    const built = (await Users.byId(user.id))!;
+    const first = await Feed.page(built, { limit: 100 });
+    expect(first.count).toBe(
+      Math.min(Automations.READER_ARTICLE_LIMIT, (await Articles.latest(500)).length),
+    );
+    expect(first.stories.map((story) => story.articleId).sort()).toEqual(
+      (await Scoring.forReader(built, { limit: 100 })).scores
+        .map((score) => score.articleId)
+        .sort(),
+    );
+
+    // A run with nothing new for the reader leaves their list as it is.
+    expect(
+      (await runToEnd(await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-1'))).ended.status,
+    ).toBe('Success');
+    expect((await Users.byId(user.id))!.feedBuild).toBe(built.feedBuild);
+
+    const story = await createArticle({
+      title: 'Home stakers run Ethereum validators on a laptop',
+      publishedAt: new Date(Date.UTC(2026, 10, 5)).toISOString(),
+    });
+    expect(
+      (await runToEnd(await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-1'))).ended.status,
+    ).toBe('Success');
+    const rebuilt = (await Users.byId(user.id))!;
+    expect(rebuilt.feedBuild).not.toBe(built.feedBuild);
+    const after = await Feed.page(rebuilt, { limit: 100 });
+    expect(after.stories.map((s) => s.articleId)).toContain(story.id);
+    // The newest window moved on by one story: the oldest of the window left it.
+    expect(after.count).toBe(
+      first.count + (first.count < Automations.READER_ARTICLE_LIMIT ? 1 : 0),
+    );
+  });
+
+  it("queues a build of the reader's list for a dislike, which shows it and ends the update", async () => {
+    const { user } = await readerWithPassword({ clues: ['run Ethereum validators at home'] });
+    await runToEnd((await Jobs.lastRun(Automations.scoreNewClues.name))!);
+    const before = await Feed.page((await Users.byId(user.id))!, { limit: 100 });
+    const top = before.stories[0]!;
+    await Feed.giveFeedback(user.id, { articleId: top.articleId, kind: 'dislike' });
+    const build = (await Jobs.lastRun(Feed.buildFeedJob.name))!;
+    expect(build).toMatchObject({ slot: `build-feed#${user.id}`, status: 'Queued' });
+    expect((await runToEnd(build)).ended.status).toBe('Success');
+    const reader = (await Users.byId(user.id))!;
+    expect(reader.feedRequestedAt).toBeUndefined();
+    const after = await Feed.page(reader, { limit: 100 });
+    const moved = after.stories.find((story) => story.articleId === top.articleId)!;
+    expect(moved.feedback).toBe('dislike');
   });
 
   it('keeps each chunk under its limits however many readers and clues there are', () => {

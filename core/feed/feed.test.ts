@@ -238,6 +238,41 @@ describe('feedback on a story', () => {
   });
 });
 
+describe('limits', () => {
+  it('refuses feedback past 60 a minute, and clue changes past 20 an hour, with a 429', async () => {
+    const user = await reader(['I research MEV']);
+    const story = await scored(user, 'Very Relevant');
+    for (let n = 0; n < Feed.FEEDBACK_LIMIT.max; n++) {
+      await Feed.giveFeedback(user.id, { articleId: story.id, kind: 'like' });
+    }
+    expect(
+      await refusal(Feed.giveFeedback(user.id, { articleId: story.id, kind: 'dislike' })),
+    ).toEqual({
+      message: 'Too many requests. Please wait a minute and try again.',
+      status: 429,
+    });
+    for (let n = 0; n < Users.CLUE_CHANGE_LIMIT.max; n++) {
+      await Users.applyClueChanges(user.id, {
+        category: 'change_clues',
+        cluesToBeAdded: [{ clue: `I follow topic ${n}` }],
+        ...(n > 0 && { cluesToBeRemoved: [{ clue: `I follow topic ${n - 1}` }] }),
+      });
+    }
+    expect(
+      await refusal(
+        Users.applyClueChanges(user.id, {
+          category: 'change_clues',
+          cluesToBeAdded: [{ clue: 'One more' }],
+        }),
+      ),
+    ).toMatchObject({ status: 429 });
+    expect((await fresh(user.id)).descriptors!.map((d) => d.clue)).toEqual([
+      'I research MEV',
+      `I follow topic ${Users.CLUE_CHANGE_LIMIT.max - 1}`,
+    ]);
+  });
+});
+
 describe("changing a reader's clues", () => {
   it('keeps the ids of unchanged clues, gives added ones new ids and marks the feed for a rebuild', async () => {
     const user = await reader(['I build DeFi lending protocols', 'I research MEV']);

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import * as Articles from '#core/articles';
 import { parse, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
+import * as RateLimit from '#core/rate-limit';
 import * as Users from '#core/users';
 import { FEEDBACK_KINDS, FeedbackEntity } from './entities';
 import { requestBuild } from './job';
@@ -17,6 +18,13 @@ export const FEEDBACK_MESSAGES = {
   kindRequired: 'Please choose like or dislike',
   busy: 'Your feedback changed at the same time somewhere else. Please try again.',
 } as const;
+
+/** A reader gives feedback at reading speed; a script far faster (each one queues a build). */
+export const FEEDBACK_LIMIT: RateLimit.Limit = {
+  bucket: 'feed-feedback',
+  max: 60,
+  windowSeconds: 60,
+};
 
 export const FeedbackInput = v.object({
   articleId: v.pipe(
@@ -45,6 +53,7 @@ export async function giveFeedback(
   ]);
   if (!article)
     throw new VisibleError('feed.story_not_found', FEEDBACK_MESSAGES.storyNotFound, 404);
+  await RateLimit.hit(FEEDBACK_LIMIT, userId);
   const previous = before.data?.kind;
   if (previous === kind) return { article, kind, changed: false };
   const at = new Date().toISOString();

@@ -27,6 +27,7 @@ export {
   giveFeedback,
   linkThread,
   FeedbackInput,
+  FEEDBACK_LIMIT,
   FEEDBACK_MESSAGES,
   type Feedback,
 } from './feedback';

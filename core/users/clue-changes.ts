@@ -7,10 +7,18 @@ import * as v from 'valibot';
 import { ulid } from 'ulid';
 import { parse, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
+import * as RateLimit from '#core/rate-limit';
 import { UserEntity } from './entity';
 import { queueScoring } from './queue-scoring';
 import { ClueSchema, mustGet, type User } from './read';
 import { MAX_CLUES } from './signup';
+
+/** Each change scores the reader's newest stories again with the model: a few an hour is plenty. */
+export const CLUE_CHANGE_LIMIT: RateLimit.Limit = {
+  bucket: 'clue-changes',
+  max: 20,
+  windowSeconds: 3600,
+};
 
 export const CLUE_CHANGE_CATEGORIES = [
   'change_clues',
@@ -75,6 +83,7 @@ export async function applyClueChanges(
   if (descriptors.length > MAX_CLUES) {
     throw new VisibleError('clues.too_many', CLUE_CHANGE_MESSAGES.tooMany, 400);
   }
+  await RateLimit.hit(CLUE_CHANGE_LIMIT, userId);
   const revision = user.cluesRevision ?? 0;
   const at = new Date().toISOString();
   const written = await UserEntity.patch({ id: userId })

@@ -98,6 +98,8 @@ export const create = fn(CreateUserInput, async (input): Promise<User> => {
     role: ROLES.USER,
     descriptors: [],
     invitationVersion: 0,
+    cluesRevision: 0,
+    showImages: true,
     createdAt: at,
     updatedAt: at,
   };
@@ -310,6 +312,7 @@ export {
   applyClueChanges,
   ClueChangesInput,
   CLUE_CHANGE_CATEGORIES,
+  CLUE_CHANGE_LIMIT,
   CLUE_CHANGE_MESSAGES,
   type ClueChangeOutcome,
 } from './clue-changes';

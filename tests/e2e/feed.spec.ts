@@ -11,6 +11,7 @@ import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword } from '#tests/integration/readers';
 import { expect, hydrated, remixIdle, test } from './fixtures';
+import { expectFitsAndReadable } from './page-checks';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
@@ -37,12 +38,23 @@ async function stories(tag: string) {
     source: `Rollup Report ${tag}`,
     publishedAt: minutesAgo(30),
   });
-  return { disliked, rollups, all: [disliked, ...others, rollups] };
+  return { disliked, rollups, others, all: [disliked, ...others, rollups] };
 }
 
 const cards = (page: Page) => page.getByRole('list', { name: 'Stories' }).getByRole('listitem');
 const titles = (page: Page) =>
   page.getByRole('list', { name: 'Stories' }).getByRole('heading', { level: 2 }).allTextContents();
+
+/** Every story the filter shows: 'Load more' until it is gone. */
+async function everyTitle(page: Page) {
+  const more = page.getByRole('link', { name: 'Load more' });
+  while ((await more.count()) > 0) {
+    const shown = await cards(page).count();
+    await more.click();
+    await expect.poll(() => cards(page).count()).toBeGreaterThan(shown);
+  }
+  return titles(page);
+}
 
 /** Waits until the reader's list shows every change they made (the notice goes), reloading. */
 async function feedUpdated(page: Page, userId: string) {
@@ -59,7 +71,7 @@ test.describe("the reader's feed", () => {
     page,
   }) => {
     const tag = ulid().slice(-6).toLowerCase();
-    const { disliked, rollups, all } = await stories(tag);
+    const { disliked, rollups, others, all } = await stories(tag);
     const reader = await readerWithPassword({ name: 'Feed Reader' });
     await Users.UserEntity.patch({ id: reader.user.id })
       .set({ descriptors: [{ id: ulid(), clue: 'I build DeFi lending protocols' }] })
@@ -86,6 +98,8 @@ test.describe("the reader's feed", () => {
       'Why it is here: it matches your clue “I build DeFi lending protocols”',
     );
     await expect(first.locator('img')).toHaveAttribute('src', '/covers/grid.svg');
+    await expectFitsAndReadable(page, 'the feed with stories');
+    await page.setViewportSize({ width: 1280, height: 844 });
     const defaults = page.getByRole('group', { name: 'Show stories rated' });
     await expect(defaults.getByRole('checkbox', { name: /^Very Relevant/ })).toBeChecked();
     await expect(defaults.getByRole('checkbox', { name: /^Quite Relevant/ })).toBeChecked();
@@ -129,8 +143,10 @@ test.describe("the reader's feed", () => {
     const rankBefore = (await titles(page)).indexOf(disliked.title);
     expect(await titles(page)).not.toContain(rollups.title);
     await dislikedCard.getByRole('button', { name: /^Dislike/ }).click();
-    const chat = dislikedCard.getByRole('link', { name: 'Let me chat with the assistant' });
+    const chat = page.getByRole('link', { name: 'Let me chat with the assistant' });
     await expect(chat).toBeVisible();
+    await expectFitsAndReadable(page, 'the feed with a feedback banner');
+    await page.setViewportSize({ width: 1280, height: 844 });
     await expect(dislikedCard.getByRole('button', { name: /^Dislike/ })).toHaveAttribute(
       'aria-pressed',
       'true',
@@ -141,6 +157,8 @@ test.describe("the reader's feed", () => {
     await chat.click();
     const panel = page.getByRole('complementary', { name: 'Tell us what missed the mark' });
     await expect(panel).toBeVisible();
+    await expectFitsAndReadable(page, 'the feed with the side panel');
+    await page.setViewportSize({ width: 1280, height: 844 });
     await panel.getByLabel('Your message').fill('I also follow zero-knowledge rollups');
     await panel.getByRole('button', { name: 'Send' }).click();
     await expect(panel.getByRole('log')).toContainText('I also follow zero-knowledge rollups');
@@ -159,8 +177,10 @@ test.describe("the reader's feed", () => {
     // 7. Rescored and rebuilt: the rollups story rises, the disliked story has fallen.
     await feedUpdated(page, reader.user.id);
     await page.goto('/feed');
-    const after = await titles(page);
+    await hydrated(page);
+    const after = await everyTitle(page);
     expect(after.indexOf(disliked.title)).toBeGreaterThan(rankBefore);
+    expect(after.indexOf(disliked.title)).toBeGreaterThan(after.indexOf(others[0]!.title));
     expect(after).toContain(rollups.title);
   });
 });

@@ -199,6 +199,10 @@ for (const variant of VARIANTS) {
     await expect(page).toHaveURL(/\/feed$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stories for you');
     await expect(page.getByRole('navigation', { name: 'User menu' })).toContainText(name);
+    // The run that scored their clues built their list: stories, never an empty default.
+    await expect(
+      page.getByRole('list', { name: 'Stories' }).getByRole('listitem').first(),
+    ).toContainText('Why it is here:');
     await expect(
       page
         .getByRole('complementary', { name: "Here are the clues you've given us" })

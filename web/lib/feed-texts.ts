@@ -10,9 +10,6 @@ export const FEEDBACK_BANNERS = {
   chipThanks: 'Thank you for your feedback, it means a lot!',
 } as const;
 
-/** The first chip of a feedback banner: it opens the side panel on the story's conversation. */
-export const CHAT_CHIP = 'Let me chat with the assistant';
-
 export const FEED_TEXTS = {
   title: 'Stories for you',
   subtitle: 'Picked based on the clues you shared',

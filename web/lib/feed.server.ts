@@ -9,9 +9,6 @@ import { parse, VisibleError } from '#core/common';
 import * as Feed from '#core/feed';
 import * as Users from '#core/users';
 
-export { CHAT_CHIP, FEEDBACK_BANNERS } from './feed-texts';
-import { CHAT_CHIP } from './feed-texts';
-
 export type ChatBubble = { id: string; role: 'user' | 'assistant'; bubbles: string[] };
 export type ClueReviewView = { toAdd: string[]; toRemove: string[]; toKeep: string[] };
 export type Panel = {
@@ -137,13 +134,12 @@ export async function feedAction(user: Users.User, form: URLSearchParams): Promi
         currentClues: cluesOf(user),
       });
       await Feed.linkThread(user.id, article.id, thread.threadId);
-      const suggestions = (thread as { suggestions?: string[] }).suggestions ?? [];
       return {
         intent,
         articleId: article.id,
         kind,
         threadId: thread.threadId,
-        chips: [CHAT_CHIP, ...suggestions],
+        chips: [Assistant.CHAT_CHIP, ...thread.suggestions],
       };
     }
     case 'add-clue': {

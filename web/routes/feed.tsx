@@ -24,6 +24,7 @@ import { isVisibleError } from '#core/common';
 import * as Feed from '#core/feed';
 import { AssistantPanel } from '#web/components/feed/assistant-panel';
 import { FeedControls } from '#web/components/feed/feed-controls';
+import { FeedbackBanner } from '#web/components/feed/feedback-banner';
 import { StoryCard } from '#web/components/feed/story-card';
 import { readForm } from '#web/lib/api.server';
 import { privatePageHeaders } from '#web/lib/cache';
@@ -166,7 +167,7 @@ export default function UserFeed() {
           </button>
         </Form>
       </nav>
-      {loaded.updated && (
+      {loaded.updated && loaded.updating && (
         <div className="feed-banner feed-banner--success" role="status">
           <p className="feed-banner__title">{FEEDBACK_BANNERS.successTitle}</p>
           <p>
@@ -208,13 +209,7 @@ export default function UserFeed() {
           {stories.length > 0 ? (
             <ol className="feed__list" aria-label="Stories">
               {stories.map((story) => (
-                <StoryCard
-                  key={story.articleId}
-                  story={story}
-                  showImages={showImages}
-                  panelHref={panelHref}
-                  answered={answered}
-                />
+                <StoryCard key={story.articleId} story={story} showImages={showImages} />
               ))}
             </ol>
           ) : (
@@ -226,6 +221,7 @@ export default function UserFeed() {
                   : FEED_TEXTS.noneWithRatings}
             </p>
           )}
+          {!loaded.panel && <FeedbackBanner answered={answered} panelHref={panelHref} />}
           {loadedUpTo < loaded.count && (
             <p className="feed__more">
               <Link

@@ -54,9 +54,9 @@ export function FeedControls({ ratings, options, showImages, onImages }: Props) 
         <button
           type="submit"
           className="button button--ghost button--small"
-          aria-pressed={!showImages}
+          aria-pressed={showImages}
         >
-          {showImages ? 'Hide images' : 'Show images'}
+          Show images
         </button>
       </images.Form>
     </div>
