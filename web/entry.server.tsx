@@ -42,7 +42,14 @@ export default function handleRequest(
   const key = `${readyEvent} ${request.url}`;
   const kept = shareable ? sharedPage(key) : undefined;
   const nonce = kept?.nonce ?? randomBytes(16).toString('base64');
-  for (const [name, value] of Object.entries(securityHeaders(nonce)))
+  const externalImages = remixContext.staticHandlerContext.matches.some(
+    (match) =>
+      (
+        remixContext.routeModules[match.route.id]?.handle as
+          { externalImages?: boolean } | undefined
+      )?.externalImages === true,
+  );
+  for (const [name, value] of Object.entries(securityHeaders(nonce, { externalImages })))
     responseHeaders.set(name, value);
   if (kept) {
     responseHeaders.set('Content-Type', 'text/html; charset=utf-8');

@@ -31,6 +31,8 @@ export default [
   route('api/events', 'routes/api.events.ts'),
   route('api/unsubscribe', 'routes/api.unsubscribe.ts'),
   route('api/audience-name-assessment', 'routes/api.audience-name-assessment.ts'),
+  route('api/users/me/articles', 'routes/api.users.me.articles.ts'),
+  route('account/tokens', 'routes/account.tokens.tsx'),
   route('healthz', 'routes/healthz.ts'),
   route('admin-panel/authorize', 'routes/admin/authorize.tsx'),
   ...prefix('admin-panel', [

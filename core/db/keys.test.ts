@@ -551,6 +551,32 @@ const samples: Record<string, () => Sample> = {
     },
     vars: { 'sha256(token)': 'cd'.repeat(32) },
   }),
+  readerToken: () => ({
+    doc: 'ReaderToken',
+    item: {
+      userId: id(),
+      slot: 3,
+      id: id(),
+      name: 'Morning digest',
+      tokenHash: 'ef'.repeat(32),
+      createdAt: at,
+      lastUsedAt: at,
+      expiresAt: 2e9,
+    },
+    vars: { 'slot 0..4': '3' },
+  }),
+  readerTokenKey: () => ({
+    doc: 'ReaderTokenKey',
+    item: {
+      tokenHash: 'ef'.repeat(32),
+      userId: id(),
+      slot: 3,
+      id: id(),
+      lastUsedAt: at,
+      expiresAt: 2e9,
+    },
+    vars: { 'sha256(token)': 'ef'.repeat(32) },
+  }),
   audienceSuggestion: () => ({
     doc: 'AudienceSuggestion',
     item: { id: id(), text: 'zk rollup builders', source: 'pre-success', createdAt: at },

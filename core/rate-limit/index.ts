@@ -37,6 +37,12 @@ export const LIMITS = {
   // Newsletter link clicks: generous, since readers behind one office or one mail provider's link
   // checker share an address; past it a click still redirects but is not counted.
   clicksPerIp: { bucket: 'clicks-ip', max: 120, windowSeconds: 60 },
+  // The reader API (ADR 0040): every request per address before it is authenticated (so bad
+  // tokens cost a caller its room too), then per reader, whichever address or token they use.
+  readerApiPerIp: { bucket: 'reader-api-ip', max: 120, windowSeconds: 60 },
+  readerApiPerReader: { bucket: 'reader-api-reader', max: 60, windowSeconds: 60 },
+  // Creating access tokens: a person's pace, far below what a script churning tokens would need.
+  readerTokensPerReader: { bucket: 'reader-tokens-reader', max: 10, windowSeconds: 3600 },
 } satisfies Record<string, Limit>;
 
 /** One request: whether the limit let it through, and a way to give its place back. */

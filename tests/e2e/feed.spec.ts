@@ -10,7 +10,7 @@ import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword } from '#tests/integration/readers';
-import { expect, hydrated, remixIdle, test } from './fixtures';
+import { expect, hydrated, offlineImages, remixIdle, test } from './fixtures';
 import { expectFitsAndReadable } from './page-checks';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
@@ -36,6 +36,7 @@ async function stories(tag: string) {
       'Zero-knowledge rollups cut proving costs again as zero-knowledge provers move to new ' +
       'hardware; rollups teams ship faster zk proofs.',
     source: `Rollup Report ${tag}`,
+    image: 'https://images.rollup-report.example/provers.jpg',
     publishedAt: minutesAgo(30),
   });
   return { disliked, rollups, others, all: [disliked, ...others, rollups] };
@@ -70,6 +71,7 @@ test.describe("the reader's feed", () => {
   test('stories with reasons, filter, images, load more, dislike, chat and a clue change that re-ranks', async ({
     page,
   }) => {
+    await offlineImages(page);
     const tag = ulid().slice(-6).toLowerCase();
     const { disliked, rollups, others, all } = await stories(tag);
     const reader = await readerWithPassword({ name: 'Feed Reader' });
@@ -90,6 +92,12 @@ test.describe("the reader's feed", () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/feed$/);
     await hydrated(page);
+    // Stories' images come from their publishers' sites: the feed's policy allows https images,
+    // a public page's does not.
+    const policy = async (path: string) =>
+      (await page.request.get(path)).headers()['content-security-policy'];
+    expect(await policy('/feed')).toContain("img-src 'self' data: https:;");
+    expect(await policy('/about')).toContain("img-src 'self' data:;");
 
     // 1. Stories with why each is there, the best rated first.
     const first = cards(page).first();
@@ -182,5 +190,13 @@ test.describe("the reader's feed", () => {
     expect(after.indexOf(disliked.title)).toBeGreaterThan(rankBefore);
     expect(after.indexOf(disliked.title)).toBeGreaterThan(after.indexOf(others[0]!.title));
     expect(after).toContain(rollups.title);
+
+    // Images shown again: the rollups story's, from its publisher's site, loads.
+    await page.getByRole('button', { name: 'Show images' }).click();
+    const image = cards(page).filter({ hasText: rollups.title }).locator('img');
+    await expect(image).toHaveAttribute('src', 'https://images.rollup-report.example/provers.jpg');
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
+      .toBeGreaterThan(0);
   });
 });

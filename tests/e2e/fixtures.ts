@@ -3,6 +3,10 @@ import { test as base, expect } from '@playwright/test';
 
 type Fixtures = { allowConsoleErrors: RegExp[] };
 
+/** What a story's image from another site shows in a journey (offlineImages). */
+const PLACEHOLDER_IMAGE =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="9"><rect width="16" height="9" fill="#ddd"/></svg>';
+
 /** Remix's route discovery fetch, cut short when a test navigates away with page.goto. */
 const ABORTED_DISCOVERY = /^Failed to fetch manifest patches TypeError: Failed to fetch/;
 
@@ -25,6 +29,20 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/**
+ * Journeys never reach the network. A journey that shows stories' images from their publishers'
+ * sites (the reader's feed) calls this first: each https image gets a placeholder, anything else
+ * from another site a refusal. Not for every journey: routing turns the browser's HTTP cache off
+ * and holds every request, which a journey that holds requests itself (CDP Fetch) cannot share.
+ */
+export async function offlineImages(page: import('@playwright/test').Page): Promise<void> {
+  await page.route('https://**/*', (route) =>
+    route.request().resourceType() === 'image'
+      ? route.fulfill({ status: 200, contentType: 'image/svg+xml', body: PLACEHOLDER_IMAGE })
+      : route.abort(),
+  );
+}
 
 /**
  * Waits until React has hydrated the page. A page reached by a document load (after a public

@@ -8,7 +8,7 @@ import type { Locator, Page } from '@playwright/test';
 import { ulid } from 'ulid';
 import * as SentenceStarters from '#core/sentence-starters';
 import * as Users from '#core/users';
-import { expect, test } from './fixtures';
+import { expect, offlineImages, test } from './fixtures';
 import { clueTexts, evaluate, heading } from './funnel-steps';
 import { messageTo, pathOfLink } from './mail';
 
@@ -302,6 +302,8 @@ for (const viewport of [
       page,
     }) => {
       test.setTimeout(150_000);
+      // It ends on the reader's feed, with stories' images from their publishers' sites.
+      await offlineImages(page);
       const { user, path } = await invitedLink('ip');
       await page.goto(path);
       await page.getByRole('button', { name: 'Start' }).click();

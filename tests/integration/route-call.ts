@@ -4,6 +4,7 @@
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { db } from '#core/db';
 import { sessionCookie } from '#web/lib/admin.server';
+import { userSessionCookie } from '#web/lib/user.server';
 import type { RouteModule } from './route-table';
 
 export type Answer = {
@@ -80,6 +81,12 @@ export function request(
 /** The Cookie header an admin's browser would send for a session token. */
 export async function adminCookie(token: string): Promise<string> {
   const serialized = await sessionCookie().serialize(token);
+  return serialized.split(';')[0]!;
+}
+
+/** The Cookie header a reader's browser would send for a session token. */
+export async function readerCookie(token: string): Promise<string> {
+  const serialized = await userSessionCookie().serialize(token);
   return serialized.split(';')[0]!;
 }
 

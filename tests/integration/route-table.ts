@@ -11,7 +11,8 @@ import routes from '#web/routes';
  * - `admin`: paths under /admin-panel (or a module with `handle.access = 'admin'`); without an
  *   admin session the loader redirects to the sign-in page and an action refuses.
  * - `user`: paths under one of USER_PATH_PREFIXES (or `handle.access = 'user'`); without a user
- *   session the route redirects to /login.
+ *   session the route redirects to /login. Paths under one of USER_API_PREFIXES are the reader
+ *   API's: without a session or a reader's token they answer 401.
  * - `public`: everything else, including the sign-in pages themselves.
  * A module's `handle.access` can only make a route stricter than its path says, never looser.
  */
@@ -19,6 +20,8 @@ export type Access = 'public' | 'user' | 'admin';
 
 /** First path segments that belong to signed-in readers (none exist yet; the spec plans them). */
 export const USER_PATH_PREFIXES = ['feed', 'settings', 'assistant', 'account'] as const;
+/** The reader API: routes that answer only a reader's session or personal access token. */
+export const USER_API_PREFIXES = ['/api/users/me'] as const;
 /** The pages that must answer without a session because they create it. */
 export const SIGN_IN_PAGES = ['/admin-panel/authorize', '/login'] as const;
 
@@ -54,10 +57,13 @@ const STRICTNESS: Record<Access, number> = { public: 0, user: 1, admin: 2 };
 export function accessOf(pattern: string, handle?: { access?: Access }): Access {
   if ((SIGN_IN_PAGES as readonly string[]).includes(pattern)) return 'public';
   const first = pattern.split('/')[1] ?? '';
+  const readerApi = USER_API_PREFIXES.some(
+    (prefix) => pattern === prefix || pattern.startsWith(`${prefix}/`),
+  );
   const byPath: Access =
     first === 'admin-panel'
       ? 'admin'
-      : (USER_PATH_PREFIXES as readonly string[]).includes(first)
+      : readerApi || (USER_PATH_PREFIXES as readonly string[]).includes(first)
         ? 'user'
         : 'public';
   const declared = handle?.access;

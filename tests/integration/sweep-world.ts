@@ -1,7 +1,8 @@
 // Realistic data the sweeps and fuzzers run against: an active and an upcoming audience with a
 // post and a card, a pending subscriber with every kind of link token, an admin with a session,
 // and a non-admin system user with a session (which must not open the admin panel either);
-// invited readers with a live invitation link and an assistant thread for the funnel's calls.
+// invited readers with a live invitation link and an assistant thread for the funnel's calls;
+// two signed-in readers with a feed and an access token each, for the sweeps of readers' routes.
 // Each sweep file runs on a table of its own, scanned after its last test for anything unreadable.
 import { createHash, randomBytes } from 'node:crypto';
 import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
@@ -11,10 +12,12 @@ import * as Assistant from '#core/assistant';
 import * as Auth from '#core/auth';
 import { config } from '#core/config';
 import { db } from '#core/db';
+import * as ReaderTokens from '#core/reader-tokens';
 import * as Subscribers from '#core/subscribers';
 import * as Users from '#core/users';
 import { useOwnTable } from './own-table';
-import { adminCookie } from './route-call';
+import { readerWithFeed } from './readers';
+import { adminCookie, readerCookie } from './route-call';
 import { createAudience, createCard, createPost, uniqueSlug } from './factories';
 
 export type SweepWorld = Awaited<ReturnType<typeof seedSweepWorld>>;
@@ -65,6 +68,33 @@ export async function invitedReader() {
     token: new URL(link).searchParams.get('user') ?? '',
     threadId: thread.threadId,
   };
+}
+
+/** A signed-in reader with one story in their feed and one access token, and what names them. */
+async function readerWithEverything(name: string) {
+  const reader = await readerWithFeed(['Very Relevant'], name);
+  const { token, entry } = await ReaderTokens.create(reader.user.id, { name: `${name}'s script` });
+  return {
+    id: reader.user.id,
+    email: reader.email,
+    cookie: await readerCookie(reader.token),
+    apiToken: token,
+    tokenId: entry.id,
+    tokenName: entry.name,
+    articleId: reader.articles[0]!.id,
+    storyTitle: reader.articles[0]!.title,
+  };
+}
+
+export type SweepReader = Awaited<ReturnType<typeof readerWithEverything>>;
+
+/** Two readers, each signed in with a feed and an access token: nothing of one opens to the other. */
+export async function twoReaders(): Promise<{ a: SweepReader; b: SweepReader }> {
+  const [a, b] = await Promise.all([
+    readerWithEverything('Sweep Alice'),
+    readerWithEverything('Sweep Bob'),
+  ]);
+  return { a, b };
 }
 
 export async function seedSweepWorld() {

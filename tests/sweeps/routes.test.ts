@@ -2,30 +2,50 @@
 // tests/integration/route-table.ts and docs/decisions/0011-route-sweeps.md). Adding a route to the
 // table adds it here; nobody edits this file for a new route. Every public route is sent NUL,
 // control characters, invalid UTF-8 and lone surrogates; none of it may ever be stored.
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import * as ReaderTokens from '#core/reader-tokens';
 import * as Tokens from '#core/tokens';
-import { adminCookie, call, changes, request, storedItems } from '#tests/integration/route-call';
+import {
+  adminCookie,
+  call,
+  changes,
+  readerCookie,
+  request,
+  storedItems,
+} from '#tests/integration/route-call';
 import {
   accessOf,
   routeEntries,
   routeTable,
   samplePath,
+  USER_API_PREFIXES,
   type SweptRoute,
 } from '#tests/integration/route-table';
-import { seedSweepWorld, sweepTable, type SweepWorld } from '#tests/integration/sweep-world';
+import {
+  seedSweepWorld,
+  sweepTable,
+  twoReaders,
+  type SweepReader,
+  type SweepWorld,
+} from '#tests/integration/sweep-world';
 import { storesLogs } from '#web/lib/resource-route.server';
 
 const table = await routeTable();
 const admin = table.filter((route) => route.access === 'admin');
 const user = table.filter((route) => route.access === 'user');
+const isReaderApi = (route: SweptRoute) =>
+  USER_API_PREFIXES.some((prefix) => route.pattern.startsWith(`${prefix}/`));
+const readerApis = user.filter(isReaderApi);
 const publicActions = table.filter((route) => route.access === 'public' && route.module.action);
 
 sweepTable('routes');
 
 let world: SweepWorld;
+let readers: { a: SweepReader; b: SweepReader };
 let ghostCookie: string;
 beforeAll(async () => {
-  world = await seedSweepWorld();
+  [world, readers] = await Promise.all([seedSweepWorld(), twoReaders()]);
   ghostCookie = await adminCookie('a-token-that-names-no-session');
 });
 
@@ -65,6 +85,9 @@ describe('the route table', () => {
     expect(accessOf('/feed')).toBe('user');
     expect(accessOf('/settings/e-mail')).toBe('user');
     expect(accessOf('/assistant/:threadId')).toBe('user');
+    expect(accessOf('/account/tokens')).toBe('user');
+    expect(accessOf('/api/users/me/articles')).toBe('user');
+    expect(accessOf('/api/users/meow')).toBe('public');
     expect(accessOf('/login')).toBe('public');
     expect(accessOf('/about', { access: 'user' })).toBe('user');
     expect(accessOf('/admin-panel/logs', { access: 'public' })).toBe('admin');
@@ -166,7 +189,7 @@ describe('admin routes refuse without an admin session', () => {
   });
 });
 
-describe('user routes redirect to /login without a user session', () => {
+describe('user routes refuse without a user session: pages go to /login, the reader API is a 401', () => {
   it('would catch a user route that answers without a session', async () => {
     const open = await call(() => ({ stories: [] }), request('/feed'));
     const guarded = await call(() => {
@@ -175,27 +198,185 @@ describe('user routes redirect to /login without a user session', () => {
     expect([refuses(open, '/login'), refuses(guarded, '/login')]).toEqual([false, true]);
   });
 
+  it('knows the reader API and the token page', () => {
+    expect(readerApis.map((route) => route.pattern)).toContain('/api/users/me/articles');
+    expect(user.map((route) => route.pattern)).toContain('/account/tokens');
+  });
+
+  /** What a stranger may present: nothing, or a session or token that is not a reader's. */
+  const strangers = async (): Promise<Record<string, Record<string, string>>> => ({
+    'no cookie': {},
+    'an unsigned cookie': { Cookie: 'cluefeed_user=forged-session-token' },
+    'a signed cookie naming no session': { Cookie: await readerCookie('no-such-session') },
+    "an admin's session": { Cookie: world.admin.cookie },
+    'a token naming nothing': { Authorization: `Bearer cfr_${'A'.repeat(43)}` },
+    "a reader's token sent as a cookie": { Cookie: await readerCookie(readers.a.apiToken) },
+    'a malformed Authorization': { Authorization: 'Basic c3dlZXA6c3dlZXA=' },
+  });
+
   it(`checks every user route (${user.length} today)`, async () => {
     for (const route of user) {
       for (const handler of [route.module.loader, route.module.action]) {
         if (!handler) continue;
         const method = handler === route.module.action ? 'POST' : 'GET';
-        const answer = await call(
-          handler,
-          request(route.path, {
-            method,
-            body: method === 'POST' ? '' : null,
-            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-          }),
-          route.params,
-        );
-        expect(
-          refuses(answer, '/login'),
-          `${method} ${route.pattern}: ${JSON.stringify(answer)}`,
-        ).toBe(true);
+        for (const [who, headers] of Object.entries(await strangers())) {
+          const answer = await call(
+            handler,
+            request(route.path, {
+              method,
+              body: method === 'POST' ? '' : null,
+              headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+            }),
+            route.params,
+          );
+          const what = `${method} ${route.pattern}, ${who}: ${JSON.stringify(answer)}`;
+          if (isReaderApi(route)) expect(answer.status, what).toBe(401);
+          else expect(refuses(answer, '/login'), what).toBe(true);
+        }
       }
     }
   });
+
+  it.each(readerApis.map((route) => [route.pattern, route] as const))(
+    '%s answers a stranger 401 JSON with WWW-Authenticate: Bearer, never cached',
+    async (_pattern, route) => {
+      const response = (await route.module.loader!({
+        request: request(route.path),
+        params: route.params,
+        context: {},
+      })) as Response;
+      expect(response.status).toBe(401);
+      expect(response.headers.get('WWW-Authenticate')).toMatch(/^Bearer /);
+      expect(response.headers.get('Cache-Control')).toBe('private, no-store');
+      expect(await response.json()).toMatchObject({ error: { message: expect.any(String) } });
+    },
+  );
+});
+
+describe("a reader's session or token reaches nothing of another reader's", () => {
+  /** What names reader B: their ids, token, e-mail and story; none may reach reader A. */
+  const markers = (b: SweepReader) => [
+    b.id,
+    b.email,
+    b.tokenId,
+    b.tokenName,
+    b.articleId,
+    b.storyTitle,
+  ];
+  /** Reader B's stored items: their partitions, their records and their token's key. */
+  const ofReader = async (b: SweepReader) => {
+    const hash = createHash('sha256').update(b.apiToken).digest('hex');
+    const items = await storedItems();
+    return new Map([...items].filter(([key]) => key.includes(b.id) || key.includes(hash)));
+  };
+  /** Every query or form field a route might read an id from, naming reader B's things. */
+  const namingB = (b: SweepReader) => ({
+    id: b.tokenId,
+    tokenId: b.tokenId,
+    userId: b.id,
+    user: b.id,
+    articleId: b.articleId,
+    email: b.email,
+    kind: 'like',
+  });
+  const as = (a: SweepReader) => ({
+    session: { Cookie: a.cookie },
+    token: { Authorization: `Bearer ${a.apiToken}` },
+  });
+
+  it.each(
+    user.filter((route) => route.module.loader).map((route) => [route.pattern, route] as const),
+  )("GET %s as reader A, naming reader B's things, shows none of them", async (_pattern, route) => {
+    const { a, b } = readers;
+    const query = new URLSearchParams(namingB(b)).toString();
+    for (const [how, headers] of Object.entries(as(a))) {
+      // Pages take a session only; the reader API takes either.
+      if (how === 'token' && !isReaderApi(route)) continue;
+      const answer = (await route.module.loader!({
+        request: request(`${route.path}?${query}`, { headers }),
+        params: route.params,
+        context: {},
+      })) as unknown;
+      const reduced = await call(async () => answer, request(route.path));
+      expect(reduced.status, `${how}: ${JSON.stringify(reduced)}`).toBe(200);
+      const shown = answer instanceof Response ? await answer.text() : JSON.stringify(reduced.data);
+      for (const marker of markers(b))
+        expect(shown, `${how} shows ${marker}`).not.toContain(marker);
+      if (isReaderApi(route)) expect(shown).toContain(a.storyTitle);
+    }
+  });
+
+  it.each(
+    user.filter((route) => route.module.action).map((route) => [route.pattern, route] as const),
+  )(
+    "POST %s as reader A, naming reader B's things, changes nothing of B's",
+    async (_pattern, route) => {
+      const { a, b } = readers;
+      const before = await ofReader(b);
+      // The intents readers' forms take today, and a few they may take tomorrow.
+      const intents = ['revoke', 'create', 'feedback', 'add-clue', 'open-assistant', 'delete', ''];
+      for (const intent of intents) {
+        for (const [how, headers] of Object.entries(as(a))) {
+          const answer = await call(
+            route.module.action!,
+            request(route.path, {
+              method: 'POST',
+              body: new URLSearchParams({ intent, ...namingB(b) }).toString(),
+              headers: {
+                'Content-Type': 'application/x-www-form-urlencoded',
+                Origin: 'http://localhost',
+                ...headers,
+              },
+            }),
+            route.params,
+          );
+          expect(answer.status, `${intent}, ${how}: ${JSON.stringify(answer)}`).toBeLessThan(500);
+        }
+      }
+      expect(changes(before, await ofReader(b))).toEqual([]);
+      expect((await ReaderTokens.readerOf(b.apiToken))?.reader.id).toBe(b.id);
+    },
+  );
+
+  it("revoking reader B's token id as reader A answers 404, as a missing one", async () => {
+    const route = user.find((candidate) => candidate.pattern === '/account/tokens')!;
+    const answer = await call(
+      route.module.action!,
+      request(route.path, {
+        method: 'POST',
+        body: new URLSearchParams({ intent: 'revoke', id: readers.b.tokenId }).toString(),
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Origin: 'http://localhost',
+          Cookie: readers.a.cookie,
+        },
+      }),
+    );
+    expect(answer).toMatchObject({
+      status: 404,
+      data: { error: ReaderTokens.READER_TOKEN_MESSAGES.notFound },
+    });
+  });
+
+  it.each(readerApis.map((route) => [route.pattern, route] as const))(
+    '%s answers odd query values with a 4xx, never a 5xx',
+    async (_pattern, route) => {
+      const wrong: string[] = [];
+      for (const raw of ['%ED%A0%80', '%00', '%C0%AF%FF', 'a%01%07%7Fb', '-1', '1e3', '0x10', '']) {
+        const query = ['limit', 'offset', 'rating'].map((name) => `${name}=${raw}`).join('&');
+        const answer = await call(
+          route.module.loader!,
+          request(`${route.path}?${query}`, {
+            headers: { Authorization: `Bearer ${readers.a.apiToken}` },
+          }),
+          route.params,
+        );
+        if (answer.status < 400 || answer.status >= 500)
+          wrong.push(`?${query} -> ${answer.status}`);
+      }
+      expect(wrong).toEqual([]);
+    },
+  );
 });
 
 /** Requests no public form or API may accept: each must get a 4xx, never a 2xx, 3xx or 5xx. */

@@ -126,6 +126,29 @@ describe('the feed for two readers', () => {
     expect((elsewhere.data as FeedData).panel).toBeUndefined();
   });
 
+  it("offers a liked story's clues as chips, and a chip adds its clue to the reader's own", async () => {
+    const ada = await readerWithFeed('I research MEV');
+    const story = await createArticle({
+      title: 'Restaking protocols add slashing insurance',
+      summary: 'EigenLayer operators and restaking protocols weigh slashing insurance.',
+    });
+    const liked = await call(
+      action,
+      post({ intent: 'feedback', articleId: story.id, kind: 'like' }, ada.cookie),
+    );
+    const { chips } = liked.data as { chips: string[] };
+    expect(chips[0]).toBe('Let me chat with the assistant');
+    expect(chips.length).toBeGreaterThan(1);
+    const added = await call(
+      action,
+      post({ intent: 'add-clue', articleId: story.id, kind: 'like', clue: chips[1]! }, ada.cookie),
+    );
+    expect(added).toMatchObject({ status: 200, data: { intent: 'add-clue', articleId: story.id } });
+    const reader = (await Users.byId(ada.user.id))!;
+    expect(reader.descriptors!.map((d) => d.clue)).toEqual(['I research MEV', chips[1]]);
+    expect(reader.feedRequestedAt).toEqual(expect.any(String));
+  });
+
   it('keeps the image choice on the reader and opens a change-clues conversation by redirect', async () => {
     const ada = await readerWithFeed('I trade perps');
     expect(

@@ -34,7 +34,8 @@ import { requireUser } from '#web/lib/user.server';
 
 export const meta: MetaFunction = () => [{ title: 'Stories for you · Cluefeed' }];
 export const headers = privatePageHeaders;
-export const handle = { access: 'user' };
+// Stories' images live on their publishers' sites (the page's CSP allows https images).
+export const handle = { access: 'user', externalImages: true };
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 /** How often an open feed checks whether its update is done. */

@@ -1,9 +1,11 @@
 // UserLogin: e-mail (or "username": a reader's e-mail is their user name) and password. Success
 // goes to the returnUrl the guard gave (a path of this site only) or the feed; a reader already
-// signed in goes straight there. Failure shows the message and clears the password.
+// signed in goes straight there, by a document load: the feed's page has a policy of its own (it
+// shows stories' images from their publishers' sites), which a client-side navigation from this
+// page would not bring. Failure shows the message and clears the password.
 import {
   data,
-  redirect,
+  redirectDocument,
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
@@ -31,7 +33,7 @@ const destination = (request: Request) =>
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const reader = await optionalUser(request);
-  if (reader) throw redirect(destination(request), { headers: reader.headers });
+  if (reader) throw redirectDocument(destination(request), { headers: reader.headers });
   return null;
 }
 
@@ -46,7 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
     );
     const headers = new Headers(await sessionCookieHeader(token));
     headers.append('Set-Cookie', await userDeviceCookie().serialize(deviceToken));
-    return redirect(destination(request), { headers });
+    return redirectDocument(destination(request), { headers });
   } catch (error) {
     if (!isVisibleError(error)) throw error;
     return data(

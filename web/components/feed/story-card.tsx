@@ -40,6 +40,7 @@ export function StoryCard({ story, showImages }: Props) {
           alt=""
           loading="lazy"
           decoding="async"
+          referrerPolicy="no-referrer"
         />
       )}
       <div className="story-card__body">
