@@ -73,7 +73,8 @@ export const ASSISTANT_LIMITS = {
   /** The conversation stops here, so ten clue reviews always fit after it. */
   conversationMessages: 50,
   clues: 100,
-  clueLength: 300,
+  /** As long as a stored clue (core/users' ClueSchema), so every reader's clues fit. */
+  clueLength: 500,
 };
 
 /** Each operation counts; a person chats at a few messages a minute, a script far faster. */

@@ -259,13 +259,26 @@ export const scoreNewClues = Jobs.defineChunkedJob({
   input: v.object({ targets: ScoringInput.entries.targets }),
   plan: planScoring,
   runChunk: (chunk, _input, context) => scoreChunk(chunk, context),
-  // The reader's old clue sets are never read again; the funnel's promised e-mail, once there are stories.
-  async succeeded(input) {
+  // The reader's old clue sets are never read again; their feed list is rebuilt; the funnel's
+  // promised e-mail, once there are stories. A reader who changed their clues again while this run
+  // scored the ones before (their new run was refused: this one held the slot) keeps their list
+  // and their 'updating' notice: the next scheduled run scores the new clues and rebuilds it.
+  async succeeded(input, context) {
+    const keys = await Scoring.productionKeys();
+    const anyArticle = (await Articles.latest(1)).length > 0;
     for (const target of input.targets ?? []) {
       if (target.type !== 'user') continue;
       const user = await Users.byId(target.id);
       if (!user) continue;
-      await Scoring.forgetOtherClues(Scoring.userTarget(user));
+      const current = Scoring.userTarget(user);
+      const scored = Object.values(await Scoring.labelCounts(current, keys)).some((n) => n > 0);
+      if (anyArticle && !scored) {
+        context.log.info("The reader's clues changed during the run: the schedule scores them", {
+          userId: user.id,
+        });
+        continue;
+      }
+      await Scoring.forgetOtherClues(current);
       await Feed.buildFeed(user.id);
       await tellIfReady(user);
     }

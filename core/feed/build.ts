@@ -117,7 +117,7 @@ export async function needsBuild(
     | 'feedRequestedAt'
     | 'feedCluesHash'
     | 'feedSetup'
-    | 'feedCounts'
+    | 'feedScored'
   >,
   keys: Scoring.SetupKeys,
 ): Promise<boolean> {
@@ -125,9 +125,12 @@ export async function needsBuild(
   if (!reader.feedBuild || reader.feedRequestedAt) return true;
   if (reader.feedCluesHash !== target.cluesHash || reader.feedSetup !== setupName(keys))
     return true;
-  const scored = Object.values(await Scoring.labelCounts(target, keys)).reduce((a, n) => a + n, 0);
-  const listed = (reader.feedCounts ?? []).reduce((a, n) => a + n, 0);
-  return Math.min(scored, FEED_MAX_STORIES) !== listed;
+  return (await scoredCount(target, keys)) !== reader.feedScored;
+}
+
+/** How many scores a target has for its clues by this setup, whatever the list's cap. */
+async function scoredCount(target: Scoring.MatchingTarget, keys: Scoring.SetupKeys) {
+  return Object.values(await Scoring.labelCounts(target, keys)).reduce((a, n) => a + n, 0);
 }
 
 export type BuildOutcome =
@@ -144,6 +147,8 @@ export async function buildFeed(userId: string): Promise<BuildOutcome> {
   if (!reader) return { built: false, reason: 'no-reader' };
   const requestedAt = reader.feedRequestedAt;
   const keys = await Scoring.productionKeys();
+  // Counted before the scores are read: a score stored meanwhile makes the next run rebuild.
+  const scored = await scoredCount(Scoring.userTarget(reader), keys);
   const [scores, feedback] = await Promise.all([scoresOf(reader, keys), feedbackOf(userId)]);
   const articles = await articlesOf(scores.map((score) => score.articleId));
   const given = new Map(feedback.map((item) => [item.articleId, item.kind]));
@@ -178,6 +183,7 @@ export async function buildFeed(userId: string): Promise<BuildOutcome> {
     .set({
       feedBuild: build,
       feedCounts: counts,
+      feedScored: scored,
       feedCluesHash: Scoring.userTarget(reader).cluesHash,
       feedSetup: setupName(keys),
       feedBuiltAt: new Date().toISOString(),

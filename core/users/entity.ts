@@ -48,6 +48,8 @@ export const UserEntity = defineEntity({
      */
     feedBuild: { type: 'string' },
     feedCounts: { type: 'list', items: { type: 'number' } },
+    /** How many scores the reader had when the list was built (the list holds the best 2,000). */
+    feedScored: { type: 'number' },
     feedCluesHash: { type: 'string' },
     feedSetup: { type: 'string' },
     feedBuiltAt: { type: 'string' },

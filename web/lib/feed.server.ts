@@ -9,6 +9,13 @@ import { parse, VisibleError } from '#core/common';
 import * as Feed from '#core/feed';
 import * as Users from '#core/users';
 
+/** The chat's failures on our side as the spec words them (§8), by the action that failed. */
+export const CHAT_FAILURES: Record<string, string> = {
+  'open-assistant': Assistant.CHAT_ERRORS.initializeThread,
+  send: Assistant.CHAT_ERRORS.sendMessage,
+  review: Assistant.CHAT_ERRORS.retrieveClues,
+};
+
 export type ChatBubble = { id: string; role: 'user' | 'assistant'; bubbles: string[] };
 export type ClueReviewView = { toAdd: string[]; toRemove: string[]; toKeep: string[] };
 export type Panel = {

@@ -29,7 +29,13 @@ import { StoryCard } from '#web/components/feed/story-card';
 import { readForm } from '#web/lib/api.server';
 import { privatePageHeaders } from '#web/lib/cache';
 import { FEED_TEXTS, FEEDBACK_BANNERS } from '#web/lib/feed-texts';
-import { chosenRatings, feedAction, panelOf, ratingOptions } from '#web/lib/feed.server';
+import {
+  CHAT_FAILURES,
+  chosenRatings,
+  feedAction,
+  panelOf,
+  ratingOptions,
+} from '#web/lib/feed.server';
 import { requireUser } from '#web/lib/user.server';
 
 export const meta: MetaFunction = () => [{ title: 'Stories for you · Cluefeed' }];
@@ -61,7 +67,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       clues: (user.descriptors ?? []).map(({ id, clue }) => ({ id, clue })),
       showImages: user.showImages !== false,
       updating: !!user.feedRequestedAt,
-      built: !!user.feedBuild,
+      build: user.feedBuild ?? null,
       ratings,
       options: ratingOptions(user),
       offset: Number(offset),
@@ -79,7 +85,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { user, headers } = await requireUser(request);
-  const form = await readForm(request);
   const url = new URL(request.url);
   const withParams = (set: Record<string, string | undefined>) => {
     const next = new URLSearchParams(url.search);
@@ -88,7 +93,9 @@ export async function action({ request }: ActionFunctionArgs) {
     const query = next.toString();
     return `/feed${query ? `?${query}` : ''}`;
   };
+  let form = new URLSearchParams();
   try {
+    form = await readForm(request);
     const result = await feedAction(user, form);
     switch (result.intent) {
       case 'open-assistant':
@@ -102,7 +109,11 @@ export async function action({ request }: ActionFunctionArgs) {
     }
   } catch (error) {
     if (!isVisibleError(error)) throw error;
-    const message = error.status >= 500 ? FEEDBACK_BANNERS.errorText : error.message;
+    // On our side (5xx): the spec's words for the operation (§8), never the cause's.
+    const message =
+      error.status < 500
+        ? error.message
+        : (CHAT_FAILURES[form.get('intent') ?? ''] ?? FEEDBACK_BANNERS.errorText);
     return data(
       { error: message, articleId: form.get('articleId') ?? undefined },
       { status: error.status, headers: { ...headers, ...NO_STORE } },
@@ -118,20 +129,30 @@ export default function UserFeed() {
   const location = useLocation();
   const more = useFetcher<typeof loader>();
   const revalidator = useRevalidator();
-  const [extra, setExtra] = useState<LoaderData['stories']>([]);
+  // The pages 'Load more' appended, by offset: a revalidation answers a page again and replaces
+  // it; a page from another build (the list was rebuilt meanwhile) is left out, so the reader
+  // starts again from the rebuilt first page instead of mixing two orders.
+  const [appended, setAppended] = useState<Record<number, LoaderData['stories']>>({});
   const [showImages, setShowImages] = useState(loaded.showImages);
-  const pageKey = `${loaded.ratings.join('|')}#${loaded.offset}#${loaded.count}`;
+  const pageKey = `${loaded.ratings.join('|')}#${loaded.offset}#${loaded.build}`;
 
   useEffect(() => {
-    setExtra([]);
+    setAppended({});
   }, [pageKey]);
   useEffect(() => {
     setShowImages(loaded.showImages);
   }, [loaded.showImages]);
+  const firstPageEnd = loaded.offset + loaded.stories.length;
   useEffect(() => {
-    const stories = more.data?.stories;
-    if (stories) setExtra((shown) => [...shown, ...stories]);
-  }, [more.data]);
+    const page = more.data;
+    if (!page || page.build !== loaded.build) return;
+    setAppended((shown) => {
+      // The page again (a revalidation), or the next one; never one after a gap.
+      const end = Object.values(shown).reduce((sum, stories) => sum + stories.length, firstPageEnd);
+      if (!(page.offset in shown) && page.offset !== end) return shown;
+      return { ...shown, [page.offset]: page.stories };
+    });
+  }, [more.data, loaded.build, firstPageEnd]);
   // While the feed updates, look again every few seconds; the notice goes when it is done.
   useEffect(() => {
     if (!loaded.updating) return;
@@ -141,7 +162,13 @@ export default function UserFeed() {
     return () => clearInterval(timer);
   }, [loaded.updating, revalidator]);
 
-  const stories = [...loaded.stories, ...extra];
+  const seen = new Set<string>();
+  const stories = [
+    ...loaded.stories,
+    ...Object.entries(appended)
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .flatMap(([, page]) => page),
+  ].filter((story) => !seen.has(story.articleId) && !!seen.add(story.articleId));
   const loadedUpTo = loaded.offset + stories.length;
   const params = (set: Record<string, string | undefined>) => {
     const next = new URLSearchParams(location.search);
@@ -201,7 +228,13 @@ export default function UserFeed() {
               onImages={setShowImages}
             />
           )}
-          {loaded.offset > 0 && (
+          {loaded.offset > 0 && stories.length === 0 && (
+            <p className="feed__range">
+              There {loaded.count === 1 ? 'is 1 story' : `are ${loaded.count} stories`} with these
+              ratings. <Link to={params({})}>Back to the first stories</Link>
+            </p>
+          )}
+          {loaded.offset > 0 && stories.length > 0 && (
             <p className="feed__range">
               Stories {loaded.offset + 1}–{loadedUpTo} of {loaded.count}.{' '}
               <Link to={params({})}>Back to the first stories</Link>
@@ -213,7 +246,7 @@ export default function UserFeed() {
                 <StoryCard key={story.articleId} story={story} showImages={showImages} />
               ))}
             </ol>
-          ) : (
+          ) : loaded.offset > 0 ? null : (
             <p className="feed__empty">
               {loaded.clues.length === 0
                 ? FEED_TEXTS.noClues

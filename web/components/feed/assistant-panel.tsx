@@ -5,6 +5,7 @@
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Panel } from '#web/lib/feed.server';
+import { FEEDBACK_BANNERS } from '#web/lib/feed-texts';
 
 type Props = { panel: Panel; closeHref: string; keepChattingHref: string; error?: string };
 
@@ -63,9 +64,10 @@ export function AssistantPanel({ panel, closeHref, keepChattingHref, error }: Pr
         )}
       </ol>
       {error && (
-        <p className="error-box" role="alert">
-          {error}
-        </p>
+        <div className="feed-banner feed-banner--error" role="alert">
+          <p className="feed-banner__title">{FEEDBACK_BANNERS.errorTitle}</p>
+          <p>{error}</p>
+        </div>
       )}
       {panel.review ? (
         <ClueReview panel={panel} busy={busy} keepChattingHref={keepChattingHref} />

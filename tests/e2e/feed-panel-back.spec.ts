@@ -1,0 +1,32 @@
+// Review of issue 19 (review19): the note says the side panel "opens without JavaScript, Back
+// closes it". A reader opens the assistant from the sidebar, sends a message, and presses Back.
+import { ulid } from 'ulid';
+import * as Users from '#core/users';
+import { readerWithPassword } from '#tests/integration/readers';
+import { expect, hydrated, test } from './fixtures';
+
+test.describe("the feed's side panel and the browser's Back", () => {
+  test('Back after chatting closes the panel', async ({ page }) => {
+    const reader = await readerWithPassword({ name: 'Back Reader' });
+    await Users.UserEntity.patch({ id: reader.user.id })
+      .set({ descriptors: [{ id: ulid(), clue: 'I build DeFi lending protocols' }] })
+      .go();
+    await page.goto('/login');
+    await page.getByLabel('E-mail or username').fill(reader.email);
+    await page.getByLabel('Password').fill(reader.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/feed$/);
+    await hydrated(page);
+
+    await page.getByRole('button', { name: 'I want to change some of my clues' }).click();
+    const panel = page.getByRole('complementary', { name: 'Change your clues' });
+    await expect(panel).toBeVisible();
+    await panel.getByLabel('Your message').fill('I also follow zero-knowledge rollups');
+    await panel.getByRole('button', { name: 'Send' }).click();
+    await expect(panel.getByRole('log')).toContainText('I also follow zero-knowledge rollups');
+
+    await page.goBack();
+    await expect(page).toHaveURL(/\/feed$/);
+    await expect(panel).toHaveCount(0);
+  });
+});
