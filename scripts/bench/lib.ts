@@ -217,12 +217,14 @@ type Histogram = { average: number; mean: number; stddev: number; min: number; m
 };
 export type LoadResult = {
   url: string;
-  requests: Histogram;
+  requests: Histogram & { total: number };
   latency: Histogram;
-  throughput: Histogram;
+  throughput: Histogram & { total: number };
   errors: number;
   timeouts: number;
   non2xx: number;
+  /** Answers `verifyBody` refused. */
+  mismatches: number;
   '2xx': number;
   statusCodeStats: Record<string, { count: number }>;
   duration: number;
@@ -232,6 +234,8 @@ type LoadOptions = {
   connections: number;
   duration: number;
   headers?: Record<string, string>;
+  /** Checks each answer's body (as text: ask for it uncompressed); a refusal is a mismatch. */
+  verifyBody?: (body: string) => boolean;
 };
 type LoadRunner = (options: LoadOptions) => Promise<LoadResult>;
 
