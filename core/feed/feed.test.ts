@@ -156,6 +156,34 @@ describe("a reader's feed list", () => {
   });
 });
 
+describe('a list that is behind', () => {
+  it('is one with a change waiting, its clues changed, or a new score; a fresh build is not', async () => {
+    const user = await reader(['I run a validator']);
+    await scored(user, 'Very Relevant');
+    const keys = await Scoring.productionKeys();
+    expect(await Feed.needsBuild(user, keys)).toBe(true);
+    await Feed.buildFeed(user.id);
+    expect(await Feed.needsBuild(await fresh(user.id), keys)).toBe(false);
+    // A change that arrived while (or after) the list was built keeps its mark: the list is behind.
+    await Users.UserEntity.patch({ id: user.id })
+      .set({ feedRequestedAt: new Date().toISOString() })
+      .go();
+    expect(await Feed.needsBuild(await fresh(user.id), keys)).toBe(true);
+    await Feed.buildFeed(user.id);
+    expect(await Feed.needsBuild(await fresh(user.id), keys)).toBe(false);
+    await scored(user, 'Quite Relevant');
+    expect(await Feed.needsBuild(await fresh(user.id), keys)).toBe(true);
+    await Feed.buildFeed(user.id);
+    const built = await fresh(user.id);
+    expect(
+      await Feed.needsBuild(
+        { ...built, descriptors: [{ id: ulid(), clue: 'I trade perps' }] },
+        keys,
+      ),
+    ).toBe(true);
+  });
+});
+
 describe('feedback on a story', () => {
   it("moves the disliked source's stories down at the next build and marks the story disliked", async () => {
     const user = await reader(['I build DeFi lending protocols']);

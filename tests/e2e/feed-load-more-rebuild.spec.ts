@@ -8,7 +8,7 @@ import * as Feed from '#core/feed';
 import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
-import { readerWithPassword } from '#tests/integration/readers';
+import { readerWithPassword, retireReader } from '#tests/integration/readers';
 import { expect, hydrated, offlineImages, remixIdle, test } from './fixtures';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
@@ -16,7 +16,13 @@ const cards = (page: Page) => page.getByRole('list', { name: 'Stories' }).getByR
 const titles = (page: Page) =>
   page.getByRole('list', { name: 'Stories' }).getByRole('heading', { level: 2 }).allTextContents();
 
+/** This file's readers, retired after each test. */
+const journeyReaders: string[] = [];
+
 test.describe("the reader's feed after 'Load more'", () => {
+  test.afterEach(async () => {
+    for (const id of journeyReaders.splice(0)) await retireReader(id);
+  });
   test.setTimeout(120_000);
   // Stories' images come from their publishers' sites.
   test.beforeEach(async ({ page }) => {
@@ -76,6 +82,7 @@ async function signedInWithLoadedStories(page: Page) {
     );
   }
   const reader = await readerWithPassword({ name: 'More Reader' });
+  journeyReaders.push(reader.user.id);
   await Users.UserEntity.patch({ id: reader.user.id })
     .set({ descriptors: [{ id: ulid(), clue: 'I build DeFi lending protocols' }] })
     .go();

@@ -2,7 +2,7 @@
 // sends a message, and Back closes the panel.
 import { ulid } from 'ulid';
 import * as Users from '#core/users';
-import { readerWithPassword } from '#tests/integration/readers';
+import { readerWithPassword, retireReader } from '#tests/integration/readers';
 import { expect, hydrated, test } from './fixtures';
 
 test.describe("the feed's side panel and the browser's Back", () => {
@@ -28,5 +28,6 @@ test.describe("the feed's side panel and the browser's Back", () => {
     await page.goBack();
     await expect(page).toHaveURL(/\/feed$/);
     await expect(panel).toHaveCount(0);
+    await retireReader(reader.user.id);
   });
 });

@@ -9,7 +9,7 @@ import * as Feed from '#core/feed';
 import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
-import { readerWithPassword } from '#tests/integration/readers';
+import { readerWithPassword, retireReader } from '#tests/integration/readers';
 import { expect, hydrated, offlineImages, remixIdle, test } from './fixtures';
 import { expectFitsAndReadable } from './page-checks';
 
@@ -198,5 +198,6 @@ test.describe("the reader's feed", () => {
     await expect
       .poll(() => image.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
       .toBeGreaterThan(0);
+    await retireReader(reader.user.id);
   });
 });

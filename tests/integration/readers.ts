@@ -72,3 +72,11 @@ export async function readerWithFeed(labels: RelevanceLabel[], name = 'Ada Reade
   );
   return { ...reader, articles, token };
 }
+
+/**
+ * Ends a journey's reader: inactive, so the scoring runs of later journeys (every active reader
+ * with clues, over the newest articles) do not score them too.
+ */
+export async function retireReader(id: string): Promise<void> {
+  await Users.UserEntity.patch({ id }).set({ isActive: false }).go();
+}

@@ -5,6 +5,7 @@
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Panel } from '#web/lib/feed.server';
+import { useHydrated } from '#web/lib/hydrated';
 import { FEEDBACK_BANNERS } from '#web/lib/feed-texts';
 
 type Props = { panel: Panel; closeHref: string; keepChattingHref: string; error?: string };
@@ -25,6 +26,8 @@ export function AssistantPanel({ panel, closeHref, keepChattingHref, error }: Pr
   const busy =
     navigation.state !== 'idle' && navigation.formData?.get('threadId') === panel.threadId;
   const [text, setText] = useState('');
+  // Without JavaScript nothing would enable Send again: it is only disabled once script runs.
+  const hydrated = useHydrated();
   const count = panel.messages.length;
 
   useEffect(() => {
@@ -95,7 +98,7 @@ export function AssistantPanel({ panel, closeHref, keepChattingHref, error }: Pr
                 }
               }}
             />
-            <button type="submit" className="button" disabled={busy || !text.trim()}>
+            <button type="submit" className="button" disabled={hydrated && (busy || !text.trim())}>
               Send
             </button>
           </Form>
