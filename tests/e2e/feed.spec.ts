@@ -13,7 +13,13 @@ import { readerWithPassword, retireReader } from '#tests/integration/readers';
 import { expect, hydrated, offlineImages, remixIdle, test } from './fixtures';
 import { expectFitsAndReadable } from './page-checks';
 
-const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+/**
+ * Publication times from a moment 5 minutes ahead: the clue change rescores the reader's newest
+ * 100 articles, and the journeys running beside this one add articles dated up to now. Dated
+ * ahead, the stories this journey checks stay in that window whatever the others add meanwhile.
+ */
+const AHEAD = Date.now() + 5 * 60_000;
+const minutesAgo = (minutes: number) => new Date(AHEAD - minutes * 60_000).toISOString();
 
 /** Lending stories from two sources, a zero-knowledge story and padding enough for two pages. */
 async function stories(tag: string) {
@@ -37,7 +43,7 @@ async function stories(tag: string) {
       'hardware; rollups teams ship faster zk proofs.',
     source: `Rollup Report ${tag}`,
     image: 'https://images.rollup-report.example/provers.jpg',
-    publishedAt: minutesAgo(30),
+    publishedAt: minutesAgo(0),
   });
   return { disliked, rollups, others, all: [disliked, ...others, rollups] };
 }
