@@ -51,3 +51,17 @@ export function isConditionFailure(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Runs a write (one item or a transaction); false when it was refused (a condition failed, or the
+ * transaction collided with another one) and nothing was written.
+ */
+export async function committed(write: { go(): Promise<object> }): Promise<boolean> {
+  try {
+    const result = await write.go();
+    return !('canceled' in result && result.canceled);
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}

@@ -9,7 +9,7 @@ import { ulid } from 'ulid';
 import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
 import { RELEVANCE_LABELS } from '#core/ai';
-import { isConditionFailure } from '#core/db';
+import { committed } from '#core/db';
 import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { FeedbackEntity, FeedStoryEntity } from './entities';
@@ -179,26 +179,20 @@ export async function buildFeed(userId: string): Promise<BuildOutcome> {
       ...(given.has(article.id) ? { feedback: given.get(article.id) } : {}),
     })),
   );
-  const published = await Users.UserEntity.patch({ id: userId })
-    .set({
-      feedBuild: build,
-      feedCounts: counts,
-      feedScored: scored,
-      feedCluesHash: Scoring.userTarget(reader).cluesHash,
-      feedSetup: setupName(keys),
-      feedBuiltAt: new Date().toISOString(),
-    })
-    .where((attr, op) =>
-      reader.feedBuild ? op.eq(attr.feedBuild, reader.feedBuild) : op.notExists(attr.feedBuild),
-    )
-    .go()
-    .then(
-      () => true,
-      (error: unknown) => {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      },
-    );
+  const published = await committed(
+    Users.UserEntity.patch({ id: userId })
+      .set({
+        feedBuild: build,
+        feedCounts: counts,
+        feedScored: scored,
+        feedCluesHash: Scoring.userTarget(reader).cluesHash,
+        feedSetup: setupName(keys),
+        feedBuiltAt: new Date().toISOString(),
+      })
+      .where((attr, op) =>
+        reader.feedBuild ? op.eq(attr.feedBuild, reader.feedBuild) : op.notExists(attr.feedBuild),
+      ),
+  );
   if (!published) {
     // Another build was published meanwhile (from a later read): this one is never read.
     await forgetBuilds(userId, (other) => other === build);
@@ -212,15 +206,9 @@ export async function buildFeed(userId: string): Promise<BuildOutcome> {
 
 /** Removes the 'updating' mark this build answers, unless a newer request replaced it. */
 async function settle(userId: string, requestedAt: string): Promise<boolean> {
-  return Users.UserEntity.patch({ id: userId })
-    .remove(['feedRequestedAt'])
-    .where((attr, op) => op.eq(attr.feedRequestedAt, requestedAt))
-    .go()
-    .then(
-      () => true,
-      (error: unknown) => {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      },
-    );
+  return committed(
+    Users.UserEntity.patch({ id: userId })
+      .remove(['feedRequestedAt'])
+      .where((attr, op) => op.eq(attr.feedRequestedAt, requestedAt)),
+  );
 }

@@ -6,7 +6,7 @@ import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
 import * as Articles from '#core/articles';
 import { parse, VisibleError } from '#core/common';
-import { isConditionFailure } from '#core/db';
+import { committed } from '#core/db';
 import * as RateLimit from '#core/rate-limit';
 import * as Users from '#core/users';
 import { FEEDBACK_KINDS, FeedbackEntity } from './entities';
@@ -80,11 +80,9 @@ export async function giveFeedback(
       users.patch({ id: userId }).set({ feedRequestedAt: at }).commit(),
     ],
   );
-  const result = await write.go().catch((error: unknown) => {
-    if (isConditionFailure(error)) return { canceled: true };
-    throw error;
-  });
-  if (result.canceled) throw new VisibleError('feed.feedback_busy', FEEDBACK_MESSAGES.busy, 409);
+  if (!(await committed(write))) {
+    throw new VisibleError('feed.feedback_busy', FEEDBACK_MESSAGES.busy, 409);
+  }
   await requestBuild(userId);
   return { article, kind, changed: true };
 }

@@ -8,7 +8,7 @@ import { ulid } from 'ulid';
 import * as v from 'valibot';
 import * as Auth from '#core/auth';
 import { freeText, parse, VisibleError } from '#core/common';
-import { isConditionFailure } from '#core/db';
+import { committed } from '#core/db';
 import * as RateLimit from '#core/rate-limit';
 import * as Users from '#core/users';
 import { ReaderTokenEntity } from './entity';
@@ -56,16 +56,6 @@ function shown(item: EntityItem<typeof ReaderTokenEntity>): ReaderToken {
     ...(item.lastUsedAt && { lastUsedAt: item.lastUsedAt }),
     expiresAt: new Date(item.expiresAt * 1000).toISOString(),
   };
-}
-
-/** Runs a write transaction; false when one of its conditions failed (nothing was written). */
-async function committed(transaction: { go(): Promise<{ canceled: boolean }> }): Promise<boolean> {
-  try {
-    return !(await transaction.go()).canceled;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
 }
 
 /** The reader's slots as stored, expired ones included (at most MAX_TOKENS_PER_READER items). */

@@ -7,7 +7,7 @@ import { ulid } from 'ulid';
 import * as Analytics from '#core/analytics';
 import * as Audiences from '#core/audiences';
 import { fn, parse, TrackingSchema, VisibleError } from '#core/common';
-import { isConditionFailure } from '#core/db';
+import { committed } from '#core/db';
 import { EmailSchema, emailKey } from '#core/mail';
 import * as Outbox from '#core/outbox';
 import * as RateLimit from '#core/rate-limit';
@@ -45,20 +45,6 @@ const brokenLink = () => new VisibleError('subscriber.invalid_link', BROKEN_LINK
 const changedMeanwhile = () =>
   new VisibleError('subscriber.changed', 'Your subscription just changed. Please try again.', 409);
 const now = () => new Date().toISOString();
-
-/**
- * Runs a write (one item or a transaction); false when it was refused (a condition failed, or the
- * transaction collided with another one) and nothing was written.
- */
-async function committed(write: { go(): Promise<object> }): Promise<boolean> {
-  try {
-    const result = await write.go();
-    return !('canceled' in result && result.canceled);
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
 
 export async function byId(id: string): Promise<Subscriber | undefined> {
   const { data } = await SubscriberEntity.get({ id }).go({ consistent: true });

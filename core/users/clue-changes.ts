@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { ulid } from 'ulid';
 import { parse, VisibleError } from '#core/common';
-import { isConditionFailure } from '#core/db';
+import { committed } from '#core/db';
 import * as RateLimit from '#core/rate-limit';
 import { UserEntity } from './entity';
 import { queueScoring } from './queue-scoring';
@@ -86,21 +86,15 @@ export async function applyClueChanges(
   await RateLimit.hit(CLUE_CHANGE_LIMIT, userId);
   const revision = user.cluesRevision ?? 0;
   const at = new Date().toISOString();
-  const written = await UserEntity.patch({ id: userId })
-    .set({ descriptors, cluesRevision: revision + 1, feedRequestedAt: at, updatedAt: at })
-    .where((attr, op) =>
-      revision === 0
-        ? `(${op.notExists(attr.cluesRevision)} OR ${op.eq(attr.cluesRevision, 0)})`
-        : op.eq(attr.cluesRevision, revision),
-    )
-    .go()
-    .then(
-      () => true,
-      (error: unknown) => {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      },
-    );
+  const written = await committed(
+    UserEntity.patch({ id: userId })
+      .set({ descriptors, cluesRevision: revision + 1, feedRequestedAt: at, updatedAt: at })
+      .where((attr, op) =>
+        revision === 0
+          ? `(${op.notExists(attr.cluesRevision)} OR ${op.eq(attr.cluesRevision, 0)})`
+          : op.eq(attr.cluesRevision, revision),
+      ),
+  );
   if (!written) throw new VisibleError('clues.busy', CLUE_CHANGE_MESSAGES.busy, 409);
   await queueScoring(userId);
   return {

@@ -5,7 +5,8 @@ import { createWriteTransaction } from 'electrodb';
 import { config } from '#core/config';
 import * as Outbox from '#core/outbox';
 import { UserEntity } from './entity';
-import { byId, committed } from './read';
+import { committed } from '#core/db';
+import { byId } from './read';
 
 /**
  * Marks the reader's feed ready and queues the e-mail with the sign-in link, once per reader.

@@ -5,21 +5,14 @@ import * as v from 'valibot';
 import { ulid } from 'ulid';
 import { ROLES } from '#core/auth';
 import { fn, freeText, parse, VisibleError } from '#core/common';
+import { committed } from '#core/db';
 import { emailSchema } from '#core/mail';
 import { UserEntity, USER_STATUSES } from './entity';
 import { queueScoring } from './queue-scoring';
 import { UserEmailEntity } from './user-email-entity';
 import { searchEntry, UserSearchTermEntity } from './user-search-term-entity';
 import { isFirstMatch, normaliseTerm, searchTerms } from './terms';
-import {
-  byId,
-  ClueSchema,
-  committed,
-  IdSchema,
-  mustGet,
-  NOT_FOUND_MESSAGE,
-  type User,
-} from './read';
+import { byId, ClueSchema, IdSchema, mustGet, NOT_FOUND_MESSAGE, type User } from './read';
 
 export { UserEntity, UserEmailEntity, UserSearchTermEntity, USER_STATUSES };
 export {

@@ -10,7 +10,8 @@ import * as Outbox from '#core/outbox';
 import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
 import { UserEntity } from './entity';
-import { byId, committed, IdSchema, mustGet, type User } from './read';
+import { committed } from '#core/db';
+import { byId, IdSchema, mustGet, type User } from './read';
 
 export const INVITATION_TTL_SECONDS = 14 * 24 * 3600;
 export const INVITATION_LINK_INVALID = 'This invitation link is not valid or has expired';

@@ -2,7 +2,6 @@
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { freeText, VisibleError } from '#core/common';
-import { isConditionFailure } from '#core/db';
 import { UserEntity } from './entity';
 
 export type User = EntityItem<typeof UserEntity>;
@@ -27,16 +26,4 @@ export async function mustGet(id: string): Promise<User> {
   const user = await byId(id);
   if (!user) throw new VisibleError('user.not_found', NOT_FOUND_MESSAGE, 404);
   return user;
-}
-
-/** Runs a write transaction; false when one of its conditions failed (nothing was written). */
-export async function committed(transaction: {
-  go(): Promise<{ canceled: boolean }>;
-}): Promise<boolean> {
-  try {
-    return !(await transaction.go()).canceled;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
 }

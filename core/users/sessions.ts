@@ -10,7 +10,8 @@ import * as Auth from '#core/auth';
 import { parse, VisibleError } from '#core/common';
 import { canonicalEmail } from '#core/mail';
 import * as RateLimit from '#core/rate-limit';
-import { committed, byId, type User } from './read';
+import { committed } from '#core/db';
+import { byId, type User } from './read';
 import { UserEmailEntity } from './user-email-entity';
 import { UserSessionEntity } from './user-session-entity';
 
