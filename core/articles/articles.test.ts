@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { db } from '#core/db';
 import * as Articles from '#core/articles';
 import { fingerprint } from '#core/feeds';
+import { useOwnTable } from '#tests/integration/own-table';
 
 function story(overrides: Partial<Parameters<typeof Articles.storeIfNew>[0]> = {}) {
   const key = ulid().toLowerCase();
@@ -18,6 +19,10 @@ function story(overrides: Partial<Parameters<typeof Articles.storeIfNew>[0]> = {
   };
   return { ...article, fingerprint: overrides.fingerprint ?? fingerprint(article) };
 }
+
+// It counts and clears every article in its table: other files' articles (the feed's tests store
+// many) must not be in it.
+useOwnTable('articles');
 
 describe('Articles', () => {
   it('keeps the id out of the key prefix and finds the article by id and by URL', async () => {
