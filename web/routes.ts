@@ -52,6 +52,7 @@ export default [
     route('setup-campaign', 'routes/admin/setup-campaign.tsx'),
     route('setup-campaign/:id', 'routes/admin/setup-campaign.issue.tsx'),
     route('user-management', 'routes/admin/user-management.tsx'),
+    route('experiments/datasets', 'routes/admin/experiments.datasets.tsx'),
     route('articles/:id', 'routes/admin/article.tsx'),
   ]),
   route('*', 'routes/not-found.tsx', { id: 'routes/catch-all' }),

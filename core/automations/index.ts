@@ -158,6 +158,7 @@ export const jobs = Jobs.registry([
   scoreNewClues,
   Feed.buildFeedJob,
   Experiments.runExperiment,
+  Experiments.freezeDatasetJob,
 ] as Jobs.JobDefinition[]);
 
 /** A job's title for an operator ('Scoring articles'); a job no longer known keeps its name. */

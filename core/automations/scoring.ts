@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
+import * as Experiments from '#core/experiments';
 import * as Feed from '#core/feed';
 import * as Audiences from '#core/audiences';
 import { isVisibleError, mapPool } from '#core/common';
@@ -235,12 +236,15 @@ export const scoreArticles = Jobs.defineChunkedJob({
   runChunk: (chunk, _input, context) => scoreChunk(chunk, context),
   // Each reader whose scores moved gets their feed list rebuilt (ADR 0039), then the e-mail the
   // funnel promised, once there are stories.
-  async succeeded() {
+  async succeeded(_input, context) {
     const keys = await Scoring.productionKeys();
     await mapPool(await everyUser(), FEED_BUILDS_AT_ONCE, async (user) => {
       if (scoresFor(user) && (await Feed.needsBuild(user, keys))) await Feed.buildFeed(user.id);
       await tellIfReady(user);
     });
+    // The first scored articles give the experiments their starter datasets (with scored pools).
+    const frozen = await Experiments.freezeStarterDatasets(context.systemUserId);
+    if (frozen > 0) context.log.info(`Froze ${frozen} starter experiment datasets`);
   },
 });
 

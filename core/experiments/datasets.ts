@@ -296,3 +296,22 @@ export async function thaw(id: string): Promise<Frozen> {
     stories: of<Story>('story'),
   };
 }
+
+/** Datasets a first import freezes when there are none, so the workbench has something to run on. */
+export const STARTER_DATASETS: { name: string; group: DatasetGroup }[] = [
+  { name: 'Newest articles for audiences', group: 'first_layer_descriptor' },
+  { name: 'Newest articles for readers', group: 'first_layer_user' },
+  { name: 'Newest articles and their stories', group: 'content_layer' },
+  { name: 'Everything: audiences, readers and stories', group: 'pipeline' },
+];
+
+/**
+ * Freezes the starter datasets when no dataset exists yet and there are articles (after an import;
+ * a job's work). Answers how many it froze.
+ */
+export async function freezeStarterDatasets(systemUserId: string): Promise<number> {
+  const { data } = await DatasetEntity.query.all({}).go({ count: 1 });
+  if (data.length > 0 || (await Articles.latest(1)).length === 0) return 0;
+  for (const starter of STARTER_DATASETS) await freezeDataset({ ...starter, systemUserId });
+  return STARTER_DATASETS.length;
+}

@@ -144,7 +144,7 @@ describe('the catalogue', () => {
 });
 
 describe('datasets', () => {
-  it('freeze what their group needs', () => {
+  it('freeze what their group needs', async () => {
     expect(datasets.descriptor).toMatchObject({
       articles: 6,
       descriptors: 2,
@@ -156,6 +156,12 @@ describe('datasets', () => {
     expect(datasets.content.stories).toBeGreaterThan(0);
     expect(datasets.content.stories).toBeLessThan(6);
     expect(datasets.pipeline).toMatchObject({ descriptors: 2, users: 1 });
+    // The first scoring run (beforeAll) froze the starter datasets: one of each group.
+    const starters = (await Experiments.datasets()).filter((d) =>
+      Experiments.STARTER_DATASETS.some((s) => s.name === d.name),
+    );
+    expect(starters.map((d) => d.group).sort()).toEqual([...Experiments.DATASET_GROUPS].sort());
+    expect(starters.find((d) => d.group === 'first_layer_descriptor')!.scores).toBeGreaterThan(0);
   });
 
   it("never change when the live data does, and a run's output names what was frozen", async () => {

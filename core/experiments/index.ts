@@ -15,8 +15,15 @@ export {
   freezeDataset,
   type Dataset,
 } from './datasets';
-export { addPrompt, duplicatePrompt, prompts, removePrompt, models } from './prompts';
-export { FreezeInput } from './datasets';
+export {
+  addPrompt,
+  duplicatePrompt,
+  prompts,
+  removePrompt,
+  models,
+  seedDefaultPrompts,
+} from './prompts';
+export { FreezeInput, freezeStarterDatasets, STARTER_DATASETS, thaw } from './datasets';
 export {
   ExperimentRunEntity,
   RUN_REFUSALS,
@@ -32,7 +39,7 @@ export {
   type RunForm,
 } from './runs';
 export { ExperimentResultEntity } from './results';
-export { runExperiment } from './job';
+export { freezeDatasetJob, runExperiment } from './job';
 export { compare, comparisonCsv, cohensKappa, COMPARE_MESSAGES } from './compare';
 export { promoteRun, PROMOTE_MESSAGES } from './promote';
 export { activeExperiments, type ActiveExperiment } from './active';

@@ -9,7 +9,7 @@ import * as Ai from '#core/ai';
 import * as Jobs from '#core/jobs';
 import * as Prompts from '#core/prompts';
 import { implementation, type Implementation } from './catalog';
-import { thaw, type Frozen } from './datasets';
+import { freezeDataset, FreezeInput, thaw, type Frozen } from './datasets';
 import { advance, runUnit, unitsOf, type State, type Step, type UnitResult } from './engine';
 import { chunksOf, keepChunk, keepOutput } from './results';
 import { runForJob, type RunItem } from './run-entity';
@@ -137,5 +137,17 @@ export const runExperiment = Jobs.defineChunkedJob({
       context.processId,
       summarise(steps, await chunksOf(context.processId), frozen, Date.now() - startedAt),
     );
+  },
+});
+
+/** Freezing a dataset reads many articles and scores and may embed them: a job, never a request. */
+export const freezeDatasetJob = Jobs.defineJob({
+  name: 'experiment-dataset-freeze',
+  title: 'Freezing an experiment dataset',
+  input: FreezeInput,
+  run: async (input, context) => {
+    const dataset = await freezeDataset({ ...input, systemUserId: context.systemUserId });
+    context.log.info(`Froze the dataset ${dataset.name}`, { datasetId: dataset.id });
+    return dataset;
   },
 });

@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import * as Ai from '#core/ai';
 import { fn, VisibleError } from '#core/common';
+import { isConditionFailure } from '#core/db';
 import * as Prompts from '#core/prompts';
 import { implementation, promptsOf, type Implementation } from './catalog';
 
@@ -58,3 +59,56 @@ export const removePrompt = (input: { id: string }) => Prompts.disable(input);
 
 /** Every AI model, by provider then model. */
 export const models = () => Ai.list();
+
+/** The default prompt each experiment implementation with prompts starts with (descriptor scoring has production's). */
+const DEFAULT_PROMPTS: Record<string, { title: string; prompt: string }> = {
+  'pick-best-content-per-descriptor': {
+    title: 'Pick best content per descriptor (default)',
+    prompt: Prompts.builtIn('pick-best-content').prompt,
+  },
+  'pick-best-content-per-user': {
+    title: 'Pick best content per reader (default)',
+    prompt: Prompts.builtIn('pick-best-content').prompt,
+  },
+  'score-articles-per-user': {
+    title: 'Score articles per reader (default)',
+    prompt: Prompts.builtIn('scoring').prompt,
+  },
+  'score-stories-per-user': {
+    title: 'Score stories per reader (default)',
+    prompt: Prompts.builtIn('scoring').prompt,
+  },
+  'content-categorization-by-scoring': {
+    title: 'Categorize by scoring (default)',
+    prompt: `Category: {audience}\nCategory clues:\n{clues}\n\nArticle\nTitle: {title}\nSummary: {summary}\n\nHow well does this article belong in each category?`,
+  },
+  'story-preprocessing-per-cluster': {
+    title: 'One story from its articles (default)',
+    prompt: `These {count} articles report the same event:\n\n{articles}\n\nWrite the story once: a short title, then what happened, who is involved and why it matters.`,
+  },
+};
+
+/** Stores each experiment implementation's default prompt once (seed); answers how many were new. */
+export async function seedDefaultPrompts(systemUserId = '-'): Promise<number> {
+  let created = 0;
+  for (const [index, [id, { title, prompt }]] of Object.entries(DEFAULT_PROMPTS).entries()) {
+    const owner = implementation(id)!;
+    Prompts.checkPlaceholders(prompt, { name: owner.name, placeholders: owner.info });
+    try {
+      await Prompts.PromptEntity.create({
+        id: Prompts.defaultPromptId(id),
+        expImplementationId: id,
+        title,
+        prompt,
+        // Fixed and old, so an operator's later prompt is always the newer one.
+        createdAt: new Date(Date.UTC(2026, 0, 2, 0, 0, index)).toISOString(),
+        systemUserId,
+        isDeleted: false,
+      }).go();
+      created++;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  return created;
+}

@@ -1,8 +1,9 @@
 // AI seed: the local models (the default in npm start and tests), an OpenAI model to switch to
-// once OPENAI_API_KEY is set, and each automation's default prompt. Idempotent. It promotes no
+// once OPENAI_API_KEY is set, and each automation's and experiment implementation's default prompt. Idempotent. It promotes no
 // scoring setup: the demo scores with the built-in scoring prompt and the configured model, as
 // every installation does until an operator promotes one (ADR 0032).
 import * as Ai from '#core/ai';
+import * as Experiments from '#core/experiments';
 import * as Prompts from '#core/prompts';
 
 const MODELS = [
@@ -19,5 +20,6 @@ export async function seedAi(): Promise<{ aiModels: number; prompts: number }> {
     await Ai.create(model);
     aiModels++;
   }
-  return { aiModels, prompts: await Prompts.seedDefaults() };
+  const prompts = (await Prompts.seedDefaults()) + (await Experiments.seedDefaultPrompts());
+  return { aiModels, prompts };
 }

@@ -1,0 +1,91 @@
+// Experiment datasets: only for admins, a freeze queued as a job that freezes the dataset, and
+// every bad input refused with its message and a 4xx.
+import { describe, expect, it } from 'vitest';
+import * as Automations from '#core/automations';
+import { config } from '#core/config';
+import * as Experiments from '#core/experiments';
+import * as Jobs from '#core/jobs';
+import { createArticle } from '#tests/integration/factories';
+import { runToEnd } from '#tests/integration/job-queue';
+import { useOwnTable } from '#tests/integration/own-table';
+import { adminPost, signedInAdmin } from '#web/lib/admin.server.test-helpers';
+import { action, loader } from './experiments.datasets';
+
+// Its own table: what it freezes is exactly the articles it creates.
+useOwnTable('experiment-datasets');
+
+const PATH = '/admin-panel/experiments/datasets';
+const origin = () => new URL(config().PUBLIC_URL).origin;
+
+type Answered = { data?: Record<string, unknown>; init?: { status?: number } } & Record<
+  string,
+  unknown
+>;
+
+async function post(form: Record<string, string>): Promise<Answered> {
+  const { cookie } = await signedInAdmin();
+  return (await action({
+    request: adminPost(PATH, form, cookie),
+    params: {},
+    context: {},
+  })) as Answered;
+}
+
+describe('experiment datasets', () => {
+  it('sends a visitor without a session to sign-in', async () => {
+    const thrown = await loader({
+      request: new Request(new URL(PATH, origin())),
+      params: {},
+      context: {},
+    }).catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(Response);
+    expect((thrown as Response).status).toBe(302);
+  });
+
+  it('refuses bad input with the message and a 400, and keeps what was typed', async () => {
+    for (const [form, message] of [
+      [{ intent: 'freeze', name: ' ', group: 'pipeline', articles: '10' }, 'Please add a name'],
+      [
+        { intent: 'freeze', name: 'X', group: 'nope', articles: '10' },
+        'Please choose a dataset group',
+      ],
+      [
+        { intent: 'freeze', name: 'X', group: 'pipeline', articles: '201' },
+        'Please choose between 1 and 200 articles',
+      ],
+      [
+        { intent: 'freeze', name: 'X', group: 'pipeline', articles: 'many' },
+        'Please choose between 1 and 200 articles',
+      ],
+      [{ intent: 'other', name: 'X', group: 'pipeline' }, 'This action is not known'],
+    ] as const) {
+      const answer = await post(form);
+      expect(answer.init?.status).toBe(400);
+      expect(answer.data).toMatchObject({ error: message, typed: { name: form.name } });
+    }
+  });
+
+  it('queues a freeze; the job freezes the dataset, which the page then lists', async () => {
+    for (let i = 0; i < 5; i++) {
+      await createArticle({
+        title: `Validators vote on fee change ${i}`,
+        publishedAt: '2026-11-26T08:00:00.000Z',
+      });
+    }
+    const name = `Frozen ${Date.now()}`;
+    const answer = await post({ intent: 'freeze', name, group: 'content_layer', articles: '5' });
+    expect(answer).toMatchObject({ toast: `Freezing the dataset ${name}` });
+    const process = (await Jobs.active()).find((p) => p.name === 'experiment-dataset-freeze')!;
+    expect(process).toBeDefined();
+    expect((await runToEnd(process.id, Automations.jobs)).ended.status).toBe('Success');
+    const { cookie } = await signedInAdmin();
+    const page = await loader({
+      request: new Request(new URL(PATH, origin()), { headers: { cookie } }),
+      params: {},
+      context: {},
+    });
+    const frozen = page.datasets.find((dataset) => dataset.name === name)!;
+    expect(frozen).toMatchObject({ group: 'content_layer', articles: 5 });
+    expect((await Experiments.thaw(frozen.id)).articles).toHaveLength(5);
+  });
+});
