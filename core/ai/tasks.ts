@@ -289,10 +289,47 @@ export const pickBestContent: AiTask<
   }),
 };
 
+const StoryArticle = v.object({
+  title: v.pipe(v.string(), v.maxLength(1000)),
+  text: v.pipe(v.string(), v.maxLength(20_000)),
+});
+
+const StoryAnswer = v.object({
+  title: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(300)),
+  text: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(5_000)),
+});
+export type StoryAnswer = v.InferOutput<typeof StoryAnswer>;
+
+/**
+ * One story from a cluster of articles about the same event (the experiments' story
+ * preprocessing): a title and a short text that says what happened, from the articles' texts.
+ */
+export const storyFromArticles: AiTask<
+  { articles: v.InferOutput<typeof StoryArticle>[] },
+  StoryAnswer
+> = {
+  name: 'story-from-articles',
+  schemaName: 'story_from_articles',
+  system:
+    'You are a news editor. The articles given report the same event. Write the story once: a ' +
+    'title of at most 15 words and a text of at most 120 words that says what happened, who is ' +
+    'involved and why it matters, using only facts the articles state. Answer in the JSON schema ' +
+    'given.',
+  input: v.object({
+    articles: v.pipe(v.array(StoryArticle), v.minLength(1), v.maxLength(50)),
+  }),
+  answer: StoryAnswer,
+  jsonSchema: strictObject({
+    title: text("The story's title (at most 15 words)"),
+    text: text('What happened, who is involved and why it matters (at most 120 words)'),
+  }),
+};
+
 export const TASKS = [
   articleRelevance,
   articleRelevanceBatch,
   audienceNameAssessment,
   assistantClues,
   pickBestContent,
+  storyFromArticles,
 ] as const;

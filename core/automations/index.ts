@@ -5,6 +5,7 @@ import * as Articles from '#core/articles';
 import { isVisibleError } from '#core/common';
 import { logger } from '#core/logs';
 import * as Curation from '#core/curation';
+import * as Experiments from '#core/experiments';
 import * as Feed from '#core/feed';
 import * as Jobs from '#core/jobs';
 import * as Newsletter from '#core/newsletter';
@@ -156,6 +157,7 @@ export const jobs = Jobs.registry([
   refreshCorpus,
   scoreNewClues,
   Feed.buildFeedJob,
+  Experiments.runExperiment,
 ] as Jobs.JobDefinition[]);
 
 /** A job's title for an operator ('Scoring articles'); a job no longer known keeps its name. */

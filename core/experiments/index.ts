@@ -5,3 +5,35 @@
 // scoring foundation's promote.
 export * from './catalog';
 export * from './types';
+export {
+  DatasetEntity,
+  DatasetItemEntity,
+  DATASET_LIMITS,
+  DATASET_MESSAGES,
+  datasets,
+  datasetById,
+  freezeDataset,
+  type Dataset,
+} from './datasets';
+export { addPrompt, duplicatePrompt, prompts, removePrompt, models } from './prompts';
+export { FreezeInput } from './datasets';
+export {
+  ExperimentRunEntity,
+  RUN_REFUSALS,
+  RUNS_PAGE_SIZE,
+  RUN_LIMITS,
+  checkRun,
+  addRun,
+  updateRun,
+  duplicateRun,
+  executeRun,
+  run,
+  runs,
+  type RunForm,
+} from './runs';
+export { ExperimentResultEntity } from './results';
+export { runExperiment } from './job';
+export { compare, comparisonCsv, cohensKappa, COMPARE_MESSAGES } from './compare';
+export { promoteRun, PROMOTE_MESSAGES } from './promote';
+export { activeExperiments, type ActiveExperiment } from './active';
+export { clusterByVectors, type Story } from './stories';

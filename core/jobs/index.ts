@@ -72,12 +72,14 @@ export async function enqueue<S extends v.GenericSchema, C>(
   definition: JobDefinition<S> | ChunkedJobDefinition<S, C>,
   input: v.InferInput<S>,
   systemUserId: string,
+  /** A process id chosen ahead (a ULID), so a record can name the run before it is queued. */
+  { id = ulid() }: { id?: string } = {},
 ): Promise<Process> {
   const parsed = v.safeParse(definition.input, input);
   if (!parsed.success)
     throw new VisibleError('input.invalid', parsed.issues[0]?.message ?? 'Invalid input', 400);
   const process: Process = {
-    id: ulid(),
+    id,
     name: definition.name,
     slot:
       ('slotFor' in definition && definition.slotFor?.(parsed.output)) ||

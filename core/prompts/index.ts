@@ -5,7 +5,7 @@ import { ulid } from 'ulid';
 import * as v from 'valibot';
 import { fn, freeText, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
-import { AUTOMATIONS, automation } from './automations';
+import { AUTOMATIONS, automation, type Automation } from './automations';
 import { PromptEntity } from './entity';
 import { checkPlaceholders, fill, type PromptInputs } from './placeholders';
 
@@ -52,8 +52,22 @@ function automationOf(id: string) {
 }
 
 /** Saves a prompt after checking its placeholders against its automation's. */
-export const create = fn(PromptInput, async (input): Promise<Prompt> => {
-  checkPlaceholders(input.prompt, automationOf(input.expImplementationId));
+export const create = fn(PromptInput, (input) =>
+  save(input, automationOf(input.expImplementationId)),
+);
+
+/**
+ * Saves a prompt of an implementation this module does not list (an experiment's), checked
+ * against the placeholders its owner gives.
+ */
+export const createFor = (owner: Pick<Automation, 'name' | 'placeholders'>) =>
+  fn(PromptInput, (input) => save(input, owner));
+
+async function save(
+  input: v.InferOutput<typeof PromptInput>,
+  owner: Pick<Automation, 'name' | 'placeholders'>,
+): Promise<Prompt> {
+  checkPlaceholders(input.prompt, owner);
   const { data } = await PromptEntity.create({
     ...input,
     id: ulid(),
@@ -61,7 +75,7 @@ export const create = fn(PromptInput, async (input): Promise<Prompt> => {
     isDeleted: false,
   }).go();
   return data;
-});
+}
 
 export async function byId(id: string): Promise<Prompt | undefined> {
   const { data } = await PromptEntity.get({ id }).go();

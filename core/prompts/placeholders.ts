@@ -12,7 +12,10 @@ export function placeholdersIn(text: string): string[] {
 const braces = (names: string[]) => names.map((name) => `{${name}}`).join(', ');
 
 /** Refuses a prompt that uses a placeholder its automation does not fill, or lacks a required one. */
-export function checkPlaceholders(text: string, automation: Automation): void {
+export function checkPlaceholders(
+  text: string,
+  automation: Pick<Automation, 'name' | 'placeholders'>,
+): void {
   const used = placeholdersIn(text);
   const known = automation.placeholders.map((p) => p.name);
   const unknown = used.filter((name) => !known.includes(name));

@@ -17,6 +17,11 @@ import { ProductionScoringEntity } from './production-entity';
 export { ProductionScoringEntity };
 
 const SCORING = 'scoring';
+/**
+ * Prompts production may score with: its own, and a reader-scoring experiment's (the same
+ * placeholders; descriptor scoring experiments keep theirs under 'scoring').
+ */
+const PROMOTABLE = new Set([SCORING, 'score-articles-per-user']);
 
 export type ProductionSetup = {
   prompt: Pick<Prompts.Prompt, 'id' | 'prompt' | 'title'>;
@@ -128,7 +133,7 @@ export const promote = fn(PromoteInput, async ({ promptId, modelId, systemUserId
     Prompts.byId(promptId),
     Ai.byId(modelId),
   ]);
-  if (!prompt || prompt.expImplementationId !== SCORING) {
+  if (!prompt || !PROMOTABLE.has(prompt.expImplementationId)) {
     throw new VisibleError('scoring.prompt_unknown', PRODUCTION_MESSAGES.prompt, 400);
   }
   if (prompt.isDeleted) {

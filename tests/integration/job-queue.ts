@@ -12,6 +12,12 @@ export function receive(processId: string): Promise<QueueMessage[]> {
   return take((body) => body.processId === processId);
 }
 
+/** Takes every message of any of these processes off the queue (runs that go side by side). */
+export function receiveOf(processIds: string[]): Promise<QueueMessage[]> {
+  const ids = new Set(processIds);
+  return take((body) => typeof body.processId === 'string' && ids.has(body.processId));
+}
+
 /** Takes the outbox's messages for these e-mails off the queue (the worker's to read). */
 export function receiveEmails(outboundEmailIds: string[]): Promise<QueueMessage[]> {
   const ids = new Set(outboundEmailIds);

@@ -12,6 +12,7 @@ import {
   assistantClues,
   audienceNameAssessment,
   pickBestContent,
+  storyFromArticles,
 } from '../tasks';
 import { storedCorpus } from '../corpus';
 import type { ArticleInput } from '../tasks';
@@ -22,6 +23,7 @@ import { buildCorpus, type Corpus } from './corpus';
 import { embedText } from './embeddings';
 import { pickStories } from './picks';
 import { articleRater, type Ranker } from './relevance';
+import { storyOf } from './story';
 import { wordVectors } from './vectors';
 
 /** What a method may ask for: the ranker for one article and the clues it is rated against. */
@@ -60,6 +62,7 @@ const SOLVERS = new Map<string, Solver>([
     cluesFrom(history, currentClues, story),
   ),
   solver(pickBestContent, (input) => pickStories(input)),
+  solver(storyFromArticles, ({ articles }) => storyOf(articles)),
 ]);
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;

@@ -1,0 +1,60 @@
+// An implementation's prompts ('Prompt management') and the models runs choose from. Prompts are
+// the product's Prompt records, kept per implementation and checked against its placeholders;
+// descriptor scoring shares production's 'scoring' prompts, so the one a run proves can be
+// promoted. Models are the AI model records (an OpenAI-compatible one is added with its base URL;
+// its key comes from the environment).
+import * as v from 'valibot';
+import * as Ai from '#core/ai';
+import { fn, VisibleError } from '#core/common';
+import * as Prompts from '#core/prompts';
+import { implementation, promptsOf, type Implementation } from './catalog';
+
+function managed(id: string): Implementation {
+  const found = implementation(id);
+  if (!found?.managesPrompts) {
+    throw new VisibleError('experiment.no_prompts', 'Please select an implementation', 400);
+  }
+  return found;
+}
+
+/** An implementation's prompts, newest first, without removed ones. */
+export async function prompts(implementationId: string): Promise<Prompts.Prompt[]> {
+  const found = implementation(implementationId);
+  if (!found?.fields.includes('prompt')) return [];
+  return Prompts.list(promptsOf(found));
+}
+
+/** Adds a prompt to an implementation; its placeholders must be the implementation's. */
+export const addPrompt = fn(Prompts.PromptInput, async (input) => {
+  const owner = managed(input.expImplementationId);
+  const stored = { ...input, expImplementationId: promptsOf(owner) };
+  if (owner.promptsOf) return Prompts.create(stored);
+  return Prompts.createFor({ name: owner.name, placeholders: owner.info })(stored);
+});
+
+/** A copy of a prompt, '(copy)' after its name, newest of its implementation's. */
+export const duplicatePrompt = fn(
+  v.object({ id: v.string(), systemUserId: v.optional(v.string(), '-') }),
+  async ({ id, systemUserId }) => {
+    const prompt = await Prompts.byId(id);
+    if (!prompt || prompt.isDeleted) {
+      throw new VisibleError('prompt.unknown', 'This prompt no longer exists', 404);
+    }
+    const owner =
+      prompt.expImplementationId === 'scoring'
+        ? 'score-articles-per-descriptor'
+        : prompt.expImplementationId;
+    return addPrompt({
+      expImplementationId: owner,
+      title: `${prompt.title} (copy)`.slice(0, 200),
+      prompt: prompt.prompt,
+      systemUserId,
+    });
+  },
+);
+
+/** Removes (hides) a prompt; the one production scoring uses is refused. */
+export const removePrompt = (input: { id: string }) => Prompts.disable(input);
+
+/** Every AI model, by provider then model. */
+export const models = () => Ai.list();
