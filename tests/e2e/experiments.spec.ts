@@ -99,6 +99,19 @@ test('an operator compares two prompts on a frozen dataset', async ({ page }) =>
   await expect(adding).toBeHidden();
   await expect(page.getByRole('heading', { name: `Strict ${tag}` })).toBeVisible();
 
+  // A copy, removed again after the spec's question.
+  await page.getByRole('button', { name: `Duplicate Strict ${tag}`, exact: true }).click();
+  const copy = page.getByRole('heading', { name: `Strict ${tag} (copy)` });
+  await expect(copy).toBeVisible();
+  await page.getByRole('link', { name: `Remove Strict ${tag} (copy)`, exact: true }).click();
+  const question = page.getByRole('dialog', { name: 'Delete prompt' });
+  await expect(question).toContainText(
+    `You are about to delete the 'Strict ${tag} (copy)' prompt. Are you sure?`,
+  );
+  await question.getByRole('button', { name: 'Delete' }).click();
+  await expect(question).toBeHidden();
+  await expect(copy).toHaveCount(0);
+
   // Two runs, one per prompt, each executed from its preview.
   await tabs.getByRole('link', { name: 'Implementation Runs' }).click();
   const datasetName = `${dataset.name} (${dataset.group})`;

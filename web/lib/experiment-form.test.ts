@@ -23,6 +23,8 @@ const MESSAGES: RunMessages = {
   steps: 'Please add at least one step',
 };
 
+const LIMITS = { numOfPicks: 4, articleLimit: 200, steps: 5 };
+
 const form = (entries: [string, string][]) => new URLSearchParams(entries);
 
 describe('the run form values', () => {
@@ -130,6 +132,11 @@ describe('the chain steps', () => {
     return changeSteps(values, 'add-step', 1);
   };
 
+  it('adds no step past the limit', () => {
+    const values = withSteps();
+    expect(changeSteps(values, 'add-step', 2, 2).steps).toHaveLength(2);
+  });
+
   it('adding a step keeps the fields of the one before and opens only the new one', () => {
     const values = withSteps();
     expect(values.steps).toHaveLength(2);
@@ -153,24 +160,40 @@ describe("the form's messages on blur", () => {
 
   it("answers each empty field with the spec's message", () => {
     const empty = settings();
-    expect(fieldMessage('model', empty, MESSAGES)).toBe('Please select model');
-    expect(fieldMessage('prompt', empty, MESSAGES)).toBe('Please select prompt');
-    expect(fieldMessage('numOfPicks', empty, MESSAGES)).toBe('Please add a number of picks');
-    expect(fieldMessage('articleLimit', { ...empty, articleLimit: '0' }, MESSAGES)).toBe(
+    expect(fieldMessage('model', empty, MESSAGES, LIMITS)).toBe('Please select model');
+    expect(fieldMessage('prompt', empty, MESSAGES, LIMITS)).toBe('Please select prompt');
+    expect(fieldMessage('numOfPicks', empty, MESSAGES, LIMITS)).toBe(
+      'Please add a number of picks',
+    );
+    expect(fieldMessage('articleLimit', { ...empty, articleLimit: '0' }, MESSAGES, LIMITS)).toBe(
       'Please add article limit',
     );
-    expect(fieldMessage('preprocessType', empty, MESSAGES)).toBe('Please select preprocess type');
-    expect(fieldMessage('concatenationType', empty, MESSAGES)).toBe(
+    expect(fieldMessage('preprocessType', empty, MESSAGES, LIMITS)).toBe(
+      'Please select preprocess type',
+    );
+    expect(fieldMessage('concatenationType', empty, MESSAGES, LIMITS)).toBe(
       'Please select concatenation type',
     );
-    expect(fieldMessage('selectionOfRelevance', empty, MESSAGES)).toBe(
+    expect(fieldMessage('selectionOfRelevance', empty, MESSAGES, LIMITS)).toBe(
       'Please select at least one relevance option',
     );
   });
 
+  it('refuses numbers above their limits', () => {
+    expect(fieldMessage('numOfPicks', { ...settings(), numOfPicks: '5' }, MESSAGES, LIMITS)).toBe(
+      'Please add a number of picks',
+    );
+    expect(fieldMessage('numOfPicks', { ...settings(), numOfPicks: '4' }, MESSAGES, LIMITS)).toBe(
+      undefined,
+    );
+    expect(
+      fieldMessage('articleLimit', { ...settings(), articleLimit: '201' }, MESSAGES, LIMITS),
+    ).toBe('Please add article limit');
+  });
+
   it('accepts a threshold from 0 to 1 and refuses one outside', () => {
     const at = (threshold: string) =>
-      fieldMessage('threshold', { ...settings(), threshold }, MESSAGES);
+      fieldMessage('threshold', { ...settings(), threshold }, MESSAGES, LIMITS);
     expect([at('0'), at('0.125'), at('1')]).toEqual([undefined, undefined, undefined]);
     expect([at('1.5'), at('-0.1')]).toEqual([MESSAGES.threshold, MESSAGES.threshold]);
   });

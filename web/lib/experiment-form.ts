@@ -203,9 +203,12 @@ export type RunMessages = {
   steps: string;
 };
 
-const atLeastOne = (value: string) => {
+/** The bounds of the run form's numbers (core's RUN_LIMITS). */
+export type RunLimits = { numOfPicks: number; articleLimit: number; steps: number };
+
+const wholeUpTo = (value: string, max: number) => {
   const number = Number(value);
-  return value.trim() !== '' && Number.isInteger(number) && number >= 1;
+  return value.trim() !== '' && Number.isInteger(number) && number >= 1 && number <= max;
 };
 
 /** The message for one field as it stands, or undefined when it is fine. */
@@ -213,6 +216,7 @@ export function fieldMessage(
   field: Field,
   settings: Settings,
   messages: RunMessages,
+  limits: RunLimits,
 ): string | undefined {
   switch (field) {
     case 'model':
@@ -220,9 +224,11 @@ export function fieldMessage(
     case 'prompt':
       return settings.expPromptId ? undefined : messages.prompt;
     case 'numOfPicks':
-      return atLeastOne(settings.numOfPicks) ? undefined : messages.numOfPicks;
+      return wholeUpTo(settings.numOfPicks, limits.numOfPicks) ? undefined : messages.numOfPicks;
     case 'articleLimit':
-      return atLeastOne(settings.articleLimit) ? undefined : messages.articleLimit;
+      return wholeUpTo(settings.articleLimit, limits.articleLimit)
+        ? undefined
+        : messages.articleLimit;
     case 'preprocessType':
       return settings.preprocessType ? undefined : messages.preprocessType;
     case 'concatenationType':
@@ -249,11 +255,16 @@ export const STEP_ACTIONS: StepAction[] = [
  * A chain's steps after one of the form's step buttons: adding one keeps every step's fields and
  * opens only the new one; expanding opens one and closes the rest; removing keeps the others.
  */
-export function changeSteps(values: RunValues, action: StepAction, index: number): RunValues {
+export function changeSteps(
+  values: RunValues,
+  action: StepAction,
+  index: number,
+  maxSteps = MAX_STEPS,
+): RunValues {
   const { steps } = values;
   switch (action) {
     case 'add-step':
-      if (steps.length >= MAX_STEPS) return values;
+      if (steps.length >= maxSteps) return values;
       return {
         ...values,
         steps: [...steps, { ...emptySettings(), expImplementationId: '' }],

@@ -1,7 +1,7 @@
 // What the Experiments screen receives from its loader: the catalogue's parts it shows and the
 // choices its forms offer (the browser never imports core's values, only these views).
 import type { Field, Kind } from '#core/experiments';
-import type { RunMessages } from './experiment-form';
+import type { RunLimits, RunMessages } from './experiment-form';
 
 export type Choice = { id: string; name: string };
 
@@ -25,6 +25,7 @@ export type FormOptions = SettingChoices & {
   concatenationTypes: readonly string[];
   relevance: readonly string[];
   messages: RunMessages;
+  limits: RunLimits;
 };
 
 export type RunRow = {

@@ -7,7 +7,6 @@ import { useHydrated } from '#web/lib/hydrated';
 import {
   changeSteps,
   emptySettings,
-  MAX_STEPS,
   type RunValues,
   type Settings,
   type StepAction,
@@ -65,7 +64,7 @@ export function ChainSteps({
   /** With JavaScript the step buttons change the form in place. */
   const act = (action: StepAction, index: number) => (event: MouseEvent) => {
     event.preventDefault();
-    onChange(changeSteps(values, action, index));
+    onChange(changeSteps(values, action, index, options.limits.steps));
   };
   const button = (action: StepAction, index: number, label: string, name?: string) => (
     <button
@@ -124,7 +123,8 @@ export function ChainSteps({
           );
         })}
       </ol>
-      {values.steps.length < MAX_STEPS && button('add-step', values.steps.length, 'Add step')}
+      {values.steps.length < options.limits.steps &&
+        button('add-step', values.steps.length, 'Add step')}
       <FieldMessage name="steps" message={stepsMessage} />
     </fieldset>
   );

@@ -76,7 +76,10 @@ export function SettingFields({
       {fields.map((field) => {
         const key = INPUT_OF[field];
         const name = `${prefix}${key}`;
-        const message = state.messageFor(name, fieldMessage(field, settings, options.messages));
+        const message = state.messageFor(
+          name,
+          fieldMessage(field, settings, options.messages, options.limits),
+        );
         const common = {
           id: fieldId(name),
           name,
@@ -125,6 +128,7 @@ export function SettingFields({
                   {...common}
                   type="number"
                   min={1}
+                  max={options.limits[field]}
                   step={1}
                   inputMode="numeric"
                   value={settings[key] as string}

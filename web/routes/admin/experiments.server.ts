@@ -126,6 +126,11 @@ export async function formOptions(
     concatenationTypes: Experiments.CONCATENATION_TYPES,
     relevance: Experiments.RELEVANCE_OPTIONS,
     messages: { ...messages, steps: stepsMessage },
+    limits: {
+      numOfPicks: Experiments.RUN_LIMITS.numOfPicks,
+      articleLimit: Experiments.RUN_LIMITS.articleLimit,
+      steps: Experiments.RUN_LIMITS.steps,
+    },
   };
 }
 
@@ -293,7 +298,12 @@ export async function experimentsAction(request: Request) {
       const values = valuesFrom(form);
       typed = { mode: values.id ? 'edit' : 'add', values };
       if (verb !== 'save') {
-        const changed = changeSteps(values, verb as StepAction, Number(at));
+        const changed = changeSteps(
+          values,
+          verb as StepAction,
+          Number(at),
+          Experiments.RUN_LIMITS.steps,
+        );
         return { intent, form: { ...typed, values: changed } } satisfies ActionResult;
       }
       const { errors, saved } = await saveRun(values, implementation, systemUserId);
