@@ -119,5 +119,68 @@ describe(
           () => ({ Cookie: world.admin.cookie, Origin: appOrigin() }),
         ),
       ));
+
+    it('Experiments (POST /admin-panel/experiments) with an admin session', () =>
+      fuzz(
+        route('/admin-panel/experiments'),
+        world.samples,
+        fc.record({
+          method: fc.constant('POST'),
+          query: fc.constantFrom(
+            '',
+            '?process=descriptor-experiments&implementation=score-articles-per-descriptor',
+            '?process=descriptor-experiments&implementation=chaining-per-descriptor',
+            `?process=${'p'.repeat(300)}`,
+          ),
+          contentType: fc.constant('application/x-www-form-urlencoded'),
+          body: fc
+            .oneof(
+              // A run naming no dataset, model or prompt of ours: the form's messages.
+              fc
+                .tuple(junk, junk, junk, junk, junk, junk)
+                .map(([name, dataset, model, prompt, limit, step]): [string, string][] => [
+                  ['intent', 'save'],
+                  ['name', name],
+                  ['dataset', dataset],
+                  ['expGptModelId', model],
+                  ['expPromptId', prompt],
+                  ['articleLimit', limit],
+                  ['threshold', limit],
+                  ['stepCount', '1'],
+                  ['steps.0.expImplementationId', step],
+                ]),
+              // Actions on a run or a prompt that does not exist.
+              fc
+                .tuple(
+                  fc.constantFrom(
+                    'execute',
+                    'duplicate',
+                    'promote',
+                    'duplicate-prompt',
+                    'remove-prompt',
+                  ),
+                  junk,
+                )
+                .map(([intent, id]): [string, string][] => [
+                  ['intent', intent],
+                  ['id', id],
+                ]),
+              fc
+                .tuple(fc.constantFrom('', '   '), junk)
+                .map(([title, prompt]): [string, string][] => [
+                  ['intent', 'add-prompt'],
+                  ['title', title],
+                  ['prompt', prompt],
+                ]),
+              junk
+                .filter((intent) => !intent.includes('-step'))
+                .map((intent): [string, string][] => [['intent', intent]]),
+            )
+            .map(formBody),
+          headers: fc
+            .constant(null)
+            .map(() => ({ Cookie: world.admin.cookie, Origin: appOrigin() })),
+        }) satisfies fc.Arbitrary<FuzzRequest>,
+      ));
   },
 );

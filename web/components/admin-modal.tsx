@@ -8,10 +8,13 @@ import { useHydrated } from '#web/lib/hydrated';
 export function AdminModal({
   title,
   closeTo,
+  className,
   children,
 }: {
   title: string;
   closeTo: string;
+  /** A modal of its own size (the run form's is 600 px wide). */
+  className?: string;
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -31,7 +34,7 @@ export function AdminModal({
   return (
     <dialog
       ref={ref}
-      className="modal admin-modal"
+      className={`modal admin-modal${className ? ` ${className}` : ''}`}
       aria-labelledby={titleId}
       open={hydrated ? undefined : true}
       onClose={() => {

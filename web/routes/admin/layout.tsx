@@ -48,6 +48,9 @@ export default function AdminLayout() {
               </NavLink>
             </li>
             <li>
+              <NavLink to="/admin-panel/experiments">Experiments</NavLink>
+            </li>
+            <li>
               <NavLink to="/admin-panel/setup-campaign">Setup campaign</NavLink>
             </li>
             <li>

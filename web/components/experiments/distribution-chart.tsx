@@ -1,0 +1,99 @@
+// One matching entity's label distribution across runs, drawn on the server as an SVG bar chart
+// (a group of bars per label, one bar per run) with the same figures in a table beside it, so
+// the chart is only a picture of what the table says.
+const PALETTE = ['#4c2fd6', '#0b6b3a', '#a3122a', '#8a4b00', '#14122b', '#1d5fa8'];
+export const runColour = (index: number) => PALETTE[index % PALETTE.length]!;
+
+const BAR = 14;
+const GAP = 10;
+const LABEL_WIDTH = 150;
+const CHART_WIDTH = 480;
+
+export function DistributionChart({
+  entity,
+  labels,
+  runs,
+  perRun,
+}: {
+  entity: string;
+  labels: string[];
+  runs: { id: string; name: string }[];
+  perRun: Record<string, Record<string, number>>;
+}) {
+  const count = (runId: string, label: string) => perRun[runId]?.[label] ?? 0;
+  const most = Math.max(1, ...runs.flatMap((run) => labels.map((label) => count(run.id, label))));
+  const group = runs.length * BAR + GAP;
+  const height = labels.length * group + GAP;
+  const scale = (CHART_WIDTH - LABEL_WIDTH - 40) / most;
+  const titleId = `chart-${entity.replace(/[^a-z0-9]+/gi, '-')}`;
+  return (
+    <figure className="compare-figure">
+      <svg
+        role="img"
+        aria-labelledby={titleId}
+        viewBox={`0 0 ${CHART_WIDTH} ${height}`}
+        className="compare-chart"
+      >
+        <title id={titleId}>{`Labels for ${entity}, per run`}</title>
+        {labels.map((label, row) => {
+          const top = GAP + row * group;
+          return (
+            <g key={label}>
+              <text x={0} y={top + (runs.length * BAR) / 2 + 4} fontSize="12" fill="#14122b">
+                {label}
+              </text>
+              {runs.map((run, index) => {
+                const value = count(run.id, label);
+                const y = top + index * BAR;
+                return (
+                  <g key={run.id}>
+                    <rect
+                      x={LABEL_WIDTH}
+                      y={y}
+                      width={Math.max(value * scale, value > 0 ? 2 : 0)}
+                      height={BAR - 2}
+                      fill={runColour(index)}
+                    />
+                    <text
+                      x={LABEL_WIDTH + value * scale + 4}
+                      y={y + BAR - 4}
+                      fontSize="11"
+                      fill="#14122b"
+                    >
+                      {value}
+                    </text>
+                  </g>
+                );
+              })}
+            </g>
+          );
+        })}
+      </svg>
+      <div className="table-scroll">
+        <table className="admin-table">
+          <caption>{entity}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Label</th>
+              {runs.map((run) => (
+                <th scope="col" key={run.id}>
+                  {run.name}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {labels.map((label) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                {runs.map((run) => (
+                  <td key={run.id}>{count(run.id, label)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </figure>
+  );
+}
