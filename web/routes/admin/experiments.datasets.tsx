@@ -17,7 +17,7 @@ export const meta: MetaFunction = () => [{ title: 'Experiment datasets · Cluefe
 export const headers = privatePageHeaders;
 
 /** What each group freezes, in the operator's words. */
-export const GROUP_WORDS: Record<Experiments.DatasetGroup, string> = {
+const GROUP_WORDS: Record<Experiments.DatasetGroup, string> = {
   first_layer_descriptor: 'first_layer_descriptor: articles, audiences and their scored pools',
   first_layer_user: "first_layer_user: articles, readers' clues and their scored pools",
   content_layer: 'content_layer: articles and their stories',
@@ -26,7 +26,11 @@ export const GROUP_WORDS: Record<Experiments.DatasetGroup, string> = {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return { datasets: await Experiments.datasets(), limit: Experiments.DATASET_LIMITS.articles };
+  return {
+    datasets: await Experiments.datasets(),
+    limit: Experiments.DATASET_LIMITS.articles,
+    groups: Experiments.DATASET_GROUPS.map((group) => ({ group, words: GROUP_WORDS[group] })),
+  };
 }
 
 type Typed = { name: string; group: string; articles: string };
@@ -54,7 +58,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ExperimentDatasets() {
-  const { datasets, limit } = useLoaderData<typeof loader>();
+  const { datasets, limit, groups } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const refused = answer && 'error' in answer ? answer : undefined;
@@ -84,9 +88,9 @@ export default function ExperimentDatasets() {
           <option value="" disabled>
             Choose a group
           </option>
-          {Experiments.DATASET_GROUPS.map((group) => (
+          {groups.map(({ group, words }) => (
             <option key={group} value={group}>
-              {GROUP_WORDS[group]}
+              {words}
             </option>
           ))}
         </select>
