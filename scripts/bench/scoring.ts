@@ -16,14 +16,13 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ulid } from 'ulid';
 import { startFakeOpenAi } from '#tests/fakes/openai';
-import { audiences, posts } from '#scripts/seed/data';
+import { audiences } from '#scripts/seed/data';
 import { startDynamoDb } from '../local/dynamodb';
 import { rateArticle as todaysRanker } from './baseline/relevance';
 import { baseline, envNumber, loadAverage, onCleanup, ratio, report, runBench, table } from './lib';
 
 const ARTICLES = Math.floor(envNumber('BENCH_ARTICLES', 200));
 const PARALLEL = Math.floor(envNumber('BENCH_PARALLEL', 4));
-const ARTICLES_PER_CHUNK = 10;
 const READER_SCORES = Math.floor(envNumber('BENCH_READER_SCORES', 2000));
 const FEED_READS = Math.floor(envNumber('BENCH_FEED_READS', 200));
 /** The local provider may rate no slower than half of today's ranker (issue 17). */
@@ -45,30 +44,20 @@ async function main(): Promise<number> {
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     NODE_ENV: 'development',
   });
-  const [{ ensureTable }, Ai, Scoring, { mapPool }] = await Promise.all([
+  const [{ ensureTable }, Ai, Scoring, { mapPool }, Run] = await Promise.all([
     import('#core/db'),
     import('#core/ai'),
     import('#core/scoring'),
     import('#core/common'),
+    import('./scoring-run'),
   ]);
   await ensureTable();
 
   const targets = audiences.map((audience) =>
     Scoring.audienceTarget({ id: ulid(), title: audience.title }),
   );
-  const articles = Array.from({ length: ARTICLES }, (_, i) => {
-    const post = posts[i % posts.length]!;
-    return {
-      id: ulid(),
-      title: `${post.title} (${i})`,
-      summary: post.teaser,
-      publishedAt: new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString(),
-    };
-  });
+  const articles = Run.benchArticles(ARTICLES);
   const pairs = ARTICLES * targets.length;
-  const chunks = Array.from({ length: Math.ceil(ARTICLES / ARTICLES_PER_CHUNK) }, (_, i) =>
-    articles.slice(i * ARTICLES_PER_CHUNK, (i + 1) * ARTICLES_PER_CHUNK),
-  );
   const prompt = { id: 'default-scoring', prompt: '{audience}\n{clues}\n{title}\n{summary}' };
   const localModel = { id: 'local:cluefeed-bm25', ...Ai.LOCAL_MODELS.gpt };
 
@@ -107,18 +96,8 @@ async function main(): Promise<number> {
   const loadBefore = loadAverage();
   const baselineMs = await rateAll();
 
-  const score = async (model: typeof localModel) => {
-    const setup = { prompt, model, processId: ulid() };
-    const totals = Scoring.noTotals();
-    const began = performance.now();
-    await mapPool(chunks, PARALLEL, async (chunk) => {
-      for (const article of chunk) {
-        const done = await Scoring.scoreArticle(article, targets, setup);
-        Scoring.addTotals(totals, done);
-      }
-    });
-    return { totals, ms: performance.now() - began };
-  };
+  const score = (model: typeof localModel) =>
+    Run.scoreInChunks(articles, targets, { prompt, model, processId: ulid() }, PARALLEL);
 
   console.error(`Scoring ${pairs} pairs with the local provider, ${PARALLEL} chunks at a time...`);
   const local = await score(localModel);
@@ -211,7 +190,7 @@ async function main(): Promise<number> {
     [
       ...report(
         `Scoring: ${ARTICLES} articles x ${targets.length} audiences = ${pairs} pairs, ` +
-          `${Scoring.AUDIENCES_PER_CALL} audiences per call, ${PARALLEL} chunks of ${ARTICLES_PER_CHUNK} at a time`,
+          `${Scoring.AUDIENCES_PER_CALL} audiences per call, ${PARALLEL} chunks of ${Run.ARTICLES_PER_CHUNK} at a time`,
         loadBefore,
         [base],
       ),
