@@ -56,6 +56,7 @@ export default [
     route('experiments', 'routes/admin/experiments.tsx'),
     route('experiments/compare', 'routes/admin/experiments.compare.tsx'),
     route('experiments/datasets', 'routes/admin/experiments.datasets.tsx'),
+    route('experiments/models', 'routes/admin/experiments.models.tsx'),
     route('articles/:id', 'routes/admin/article.tsx'),
   ]),
   route('*', 'routes/not-found.tsx', { id: 'routes/catch-all' }),

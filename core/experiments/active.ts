@@ -1,7 +1,7 @@
 // The Experiments screen's panel: the active processes whose names contain 'experiment', with
 // the run each executes.
 import * as Jobs from '#core/jobs';
-import { readRun } from './run-entity';
+import { readRun } from './run-store';
 
 export type ActiveExperiment = {
   id: string;

@@ -6,7 +6,7 @@ import { VisibleError } from '#core/common';
 import { thaw } from './datasets';
 import { ABOVE, BELOW, NOT_PICKED, PICKED, type Entry } from './engine';
 import { chunksOf } from './results';
-import { readRun } from './run-entity';
+import { readRun } from './run-store';
 import { run as runView } from './runs';
 import type { Agreement, Comparison, RunOutput, RunView } from './types';
 

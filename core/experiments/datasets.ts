@@ -11,75 +11,14 @@ import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
 import { fn, freeText, mapPool, VisibleError } from '#core/common';
-import { defineEntity } from '#core/db';
 import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { DATASET_GROUPS, type DatasetGroup } from './catalog';
+import { DatasetEntity } from './dataset-entity';
+import { DatasetItemEntity, ITEM_KINDS } from './dataset-item-entity';
+
+export { DatasetEntity, DatasetItemEntity };
 import { clusterByVectors, embedAll, type Story } from './stories';
-
-export const DatasetEntity = defineEntity({
-  model: { entity: 'experimentDataset', version: '1', service: 'cluefeed' },
-  attributes: {
-    id: { type: 'string', required: true },
-    name: { type: 'string', required: true },
-    group: { type: DATASET_GROUPS, required: true },
-    articles: { type: 'number', required: true },
-    descriptors: { type: 'number', required: true },
-    users: { type: 'number', required: true },
-    stories: { type: 'number', required: true },
-    scores: { type: 'number', required: true },
-    createdAt: { type: 'string', required: true },
-    systemUserId: { type: 'string', required: true },
-  },
-  indexes: {
-    // One dataset: pk dataset#{id}, sk dataset
-    byId: {
-      pk: { field: 'pk', composite: ['id'], template: 'dataset#${id}', casing: 'none' },
-      sk: { field: 'sk', composite: [], template: 'dataset', casing: 'none' },
-    },
-    // Every dataset, newest first (the run form's picker; a small collection): gsi1pk datasets
-    all: {
-      index: 'gsi1',
-      pk: { field: 'gsi1pk', composite: [], template: 'datasets', casing: 'none' },
-      sk: {
-        field: 'gsi1sk',
-        composite: ['createdAt', 'id'],
-        template: '${createdAt}#${id}',
-        casing: 'none',
-      },
-    },
-  },
-});
-
-export const ITEM_KINDS = ['article', 'descriptor', 'user', 'pool', 'story'] as const;
-
-/** One frozen thing (an article with its text, a target with its clues, a target's scored pool, a story). */
-export const DatasetItemEntity = defineEntity({
-  model: { entity: 'experimentDatasetItem', version: '1', service: 'cluefeed' },
-  attributes: {
-    datasetId: { type: 'string', required: true },
-    kind: { type: ITEM_KINDS, required: true },
-    index: { type: 'number', required: true },
-    data: { type: 'string', required: true },
-  },
-  indexes: {
-    // A dataset's items (a run's read, never a request's): pk dataset#{id}, sk item#{kind}#{index}
-    byDataset: {
-      pk: {
-        field: 'pk',
-        composite: ['datasetId'],
-        template: 'dataset#${datasetId}',
-        casing: 'none',
-      },
-      sk: {
-        field: 'sk',
-        composite: ['kind', 'index'],
-        template: 'item#${kind}#${index}',
-        casing: 'none',
-      },
-    },
-  },
-});
 
 export type Dataset = EntityItem<typeof DatasetEntity>;
 

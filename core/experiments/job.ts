@@ -12,7 +12,7 @@ import { implementation, type Implementation } from './catalog';
 import { freezeDataset, FreezeInput, thaw, type Frozen } from './datasets';
 import { advance, runUnit, unitsOf, type State, type Step, type UnitResult } from './engine';
 import { chunksOf, keepChunk, keepOutput } from './results';
-import { runForJob, type RunItem } from './run-entity';
+import { runForJob, type RunItem } from './run-store';
 import { summarise } from './summary';
 import type { RunInput, StepSettings } from './types';
 

@@ -4,7 +4,7 @@
 import { VisibleError } from '#core/common';
 import * as Scoring from '#core/scoring';
 import { implementation } from './catalog';
-import { readRun } from './run-entity';
+import { readRun } from './run-store';
 import { run as runView } from './runs';
 
 export const PROMOTE_MESSAGES = {

@@ -1,30 +1,12 @@
 // A run's results, kept per execution (its process): each chunk's unit results, written once
 // (a redelivered chunk keeps the first), and the run's output summed from them when every chunk
 // is done. Never in production's scores, picks, posts or cards.
-import { defineEntity, isConditionFailure } from '#core/db';
+import { isConditionFailure } from '#core/db';
+import { ExperimentResultEntity } from './result-entity';
+
+export { ExperimentResultEntity };
 import type { UnitResult } from './engine';
 import type { RunOutput } from './types';
-
-export const ExperimentResultEntity = defineEntity({
-  model: { entity: 'experimentResult', version: '1', service: 'cluefeed' },
-  attributes: {
-    processId: { type: 'string', required: true },
-    key: { type: 'string', required: true },
-    data: { type: 'string', required: true },
-  },
-  indexes: {
-    // An execution's results: pk experimentResults#{processId}, sk chunk#{step}#{chunk} or output
-    byProcess: {
-      pk: {
-        field: 'pk',
-        composite: ['processId'],
-        template: 'experimentResults#${processId}',
-        casing: 'none',
-      },
-      sk: { field: 'sk', composite: ['key'], template: '${key}', casing: 'none' },
-    },
-  },
-});
 
 const chunkKey = (step: number, chunk: number) =>
   `chunk#${String(step).padStart(2, '0')}#${String(chunk).padStart(5, '0')}`;

@@ -46,15 +46,3 @@ export const ExperimentRunEntity = defineEntity({
 });
 
 export type RunItem = EntityItem<typeof ExperimentRunEntity>;
-
-export async function readRun(id: string): Promise<RunItem | undefined> {
-  if (!id) return undefined;
-  const { data } = await ExperimentRunEntity.get({ id }).go({ consistent: true });
-  return data ?? undefined;
-}
-
-/** The run a job executes, while it still names that execution, or undefined. */
-export async function runForJob(runId: string, processId: string): Promise<RunItem | undefined> {
-  const item = await readRun(runId);
-  return item?.processId === processId ? item : undefined;
-}

@@ -24,7 +24,8 @@ import {
 import { datasetById } from './datasets';
 import { runExperiment } from './job';
 import { outputOf } from './results';
-import { ExperimentRunEntity, readRun, type RunItem } from './run-entity';
+import { ExperimentRunEntity, type RunItem } from './run-entity';
+import { readRun } from './run-store';
 import type { ChainStep, RunInput, RunStatus, RunView, StepSettings } from './types';
 
 export const RUNS_PAGE_SIZE = 10;

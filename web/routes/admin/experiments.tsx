@@ -46,6 +46,16 @@ export default function Experiments() {
   return (
     <section className="admin-page experiments">
       <h1>Experiments</h1>
+      <nav aria-label="Experiment data">
+        <ul className="inline-links">
+          <li>
+            <Link to="/admin-panel/experiments/datasets">Datasets</Link>
+          </li>
+          <li>
+            <Link to="/admin-panel/experiments/models">AI models</Link>
+          </li>
+        </ul>
+      </nav>
       <ErrorBox
         message={
           form || result?.intent === 'add-prompt' ? undefined : (result?.error ?? page.problem)
