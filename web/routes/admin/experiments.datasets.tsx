@@ -18,10 +18,10 @@ export const headers = privatePageHeaders;
 
 /** What each group freezes, in the operator's words. */
 const GROUP_WORDS: Record<Experiments.DatasetGroup, string> = {
-  first_layer_descriptor: 'first_layer_descriptor: articles, audiences and their scored pools',
-  first_layer_user: "first_layer_user: articles, readers' clues and their scored pools",
-  content_layer: 'content_layer: articles and their stories',
-  pipeline: 'pipeline: articles, audiences, readers, pools and stories',
+  first_layer_descriptor: 'articles, audiences and their scored pools',
+  first_layer_user: "articles, readers' clues and their scored pools",
+  content_layer: 'articles and their stories',
+  pipeline: 'articles, audiences, readers, pools and stories',
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -88,12 +88,20 @@ export default function ExperimentDatasets() {
           <option value="" disabled>
             Choose a group
           </option>
-          {groups.map(({ group, words }) => (
+          {groups.map(({ group }) => (
             <option key={group} value={group}>
-              {words}
+              {group}
             </option>
           ))}
         </select>
+        <dl className="dataset-groups">
+          {groups.map(({ group, words }) => (
+            <div key={group}>
+              <dt>{group}</dt>
+              <dd>{words}</dd>
+            </div>
+          ))}
+        </dl>
         <label htmlFor="dataset-articles">Newest articles (1 to {limit})</label>
         <input
           id="dataset-articles"
