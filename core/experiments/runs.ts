@@ -337,9 +337,10 @@ export async function duplicateRun({ id, systemUserId }: { id: string; systemUse
 }
 
 /**
- * Executes a run without status or Failed: queues its job in the run's own slot (two runs go at
- * once, production's slots are never taken), then names the process on the run, conditioned on
- * the revision read. Of two executions at once, the slot lets one through.
+ * Executes a run without status or Failed: names the execution on the run, conditioned on the
+ * revision read (of two executions or an edit at once, one lands), then queues its job under that
+ * id in the run's own slot (two runs go at once, production's slots are never taken). The job runs
+ * the run only at that revision: an edit that lands before it is queued ends it superseded.
  */
 export async function executeRun({
   id,
@@ -379,9 +380,14 @@ export async function executeRun({
     throw error;
   }
   // A queueing failure ends the process Failed (Jobs.enqueue), so the run can be executed again.
-  await Jobs.enqueue(runExperiment, { runId: item.id }, systemUserId || '-', {
-    id: executed.processId,
-  });
+  await Jobs.enqueue(
+    runExperiment,
+    { runId: item.id, revision: executed.revision },
+    systemUserId || '-',
+    {
+      id: executed.processId,
+    },
+  );
   return view({ ...item, ...executed }, false);
 }
 export { ExperimentRunEntity };
