@@ -165,7 +165,9 @@ export type ExperimentsPage = {
   prompts?: PromptRow[];
   /** The run the preview modal shows (`?run=`). */
   preview?: Experiments.RunView;
-  /** The promote question is open (`&promote=1`, a successful run only). */
+  /** The previewed run can be promoted: a successful run that scores articles. */
+  promotable: boolean;
+  /** The promote question is open (`&promote=1`, a promotable run only). */
   promoting: boolean;
   form?: { mode: 'add' | 'edit'; values: RunValues };
   options?: FormOptions;
@@ -188,6 +190,7 @@ export async function experimentsLoader(request: Request) {
     active: await Experiments.activeExperiments(),
     state: {},
     implementations: [],
+    promotable: false,
     promoting: false,
     addingPrompt: false,
   };
@@ -220,7 +223,8 @@ export async function experimentsLoader(request: Request) {
     page.runs = runs && { ...runs, runs: runs.runs.map(rowOf) };
     page.prompts = prompts?.map(promptRow);
     page.preview = editing ? undefined : preview;
-    page.promoting = query.get('promote') === '1' && preview?.status === 'Success';
+    page.promotable = preview?.status === 'Success' && Experiments.isPromotable(implementation);
+    page.promoting = query.get('promote') === '1' && page.promotable;
     if (opensForm) {
       page.form = editing
         ? { mode: 'edit', values: valuesOf(editing) }
@@ -347,9 +351,11 @@ export async function experimentsAction(request: Request) {
       }
       case 'add-prompt': {
         if (!implementation) throw chooseFirst();
+        // As typed (the form's body is bounded): a prompt over the limit is refused with its
+        // message, never saved cut short.
         typedPrompt = {
           title: String(form.get('title') ?? '').slice(0, 500),
-          prompt: String(form.get('prompt') ?? '').slice(0, 12_000),
+          prompt: String(form.get('prompt') ?? ''),
         };
         await Experiments.addPrompt({
           expImplementationId: implementation.id,

@@ -83,7 +83,7 @@ export default function Experiments() {
         <RunPreview
           run={page.preview}
           state={state}
-          promotable={implementation.kind === 'score' && page.preview.status === 'Success'}
+          promotable={page.promotable}
           promoting={page.promoting}
         />
       )}
