@@ -8,6 +8,8 @@ import * as Experiments from '#core/experiments';
 import type { Entry } from '../../../core/experiments/engine';
 import { keepChunk, keepOutput } from '../../../core/experiments/results';
 import * as Jobs from '#core/jobs';
+import * as Scoring from '#core/scoring';
+import { seedAi } from '#scripts/seed/ai';
 import { useOwnTable } from '#tests/integration/own-table';
 import { call } from '#tests/integration/route-call';
 import { adminPost, signedInAdmin } from '#web/lib/admin.server.test-helpers';
@@ -30,7 +32,12 @@ beforeAll(async () => {
 const usage = { calls: 1, inputTokens: 10, outputTokens: 5, costUsd: 0 };
 
 /** A run whose execution ended Success with these entries (as the job keeps them). */
-async function successfulRun(expImplementationId: string, name: string, entries: Entry[]) {
+async function successfulRun(
+  expImplementationId: string,
+  name: string,
+  entries: Entry[],
+  expPromptId = 'default-scoring',
+) {
   const id = ulid();
   const processId = ulid();
   const now = new Date().toISOString();
@@ -53,7 +60,7 @@ async function successfulRun(expImplementationId: string, name: string, entries:
     input: JSON.stringify({
       dataset: 'gone',
       expGptModelId: 'local:cluefeed-bm25',
-      expPromptId: 'default-scoring',
+      expPromptId,
     }),
     createdAt: now,
     systemUserId: 'admin',
@@ -164,6 +171,56 @@ describe('promote', () => {
     ).data as ExperimentsPage;
     expect(scoring.promotable).toBe(true);
     expect(scoring.promoting).toBe(true);
+  });
+});
+
+describe('a promote decided from a stale page', () => {
+  it("is refused when production's setup changed after the question showed it", async () => {
+    await seedAi();
+    const add = async (title: string) =>
+      (
+        await Experiments.addPrompt({
+          expImplementationId: 'score-articles-per-descriptor',
+          title,
+          prompt: `${title}: {title} for {clues}`,
+          systemUserId: 'admin',
+        })
+      ).id;
+    const mine = await add('Proved by a run');
+    const theirs = await add('Promoted by another admin');
+    const run = await successfulRun(
+      'score-articles-per-descriptor',
+      'To promote',
+      entries(3, 'Very Relevant'),
+      mine,
+    );
+    const query = `?process=descriptor-experiments&implementation=score-articles-per-descriptor&run=${run}`;
+    const asked = (
+      await call(
+        loader,
+        new Request(new URL(`${PATH}${query}&promote=1`, origin()), {
+          headers: { Cookie: cookie },
+        }),
+      )
+    ).data as ExperimentsPage;
+    expect(asked.promoting).toBe(true);
+    const seen = (await Scoring.productionSetup()).revision;
+    expect(asked.production?.revision).toBe(seen);
+    // Another admin promotes meanwhile, from Content Automations.
+    await Scoring.promote({
+      promptId: theirs,
+      modelId: 'local:cluefeed-bm25',
+      systemUserId: 'admin-2',
+      revision: seen,
+    });
+    // The question's form sends the revision it showed.
+    const answer = await call(
+      action,
+      adminPost(`${PATH}${query}`, { intent: 'promote', id: run, revision: String(seen) }, cookie),
+    );
+    expect(answer.status).toBe(409);
+    expect((answer.data as { error: string }).error).toMatch(/changed meanwhile/);
+    expect((await Scoring.productionSetup()).prompt.id).toBe(theirs);
   });
 });
 

@@ -85,6 +85,7 @@ export default function Experiments() {
           state={state}
           promotable={page.promotable}
           promoting={page.promoting}
+          production={page.production}
         />
       )}
       {implementation && form && page.options && formShown && (
