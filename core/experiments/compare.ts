@@ -58,7 +58,14 @@ async function load(id: string): Promise<Loaded> {
   return { view: view as Loaded['view'], entries };
 }
 
-export async function compare(ids: string[]): Promise<Comparison> {
+/**
+ * Compares runs; `differences` bounds the differing items listed (the page shows the first 500,
+ * the CSV asks for them all: a dataset's items, at most 200 articles for 100 targets).
+ */
+export async function compare(
+  ids: string[],
+  { differences: shown = COMPARE_LIMITS.differences }: { differences?: number } = {},
+): Promise<Comparison> {
   const unique = [...new Set(ids.filter((id) => typeof id === 'string' && id))];
   if (unique.length < 2)
     throw new VisibleError('experiment.compare_few', COMPARE_MESSAGES.tooFew, 400);
@@ -139,7 +146,7 @@ export async function compare(ids: string[]): Promise<Comparison> {
     const labelsOf = runs.map((run) => run.entries.get(key)?.label ?? '—');
     return new Set(labelsOf).size > 1;
   });
-  const differences = differing.slice(0, COMPARE_LIMITS.differences).map((key) => {
+  const differences = differing.slice(0, shown).map((key) => {
     const [entity, item] = key.split('|') as [string, string];
     return {
       matchingEntity: names.get(entity) ?? entity,

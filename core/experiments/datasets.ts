@@ -11,6 +11,7 @@ import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
 import { fn, freeText, mapPool, VisibleError } from '#core/common';
+import { logger } from '#core/logs';
 import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { DATASET_GROUPS, type DatasetGroup } from './catalog';
@@ -132,6 +133,21 @@ async function descriptors(): Promise<FrozenTarget[]> {
     }));
 }
 
+/**
+ * Runs and comparisons show and count matching entities by name: readers who chose the same clues
+ * get distinct names, '(2)' after the second. (A reader's name is only shown; an audience's title
+ * is what it is scored as, so audiences keep theirs.)
+ */
+function distinctNames(targets: FrozenTarget[]): FrozenTarget[] {
+  const used = new Set<string>();
+  return targets.map((target) => {
+    let name = target.name;
+    for (let count = 2; used.has(name); count++) name = `${target.name} (${count})`;
+    used.add(name);
+    return name === target.name ? target : { ...target, name };
+  });
+}
+
 export const scoringTarget = (target: FrozenTarget): Scoring.MatchingTarget =>
   target.type === 'audience'
     ? Scoring.audienceTarget({ id: target.id, title: target.name })
@@ -166,7 +182,7 @@ export const freezeDataset = fn(FreezeInput, async (input): Promise<Dataset> => 
     throw new VisibleError('dataset.empty', DATASET_MESSAGES.noArticles, 409);
   const targets = [
     ...(content.descriptors ? await descriptors() : []),
-    ...(content.users ? await readers() : []),
+    ...(content.users ? distinctNames(await readers()) : []),
   ];
   const frozenPools = await pools(articles, targets);
   let stories: Story[] = [];
@@ -246,11 +262,21 @@ export const STARTER_DATASETS: { name: string; group: DatasetGroup }[] = [
 
 /**
  * Freezes the starter datasets when no dataset exists yet and there are articles (after an import;
- * a job's work). Answers how many it froze.
+ * production scoring's end). A starter that cannot be frozen (stories need the embeddings model,
+ * which may be out) is logged and left out: the others are frozen, and production's run ends all
+ * the same. Answers how many it froze.
  */
 export async function freezeStarterDatasets(systemUserId: string): Promise<number> {
   const { data } = await DatasetEntity.query.all({}).go({ count: 1 });
   if (data.length > 0 || (await Articles.latest(1)).length === 0) return 0;
-  for (const starter of STARTER_DATASETS) await freezeDataset({ ...starter, systemUserId });
-  return STARTER_DATASETS.length;
+  let frozen = 0;
+  for (const starter of STARTER_DATASETS) {
+    try {
+      await freezeDataset({ ...starter, systemUserId });
+      frozen++;
+    } catch (error) {
+      logger.error(`Could not freeze the starter dataset ${starter.name}`, { error });
+    }
+  }
+  return frozen;
 }

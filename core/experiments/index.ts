@@ -41,6 +41,6 @@ export {
 export { ExperimentResultEntity } from './results';
 export { freezeDatasetJob, runExperiment } from './job';
 export { compare, comparisonCsv, cohensKappa, COMPARE_MESSAGES } from './compare';
-export { promoteRun, PROMOTE_MESSAGES } from './promote';
+export { isPromotable, promoteRun, PROMOTE_MESSAGES } from './promote';
 export { activeExperiments, type ActiveExperiment } from './active';
 export { clusterByVectors, type Story } from './stories';

@@ -1,8 +1,8 @@
 // Executing a run: a chunked job on the same runtime as production, in a slot of its own per run
 // (two runs go at once; production's slots are never taken, so its schedules never skip for an
 // experiment). A single implementation's units are its chunks; a chain runs as one chunk, step
-// after step, each step's outcome the next one's input, each step's results kept once done (a
-// redelivered chain resumes after the last kept step). When every chunk is done, the run's output
+// after step, each step's outcome the next one's input, each unit's results kept once done (a
+// redelivered chain resumes after the last kept unit). When every chunk is done, the run's output
 // is summed from the kept results.
 import * as v from 'valibot';
 import * as Ai from '#core/ai';
@@ -11,7 +11,7 @@ import * as Prompts from '#core/prompts';
 import { implementation, type Implementation } from './catalog';
 import { freezeDataset, FreezeInput, thaw, type Frozen } from './datasets';
 import { advance, runUnit, unitsOf, type State, type Step, type UnitResult } from './engine';
-import { chunksOf, keepChunk, keepOutput } from './results';
+import { chunksOf, keepChunk, keepOutput, keptChunks } from './results';
 import { runForJob, type RunItem } from './run-store';
 import { summarise } from './summary';
 import type { RunInput, StepSettings } from './types';
@@ -62,8 +62,8 @@ const startState = (frozen: Frozen): State => ({ frozen, stories: frozen.stories
 /** Each step scores into a store of its own within the execution. */
 const storeKey = (processId: string, step: number) => `${processId}#${step}`;
 
-async function current(runId: string, processId: string): Promise<RunItem> {
-  const item = await runForJob(runId, processId);
+async function current(runId: string, processId: string, revision?: number): Promise<RunItem> {
+  const item = await runForJob(runId, processId, revision);
   if (!item) throw new Error(SUPERSEDED);
   return item;
 }
@@ -79,19 +79,24 @@ const totalsOf = (results: UnitResult[]): Jobs.ChunkTotals => {
   return totals;
 };
 
+/**
+ * A chain's steps in order, each unit's results kept on their own (a step's whole results may not
+ * fit one item): a redelivered chain reuses the units kept and runs the rest.
+ */
 async function runChain(steps: Step[], state: State, processId: string): Promise<UnitResult[]> {
-  const kept = await chunksOf(processId);
+  const kept = await keptChunks(processId);
   const all: UnitResult[] = [];
   for (const step of steps) {
-    let results = kept.get(step.index);
-    if (!results) {
-      results = [];
-      for (const ids of unitsOf(step, state)) {
-        results.push(await runUnit(step, state, ids, storeKey(processId, step.index)));
-      }
-      await keepChunk(processId, step.index, 0, results);
-      // Read back: a second worker's results, kept first, are the ones that count.
-      results = (await chunksOf(processId)).get(step.index) ?? results;
+    const done = kept.get(step.index);
+    const results: UnitResult[] = [];
+    for (const [unit, ids] of unitsOf(step, state).entries()) {
+      const ran =
+        done?.get(unit) ??
+        // A second worker's results, kept first, are the ones that count.
+        (await keepChunk(processId, step.index, unit, [
+          await runUnit(step, state, ids, storeKey(processId, step.index)),
+        ]));
+      results.push(...ran);
     }
     all.push(...results);
     state = advance(step, state, results);
@@ -103,9 +108,13 @@ export const runExperiment = Jobs.defineChunkedJob({
   name: 'experiment-run',
   title: 'Running an experiment',
   slotFor: ({ runId }) => `experiment#${runId}`,
-  input: v.object({ runId: v.pipe(v.string(), v.nonEmpty(), v.maxLength(100)) }),
-  async plan({ runId }, context): Promise<ExperimentChunk[]> {
-    const item = await current(runId, context.processId);
+  input: v.object({
+    runId: v.pipe(v.string(), v.nonEmpty(), v.maxLength(100)),
+    /** The run's revision once this execution was named on it. */
+    revision: v.optional(v.pipe(v.number(), v.integer())),
+  }),
+  async plan({ runId, revision }, context): Promise<ExperimentChunk[]> {
+    const item = await current(runId, context.processId, revision);
     const { steps, input } = await stepsOf(item);
     if (steps.length > 1 || implementation(item.expImplementationId)?.kind === 'chain') {
       return [{ chain: true }];
@@ -113,8 +122,8 @@ export const runExperiment = Jobs.defineChunkedJob({
     const state = startState(await thaw(input.dataset));
     return unitsOf(steps[0]!, state).map((ids) => ({ step: 0, ids }));
   },
-  async runChunk(chunk, { runId }, context) {
-    const item = await current(runId, context.processId);
+  async runChunk(chunk, { runId, revision }, context) {
+    const item = await current(runId, context.processId, revision);
     const { steps, input } = await stepsOf(item);
     const state = startState(await thaw(input.dataset));
     if ('chain' in chunk) return totalsOf(await runChain(steps, state, context.processId));
@@ -123,8 +132,8 @@ export const runExperiment = Jobs.defineChunkedJob({
     await keepChunk(context.processId, step.index, context.chunk, [result]);
     return totalsOf([result]);
   },
-  async succeeded({ runId }, context) {
-    const item = await runForJob(runId, context.processId);
+  async succeeded({ runId, revision }, context) {
+    const item = await runForJob(runId, context.processId, revision);
     // Edited since: nothing of this execution is shown (the run names none).
     if (!item) return;
     const { steps, input } = await stepsOf(item);

@@ -3,7 +3,7 @@
 // logged, and followed by a scoring run). Nothing else of the run reaches production.
 import { VisibleError } from '#core/common';
 import * as Scoring from '#core/scoring';
-import { implementation } from './catalog';
+import { implementation, type Implementation } from './catalog';
 import { readRun } from './run-store';
 import { run as runView } from './runs';
 
@@ -12,6 +12,10 @@ export const PROMOTE_MESSAGES = {
   notScoring: 'Only a run that scores articles can be promoted',
   notDone: 'Only a run that ended Success can be promoted',
 } as const;
+
+/** Only a run that scores articles has a prompt and model production scoring can use. */
+export const isPromotable = (owner: Implementation | undefined) =>
+  owner?.kind === 'score' && owner.material === 'articles';
 
 export async function promoteRun({
   id,
@@ -26,7 +30,7 @@ export async function promoteRun({
   const item = await readRun(id);
   if (!item) throw new VisibleError('experiment.unknown_run', PROMOTE_MESSAGES.unknown, 404);
   const owner = implementation(item.expImplementationId);
-  if (owner?.kind !== 'score' || owner.material !== 'articles') {
+  if (!isPromotable(owner)) {
     throw new VisibleError('experiment.not_scoring', PROMOTE_MESSAGES.notScoring, 400);
   }
   const view = await runView(id);

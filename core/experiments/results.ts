@@ -11,38 +11,53 @@ import type { RunOutput } from './types';
 const chunkKey = (step: number, chunk: number) =>
   `chunk#${String(step).padStart(2, '0')}#${String(chunk).padStart(5, '0')}`;
 
-/** Keeps one chunk's results for one step; a second write (a redelivery) keeps the first. */
+/**
+ * Keeps one chunk's results for one step, once: a second write (a redelivery) keeps the first.
+ * Answers the results kept, this write's or the first's.
+ */
 export async function keepChunk(
   processId: string,
   step: number,
   chunk: number,
   results: UnitResult[],
-): Promise<void> {
+): Promise<UnitResult[]> {
+  const key = chunkKey(step, chunk);
   try {
-    await ExperimentResultEntity.create({
-      processId,
-      key: chunkKey(step, chunk),
-      data: JSON.stringify(results),
-    }).go();
+    await ExperimentResultEntity.create({ processId, key, data: JSON.stringify(results) }).go();
+    return results;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
   }
+  const { data } = await ExperimentResultEntity.get({ processId, key }).go({ consistent: true });
+  return data ? (JSON.parse(data.data) as UnitResult[]) : results;
 }
 
 /**
- * Every chunk's results of an execution, per step in order (a job's read, and the comparison's:
- * bounded by the dataset's limits, a few dozen items).
+ * Every chunk's results of an execution, per step, per chunk in order (a job's read, and the
+ * comparison's: bounded by the dataset's limits).
  */
-export async function chunksOf(processId: string): Promise<Map<number, UnitResult[]>> {
+export async function keptChunks(
+  processId: string,
+): Promise<Map<number, Map<number, UnitResult[]>>> {
   const { data } = await ExperimentResultEntity.query
     .byProcess({ processId })
     .begins({ key: 'chunk#' })
     .go({ pages: 'all' });
-  const steps = new Map<number, UnitResult[]>();
+  const steps = new Map<number, Map<number, UnitResult[]>>();
   for (const item of data.sort((a, b) => a.key.localeCompare(b.key))) {
-    const step = Number(item.key.split('#')[1]);
-    steps.set(step, [...(steps.get(step) ?? []), ...(JSON.parse(item.data) as UnitResult[])]);
+    const [, step, chunk] = item.key.split('#').map(Number) as [number, number, number];
+    const chunks = steps.get(step) ?? new Map<number, UnitResult[]>();
+    chunks.set(chunk, JSON.parse(item.data) as UnitResult[]);
+    steps.set(step, chunks);
   }
+  return steps;
+}
+
+/** Every chunk's results of an execution, per step in order. */
+export async function chunksOf(processId: string): Promise<Map<number, UnitResult[]>> {
+  const steps = new Map<number, UnitResult[]>();
+  for (const [step, chunks] of await keptChunks(processId))
+    steps.set(step, [...chunks.values()].flat());
   return steps;
 }
 

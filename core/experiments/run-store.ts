@@ -10,8 +10,17 @@ export async function readRun(id: string): Promise<RunItem | undefined> {
   return data ?? undefined;
 }
 
-/** The run a job executes, while it still names that execution, or undefined. */
-export async function runForJob(runId: string, processId: string): Promise<RunItem | undefined> {
+/**
+ * The run a job executes, while it still names that execution and is as it was when executed (its
+ * revision: an edit that landed between naming the execution and queueing it is not run), or
+ * undefined.
+ */
+export async function runForJob(
+  runId: string,
+  processId: string,
+  revision?: number,
+): Promise<RunItem | undefined> {
   const item = await readRun(runId);
-  return item?.processId === processId ? item : undefined;
+  if (item?.processId !== processId) return undefined;
+  return revision === undefined || item.revision === revision ? item : undefined;
 }

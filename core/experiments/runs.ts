@@ -29,6 +29,8 @@ import { readRun } from './run-store';
 import type { ChainStep, RunInput, RunStatus, RunView, StepSettings } from './types';
 
 export const RUNS_PAGE_SIZE = 10;
+/** How long a run that names an execution not yet queued counts as Queued. */
+export const QUEUEING_MS = 60_000;
 export const RUN_LIMITS = { articleLimit: 200, numOfPicks: 4, steps: 5, comments: 2_000 } as const;
 
 export const RUN_REFUSALS = {
@@ -182,7 +184,12 @@ async function statusOf(
 ): Promise<{ status?: RunStatus; error?: string; endTime?: string; startTime?: string }> {
   if (!item.processId) return {};
   const process = await Jobs.byId(item.processId);
-  if (!process) return {};
+  if (!process) {
+    // Named but not queued yet: the execution is being queued (a second execution or an edit in
+    // that moment is refused). One that never got queued (a crash in between) frees the run.
+    const since = Date.now() - Date.parse(item.executedAt ?? '');
+    return since >= 0 && since < QUEUEING_MS ? { status: 'Queued' } : {};
+  }
   return {
     status: process.status,
     error: process.error,
@@ -338,9 +345,10 @@ export async function duplicateRun({ id, systemUserId }: { id: string; systemUse
 }
 
 /**
- * Executes a run without status or Failed: queues its job in the run's own slot (two runs go at
- * once, production's slots are never taken), then names the process on the run, conditioned on
- * the revision read. Of two executions at once, the slot lets one through.
+ * Executes a run without status or Failed: names the execution on the run, conditioned on the
+ * revision read (of two executions or an edit at once, one lands), then queues its job under that
+ * id in the run's own slot (two runs go at once, production's slots are never taken). The job runs
+ * the run only at that revision: an edit that lands before it is queued ends it superseded.
  */
 export async function executeRun({
   id,
@@ -380,9 +388,14 @@ export async function executeRun({
     throw error;
   }
   // A queueing failure ends the process Failed (Jobs.enqueue), so the run can be executed again.
-  await Jobs.enqueue(runExperiment, { runId: item.id }, systemUserId || '-', {
-    id: executed.processId,
-  });
+  await Jobs.enqueue(
+    runExperiment,
+    { runId: item.id, revision: executed.revision },
+    systemUserId || '-',
+    {
+      id: executed.processId,
+    },
+  );
   return view({ ...item, ...executed }, false);
 }
 export { ExperimentRunEntity };

@@ -14,12 +14,15 @@ export function RunPreview({
   state,
   promotable,
   promoting,
+  production,
 }: {
   run: RunView;
   state: ScreenState;
   /** A successful scoring run: its prompt and model can be promoted. */
   promotable: boolean;
   promoting: boolean;
+  /** What production scores with now, and its revision, while the promote question is open. */
+  production?: { revision: number; now: string };
 }) {
   const submitting = useNavigation().state === 'submitting';
   const here = experimentsHref(state, { run: run.id });
@@ -93,14 +96,24 @@ export function RunPreview({
           </Link>
         )}
       </Form>
-      {promotable && promoting && <PromoteQuestion run={run} action={here} />}
+      {promotable && promoting && production && (
+        <PromoteQuestion run={run} action={here} production={production} />
+      )}
       {run.status === 'Success' && run.output && <RunOutputView output={run.output} />}
     </AdminModal>
   );
 }
 
 /** The question before a promote, as on Content Automations' card: what follows, then Promote. */
-function PromoteQuestion({ run, action }: { run: RunView; action: string }) {
+function PromoteQuestion({
+  run,
+  action,
+  production,
+}: {
+  run: RunView;
+  action: string;
+  production: { revision: number; now: string };
+}) {
   const submitting = useNavigation().state === 'submitting';
   const output = run.output!;
   return (
@@ -112,6 +125,7 @@ function PromoteQuestion({ run, action }: { run: RunView; action: string }) {
         <dt>Model</dt>
         <dd>{output.model.name}</dd>
       </dl>
+      <p>Production scoring now uses {production.now}.</p>
       <p>
         Scheduled scoring, picks, readers&apos; feeds and newsletters will read only scores made
         with this prompt and model. Scoring the newest articles with it is queued at once; until it
@@ -119,6 +133,7 @@ function PromoteQuestion({ run, action }: { run: RunView; action: string }) {
       </p>
       <Form method="post" action={action} className="admin-form__actions">
         <input type="hidden" name="id" value={run.id} />
+        <input type="hidden" name="revision" value={production.revision} />
         <button
           type="submit"
           name="intent"

@@ -17,7 +17,9 @@ export const loader = storingLogs(async function loader({ request }: LoaderFunct
     .map((id) => id.slice(0, 100));
   const base = { ...securityHeaders(), 'Cache-Control': 'private, no-store' };
   try {
-    const csv = Experiments.comparisonCsv(await Experiments.compare(ids));
+    // Every differing item, not only the first ones the page shows.
+    const comparison = await Experiments.compare(ids, { differences: Number.POSITIVE_INFINITY });
+    const csv = Experiments.comparisonCsv(comparison);
     return new Response(csv, {
       headers: {
         ...base,

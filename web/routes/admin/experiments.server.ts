@@ -6,6 +6,7 @@ import { data, redirect } from '@remix-run/node';
 import * as Ai from '#core/ai';
 import { isVisibleError, VisibleError } from '#core/common';
 import * as Experiments from '#core/experiments';
+import * as Scoring from '#core/scoring';
 import { requireAdmin } from '#web/lib/admin.server';
 import { readForm } from '#web/lib/api.server';
 import {
@@ -165,8 +166,12 @@ export type ExperimentsPage = {
   prompts?: PromptRow[];
   /** The run the preview modal shows (`?run=`). */
   preview?: Experiments.RunView;
-  /** The promote question is open (`&promote=1`, a successful run only). */
+  /** The previewed run can be promoted: a successful run that scores articles. */
+  promotable: boolean;
+  /** The promote question is open (`&promote=1`, a promotable run only). */
   promoting: boolean;
+  /** While it is: what production scores with now, and its revision (the promote is conditioned on it). */
+  production?: { revision: number; now: string };
   form?: { mode: 'add' | 'edit'; values: RunValues };
   options?: FormOptions;
   addingPrompt: boolean;
@@ -188,6 +193,7 @@ export async function experimentsLoader(request: Request) {
     active: await Experiments.activeExperiments(),
     state: {},
     implementations: [],
+    promotable: false,
     promoting: false,
     addingPrompt: false,
   };
@@ -220,7 +226,9 @@ export async function experimentsLoader(request: Request) {
     page.runs = runs && { ...runs, runs: runs.runs.map(rowOf) };
     page.prompts = prompts?.map(promptRow);
     page.preview = editing ? undefined : preview;
-    page.promoting = query.get('promote') === '1' && preview?.status === 'Success';
+    page.promotable = preview?.status === 'Success' && Experiments.isPromotable(implementation);
+    page.promoting = query.get('promote') === '1' && page.promotable;
+    if (page.promoting) page.production = await productionNow();
     if (opensForm) {
       page.form = editing
         ? { mode: 'edit', values: valuesOf(editing) }
@@ -233,6 +241,21 @@ export async function experimentsLoader(request: Request) {
   } catch (error) {
     if (!isVisibleError(error)) throw error;
     return data({ ...page, problem: error.message }, { status: error.status });
+  }
+}
+
+/** Production's scoring setup in words, and its revision. */
+async function productionNow(): Promise<{ revision: number; now: string }> {
+  try {
+    const setup = await Scoring.productionSetup();
+    return {
+      revision: setup.revision,
+      now: `"${setup.prompt.title}" with ${Ai.displayName(setup.model)}`,
+    };
+  } catch (error) {
+    // AI_GPT_MODEL names a model not among the AI models: scoring fails until one is promoted.
+    if (!(error instanceof Ai.AiNotConfigured)) throw error;
+    return { revision: 0, now: error.message };
   }
 }
 
@@ -335,7 +358,13 @@ export async function experimentsAction(request: Request) {
         return redirect(experimentsHref(state, { run: copy.id }));
       }
       case 'promote': {
-        const { setup, queued } = await Experiments.promoteRun({ id, systemUserId });
+        // Conditioned on the production setup the question showed (its revision).
+        const revision = form.get('revision');
+        const { setup, queued } = await Experiments.promoteRun({
+          id,
+          systemUserId,
+          ...(revision !== null && { revision: Number(revision) }),
+        });
         return {
           intent,
           message: `Production scoring now uses "${setup.prompt.title}" with ${Ai.displayName(setup.model)}. ${
@@ -347,9 +376,11 @@ export async function experimentsAction(request: Request) {
       }
       case 'add-prompt': {
         if (!implementation) throw chooseFirst();
+        // As typed (the form's body is bounded): a prompt over the limit is refused with its
+        // message, never saved cut short.
         typedPrompt = {
           title: String(form.get('title') ?? '').slice(0, 500),
-          prompt: String(form.get('prompt') ?? '').slice(0, 12_000),
+          prompt: String(form.get('prompt') ?? ''),
         };
         await Experiments.addPrompt({
           expImplementationId: implementation.id,

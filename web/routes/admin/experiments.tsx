@@ -93,8 +93,9 @@ export default function Experiments() {
         <RunPreview
           run={page.preview}
           state={state}
-          promotable={implementation.kind === 'score' && page.preview.status === 'Success'}
+          promotable={page.promotable}
           promoting={page.promoting}
+          production={page.production}
         />
       )}
       {implementation && form && page.options && formShown && (
