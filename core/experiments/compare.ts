@@ -3,7 +3,7 @@
 // kappa over the items both labelled), the items whose label or pick differs, and what each cost.
 import { RELEVANCE_LABELS } from '#core/ai';
 import { VisibleError } from '#core/common';
-import { thaw } from './datasets';
+import { namesIn } from './datasets';
 import { ABOVE, BELOW, NOT_PICKED, PICKED, type Entry } from './engine';
 import { chunksOf } from './results';
 import { readRun } from './run-store';
@@ -132,14 +132,13 @@ export async function compare(
     }
   }
 
-  // Names for the differing items: the datasets' titles and targets' names.
+  // Names for the differing items: the datasets' titles and targets' names (one item each).
   const titles = new Map<string, string>();
   const names = new Map<string, string>();
   for (const datasetId of new Set(runs.map((run) => run.view.input.dataset))) {
-    const frozen = await thaw(datasetId).catch(() => undefined);
-    for (const article of frozen?.articles ?? []) titles.set(article.id, article.title);
-    for (const story of frozen?.stories ?? []) titles.set(story.id, story.title);
-    for (const target of frozen?.targets ?? []) names.set(target.id, target.name);
+    const known = await namesIn(datasetId);
+    for (const [id, title] of Object.entries(known.titles)) titles.set(id, title);
+    for (const [id, name] of Object.entries(known.names)) names.set(id, name);
   }
   const keys = [...new Set(runs.flatMap((run) => [...run.entries.keys()]))].sort();
   const differing = keys.filter((key) => {

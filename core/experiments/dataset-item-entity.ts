@@ -2,7 +2,8 @@
 // its clues, a target's scored pool, a story), JSON in `data`.
 import { defineEntity } from '#core/db';
 
-export const ITEM_KINDS = ['article', 'descriptor', 'user', 'pool', 'story'] as const;
+/** `names`: one item with every article's and story's title and every target's name (a comparison's read). */
+export const ITEM_KINDS = ['article', 'descriptor', 'user', 'pool', 'story', 'names'] as const;
 
 /** One frozen thing (an article with its text, a target with its clues, a target's scored pool, a story). */
 export const DatasetItemEntity = defineEntity({

@@ -201,6 +201,7 @@ export const freezeDataset = fn(FreezeInput, async (input): Promise<Dataset> => 
     })),
     ...frozenPools.map((data, index) => ({ kind: 'pool' as const, index, data })),
     ...stories.map((data, index) => ({ kind: 'story' as const, index, data })),
+    { kind: 'names' as const, index: 0, data: namesOf(articles, targets, stories) },
   ];
   await mapPool(items, 10, ({ kind, index, data }) =>
     DatasetItemEntity.create({ datasetId: id, kind, index, data: JSON.stringify(data) }).go(),
@@ -231,6 +232,29 @@ export async function datasetById(id: string): Promise<Dataset | undefined> {
   if (!id) return undefined;
   const { data } = await DatasetEntity.get({ id }).go();
   return data ?? undefined;
+}
+
+/** What a comparison names its items and entities by: titles and names, without any text. */
+export type DatasetNames = { titles: Record<string, string>; names: Record<string, string> };
+
+function namesOf(
+  articles: FrozenArticle[],
+  targets: FrozenTarget[],
+  stories: Story[],
+): DatasetNames {
+  return {
+    titles: Object.fromEntries(
+      [...articles, ...stories].map((item) => [item.id, item.title.slice(0, 300)]),
+    ),
+    names: Object.fromEntries(targets.map((target) => [target.id, target.name])),
+  };
+}
+
+/** A dataset's titles and names: one GetItem (the compare page's read, never the whole partition). */
+export async function namesIn(datasetId: string): Promise<DatasetNames> {
+  if (!datasetId) return { titles: {}, names: {} };
+  const { data } = await DatasetItemEntity.get({ datasetId, kind: 'names', index: 0 }).go();
+  return data ? (JSON.parse(data.data) as DatasetNames) : { titles: {}, names: {} };
 }
 
 /** A dataset's frozen items (a run's read: bounded by DATASET_LIMITS). */

@@ -43,6 +43,8 @@ export type UnitResult = {
   /** Stories this unit made or rewrote (clustering, preprocessing): the next step's stories. */
   stories?: Story[];
   vectors?: { vectors: number; dimensions: number; similaritySum: number; similarities: number };
+  /** Pairs the model could not score (an outage, a bad answer): left out of the counts. */
+  failed?: number;
   usage: Usage;
 };
 
@@ -191,6 +193,8 @@ async function scoreUnit(
       label: score.label,
       score: score.score,
     })),
+    // Pairs the model could not rate: counted, never labelled (a run shows how many).
+    failed: totals.failed,
     usage: {
       calls: totals.calls,
       inputTokens: totals.inputTokens,

@@ -664,6 +664,25 @@ describe('isolation, concurrency and the run form', () => {
       'steps.1.expGptModelId': 'Please select model',
       'steps.1.articleLimit': 'Please add article limit',
     });
+    // A step reads its own group's datasets, or stories a clustering step before it made.
+    expect(
+      await Experiments.checkRun({
+        ...chain,
+        input: {
+          dataset: datasets.descriptor.id,
+          steps: [
+            {
+              expImplementationId: 'story-preprocessing-per-cluster',
+              expGptModelId: GPT,
+              expPromptId: prompts['story-preprocessing-per-cluster'],
+              articleLimit: 2,
+              preprocessType: 'Summary',
+              concatenationType: 'ArticleWithEnumeration',
+            },
+          ],
+        },
+      }),
+    ).toEqual({ 'steps.0.expImplementationId': Experiments.RUN_REFUSALS.stepDataset });
     await expect(
       Experiments.addRun({ ...base, name: '', input: { dataset: '' } }),
     ).rejects.toMatchObject({
@@ -813,6 +832,22 @@ describe('comparing runs and promoting one', () => {
     ).toBe(6);
   });
 
+  it('pairs the model could not score are counted, not labelled', async () => {
+    // The first article's call is refused (a 400 is that pair's failure, not the run's).
+    fake.script({ status: 400, message: 'This article is too long' });
+    const run = await addAndRun('score-articles-per-descriptor', {
+      ...score(datasets.descriptor.id),
+      expGptModelId: fakeGpt.id,
+    });
+    expect(run.status).toBe('Success');
+    expect(run.output!.failed).toBe(2);
+    const total = run.output!.resultsPerMatchingEntity.reduce(
+      (sum, r) => sum + r.groupByMetricPerMatchingEntity.Total!,
+      0,
+    );
+    expect(total).toBe(10);
+  });
+
   it('a rerun calls the model again', async () => {
     const run = await addAndRun('score-articles-per-descriptor', {
       ...score(datasets.descriptor.id),
@@ -860,6 +895,11 @@ describe('comparing runs and promoting one', () => {
     expect(withLocal.kappa).not.toBeNull();
     expect(comparison.differencesTotal).toBe(12);
     expect(comparison.differences[0]!.perRun[a.id]).toBe('Very Relevant');
+    // Named by the dataset's titles and names, never by ids.
+    expect(STORIES.map(([title]) => title as string)).toContain(comparison.differences[0]!.item);
+    expect(['build DeFi protocols', 'collect generative art on-chain']).toContain(
+      comparison.differences[0]!.matchingEntity,
+    );
     expect(comparison.runs.map((run) => run.name)).toEqual(['Generous', 'Strict', 'Local']);
 
     const csv = Experiments.comparisonCsv(comparison);

@@ -28,6 +28,8 @@ export {
   ExperimentRunEntity,
   RUN_REFUSALS,
   RUNS_PAGE_SIZE,
+  RUNS_PAGES,
+  QUEUEING_MS,
   RUN_LIMITS,
   checkRun,
   addRun,

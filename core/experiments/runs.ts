@@ -29,6 +29,8 @@ import { readRun } from './run-store';
 import type { ChainStep, RunInput, RunStatus, RunView, StepSettings } from './types';
 
 export const RUNS_PAGE_SIZE = 10;
+/** The furthest page shown (1,000 runs of one implementation): a page reads the ones before it. */
+export const RUNS_PAGES = 100;
 /** How long a run that names an execution not yet queued counts as Queued. */
 export const QUEUEING_MS = 60_000;
 export const RUN_LIMITS = { articleLimit: 200, numOfPicks: 4, steps: 5, comments: 2_000 } as const;
@@ -42,6 +44,8 @@ export const RUN_REFUSALS = {
   comments: `Comments have at most ${RUN_LIMITS.comments} characters`,
   steps: `A chain has at most ${RUN_LIMITS.steps} steps`,
   stepImplementation: 'Chaining implementations cannot be added as steps',
+  stepDataset:
+    'This step cannot read the chosen dataset: choose a dataset of its group, or cluster stories in a step before it',
 } as const;
 
 /** What the add and edit forms send (the spec's add-implementation-run call). */
@@ -132,6 +136,15 @@ export async function checkRun(form: RunForm): Promise<Record<string, string>> {
         : RUN_REFUSALS.implementation;
       continue;
     }
+    // A step reads the dataset, or the stories a clustering step before it made.
+    const storiesMade = steps
+      .slice(0, index)
+      .some((before) => implementation(before?.expImplementationId ?? '')?.kind === 'cluster');
+    const reads =
+      !dataset ||
+      stepOwner.groups.includes(dataset.group) ||
+      (stepOwner.material === 'stories' && storiesMade);
+    if (!reads) errors[`steps.${index}.expImplementationId`] = RUN_REFUSALS.stepDataset;
     Object.assign(errors, await checkSettings(stepOwner, step, `steps.${index}.`));
   }
   return errors;
@@ -235,7 +248,7 @@ export async function runs(
   implementationId: string,
   { page = 1 }: { page?: number } = {},
 ): Promise<{ runs: RunView[]; page: number; more: boolean }> {
-  const shown = Number.isInteger(page) && page >= 1 && page <= 1_000 ? page : 1;
+  const shown = Number.isInteger(page) && page >= 1 && page <= RUNS_PAGES ? page : 1;
   const want = shown * RUNS_PAGE_SIZE + 1;
   const items: RunItem[] = [];
   let cursor: string | null = null;

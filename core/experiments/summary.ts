@@ -74,6 +74,7 @@ function stepOutput(step: Step, results: UnitResult[], names: Map<string, string
       },
     }),
     usage,
+    failed: results.reduce((sum, result) => sum + (result.failed ?? 0), 0),
     ...(step.prompt && { prompt: step.prompt }),
     model: { id: step.model.id, name: Ai.displayName(step.model) },
     items:

@@ -61,6 +61,8 @@ export type StepOutput = {
   model: { id: string; name: string };
   /** Items the step worked on (pairs scored, stories written, targets picked for). */
   items: number;
+  /** Pairs the model could not score: not in the counts or a comparison. */
+  failed?: number;
 };
 
 export type RunOutput = StepOutput & {

@@ -104,6 +104,12 @@ function Facts({ step, durationMs }: { step: StepOutput; durationMs?: number }) 
       <dd>{step.model.name}</dd>
       <dt>Items</dt>
       <dd>{step.items}</dd>
+      {(step.failed ?? 0) > 0 && (
+        <>
+          <dt>Not scored</dt>
+          <dd>{step.failed} pairs the model could not score (left out of the counts)</dd>
+        </>
+      )}
       <dt>Tokens</dt>
       <dd>
         {usage.inputTokens} in, {usage.outputTokens} out ({usage.calls} calls)

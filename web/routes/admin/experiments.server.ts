@@ -71,7 +71,7 @@ export function screenOf(query: URLSearchParams) {
     : undefined;
   const pageText = query.get('page') ?? '1';
   const page = Number(pageText);
-  if (!/^\d{1,4}$/.test(pageText) || page < 1) {
+  if (!/^\d{1,4}$/.test(pageText) || page < 1 || page > Experiments.RUNS_PAGES) {
     throw new VisibleError('experiments.bad_page', 'This page number is not valid', 400);
   }
   const tab = query.get('tab') === 'prompts' && implementation?.managesPrompts ? 'prompts' : 'runs';

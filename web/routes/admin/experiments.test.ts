@@ -137,6 +137,7 @@ describe('the address chooses what the screen shows', () => {
       ],
       [`${SCORE}&page=0`, 400, 'This page number is not valid'],
       [`${SCORE}&page=abc`, 400, 'This page number is not valid'],
+      [`${SCORE}&page=101`, 400, 'This page number is not valid'],
       [`${SCORE}&run=01NOSUCHRUN`, 404, 'This run does not exist'],
     ];
     for (const [query, status, message] of cases) {
