@@ -113,8 +113,14 @@ export async function readJson(request: Request, maxBytes: number): Promise<unkn
 
 const MAX_FORM_BYTES = 16 * 1024;
 
-/** A page action's form: POST, url-encoded, at most 16 KB; anything else is a clear 4xx. */
-export async function readForm(request: Request): Promise<URLSearchParams> {
+/**
+ * A page action's form: POST, url-encoded, at most 16 KB (or `maxBytes`, for a form that carries
+ * long text such as a prompt); anything else is a clear 4xx.
+ */
+export async function readForm(
+  request: Request,
+  { maxBytes = MAX_FORM_BYTES }: { maxBytes?: number } = {},
+): Promise<URLSearchParams> {
   if (request.method !== 'POST') {
     throw new VisibleError('request.method_not_allowed', 'Send this form with POST', 405);
   }
@@ -125,7 +131,7 @@ export async function readForm(request: Request): Promise<URLSearchParams> {
       415,
     );
   }
-  return new URLSearchParams(await readBody(request, MAX_FORM_BYTES));
+  return new URLSearchParams(await readBody(request, maxBytes));
 }
 
 function tooLarge() {

@@ -225,6 +225,24 @@ describe('a promote decided from a stale page', () => {
 });
 
 describe('prompt management', () => {
+  it('saves a prompt of nearly 20,000 characters, whose form is over 16 KB, as typed', async () => {
+    const typed = `Rate {title} for {clues}.\n${'Weigh every clue, café. '.repeat(820)}END`;
+    expect(typed.length).toBeLessThan(20_000);
+    const query =
+      '?process=descriptor-experiments&implementation=score-articles-per-descriptor&tab=prompts&modal=add-prompt';
+    const request = adminPost(
+      `${PATH}${query}`,
+      { intent: 'add-prompt', title: 'Longest', prompt: typed },
+      cookie,
+    );
+    const answer = await call(action, request);
+    expect(answer.status).toBe(302);
+    const saved = (await Experiments.prompts('score-articles-per-descriptor')).find(
+      (prompt) => prompt.title === 'Longest',
+    );
+    expect(saved?.prompt).toBe(typed);
+  });
+
   it('saves a long prompt as typed, or refuses it with a message: never cut short', async () => {
     const typed = `Rate {title} for {clues}.\n${'Weigh every clue. '.repeat(700)}END OF PROMPT`;
     expect(typed.length).toBeGreaterThan(12_000);

@@ -9,6 +9,12 @@ import * as Experiments from '#core/experiments';
 import * as Scoring from '#core/scoring';
 import { requireAdmin } from '#web/lib/admin.server';
 import { readForm } from '#web/lib/api.server';
+
+/**
+ * A prompt is at most 20,000 characters; url-encoded, any of them may take 9 bytes, so the
+ * screen's forms may be larger than other pages' 16 KB.
+ */
+const EXPERIMENT_FORM_BYTES = 256 * 1024;
 import {
   changeSteps,
   emptyRun,
@@ -311,7 +317,7 @@ export async function experimentsAction(request: Request) {
   let typedPrompt: ActionResult['prompt'];
   try {
     const query = new URL(request.url).searchParams;
-    const form = await readForm(request);
+    const form = await readForm(request, { maxBytes: EXPERIMENT_FORM_BYTES });
     const [verb = '', at = ''] = String(form.get('intent') ?? '').split(':');
     intent = verb;
     const id = String(form.get('id') ?? '').slice(0, 100);
