@@ -157,14 +157,16 @@ test.describe("the reader's feed", () => {
     const rankBefore = (await titles(page)).indexOf(disliked.title);
     expect(await titles(page)).not.toContain(rollups.title);
     await dislikedCard.getByRole('button', { name: /^Dislike/ }).click();
-    const chat = page.getByRole('link', { name: 'Let me chat with the assistant' });
-    await expect(chat).toBeVisible();
-    await expectFitsAndReadable(page, 'the feed with a feedback banner');
-    await page.setViewportSize({ width: 1280, height: 844 });
+    // Pressed at once; checked before the page checks, because the rebuilt list (polled every 4 s)
+    // may move the story off the first page while they run.
     await expect(dislikedCard.getByRole('button', { name: /^Dislike/ })).toHaveAttribute(
       'aria-pressed',
       'true',
     );
+    const chat = page.getByRole('link', { name: 'Let me chat with the assistant' });
+    await expect(chat).toBeVisible();
+    await expectFitsAndReadable(page, 'the feed with a feedback banner');
+    await page.setViewportSize({ width: 1280, height: 844 });
     await feedUpdated(page, reader.user.id);
 
     // 6. The side panel: chat, review the clues the assistant heard, apply them.
