@@ -132,7 +132,9 @@ export async function compare(
     }
   }
 
-  // Names for the differing items: the datasets' titles and targets' names (one item each).
+  // Names for the differing items: the datasets' titles and targets' names (one item each). A
+  // story a run's own clustering made is named as the dataset never knew it: by its id,
+  // 'story-{newest article}', and its title, that article's (clusterByVectors).
   const titles = new Map<string, string>();
   const names = new Map<string, string>();
   for (const datasetId of new Set(runs.map((run) => run.view.input.dataset))) {
@@ -149,7 +151,7 @@ export async function compare(
     const [entity, item] = key.split('|') as [string, string];
     return {
       matchingEntity: names.get(entity) ?? entity,
-      item: titles.get(item) ?? item,
+      item: titles.get(item) ?? titles.get(item.replace(/^story-/, '')) ?? item,
       perRun: Object.fromEntries(
         runs.map((run) => [run.view.id, run.entries.get(key)?.label ?? '—']),
       ),

@@ -46,6 +46,8 @@ export const RUN_REFUSALS = {
   stepImplementation: 'Chaining implementations cannot be added as steps',
   stepDataset:
     'This step cannot read the chosen dataset: choose a dataset of its group, or cluster stories in a step before it',
+  stepPool:
+    'This step cannot read what the step before passed on: articles and stories do not mix, unless a clustering step comes between',
 } as const;
 
 /** What the add and edit forms send (the spec's add-implementation-run call). */
@@ -128,6 +130,9 @@ export async function checkRun(form: RunForm): Promise<Record<string, string>> {
   if (steps.length === 0) errors.steps = RUN_MESSAGES.steps;
   if (steps.length > RUN_LIMITS.steps) errors.steps = RUN_REFUSALS.steps;
   const choices = stepChoices(owner);
+  // What the steps before passed on (scores, picks, similarities narrow the next step's items):
+  // articles or stories. A clustering step starts afresh; preprocessing keeps what came before.
+  let passedOn: Implementation['material'] | undefined;
   for (const [index, step] of steps.slice(0, RUN_LIMITS.steps).entries()) {
     const stepOwner = choices.find((choice) => choice.id === step?.expImplementationId);
     if (!stepOwner) {
@@ -144,7 +149,13 @@ export async function checkRun(form: RunForm): Promise<Record<string, string>> {
       !dataset ||
       stepOwner.groups.includes(dataset.group) ||
       (stepOwner.material === 'stories' && storiesMade);
+    const narrows = ['score', 'categorize', 'pick', 'embed'].includes(stepOwner.kind);
     if (!reads) errors[`steps.${index}.expImplementationId`] = RUN_REFUSALS.stepDataset;
+    else if (narrows && passedOn && passedOn !== stepOwner.material) {
+      errors[`steps.${index}.expImplementationId`] = RUN_REFUSALS.stepPool;
+    }
+    if (narrows) passedOn = stepOwner.material;
+    if (stepOwner.kind === 'cluster') passedOn = undefined;
     Object.assign(errors, await checkSettings(stepOwner, step, `steps.${index}.`));
   }
   return errors;

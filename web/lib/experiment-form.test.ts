@@ -198,3 +198,11 @@ describe("the form's messages on blur", () => {
     expect([at('1.5'), at('-0.1')]).toEqual([MESSAGES.threshold, MESSAGES.threshold]);
   });
 });
+
+describe('typed text over its limit', () => {
+  it('keeps comments past their 2,000 characters, so the save is refused instead of cutting them', () => {
+    const typed = 'c'.repeat(2_500);
+    const values = valuesFrom(new URLSearchParams({ name: 'Run', comments: typed }));
+    expect(values.comments).toBe(typed);
+  });
+});

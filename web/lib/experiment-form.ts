@@ -52,6 +52,11 @@ const TEXT_SETTINGS = [
 /** A chain has at most this many steps (a bound on what one form may carry). */
 export const MAX_STEPS = 10;
 const MAX_TEXT = 2_000;
+/**
+ * Comments are kept as typed past their limit (core's RUN_LIMITS.comments, 2,000), so the save is
+ * refused with its message instead of storing them cut short; the form's body bounds them.
+ */
+const MAX_COMMENTS = 20_000;
 
 export const emptySettings = (): Settings => ({
   expGptModelId: '',
@@ -94,7 +99,7 @@ export function valuesFrom(form: URLSearchParams): RunValues {
     id: String(form.get('id') ?? '').slice(0, 100) || undefined,
     revision: Number.isInteger(revision) ? revision : undefined,
     name: String(form.get('name') ?? '').slice(0, MAX_TEXT),
-    comments: String(form.get('comments') ?? '').slice(0, MAX_TEXT),
+    comments: String(form.get('comments') ?? '').slice(0, MAX_COMMENTS),
     dataset: String(form.get('dataset') ?? '').slice(0, MAX_TEXT),
     settings: settingsFrom(form, ''),
     steps: Array.from({ length: Math.max(stepCount, 0) }, (_, index) => ({
