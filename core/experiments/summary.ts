@@ -109,11 +109,53 @@ export function summarise(
     outputTokens: 0,
     costUsd: 0,
   });
-  return {
+  return fitted({
     ...last,
     usage,
-    ...(steps.length > 1 && { steps: outputs.slice(0, -1).map(brief).concat(last) }),
+    // The last step's lists are the run's own: its summary here is brief like the others.
+    ...(steps.length > 1 && { steps: outputs.map(brief) }),
     durationMs,
     dataset: { id: frozen.dataset.id, name: frozen.dataset.name, group: frozen.dataset.group },
-  };
+  });
+}
+
+/** An output is kept in one item (400 KB): it is kept well under, whatever the texts' scripts. */
+export const OUTPUT_BYTES = 300_000;
+
+const bytesOf = (output: RunOutput) => Buffer.byteLength(JSON.stringify(output));
+
+/**
+ * The output cut to fit one item: first its texts shorter, then its lists shorter (the counts,
+ * usage, prompt and model always stay; the whole results stay with the run's chunks).
+ */
+export function fitted(output: RunOutput): RunOutput {
+  let fitting = output;
+  for (const [text, list] of [
+    [500, Number.MAX_SAFE_INTEGER],
+    [200, 100],
+    [100, 20],
+  ] as const) {
+    if (bytesOf(fitting) <= OUTPUT_BYTES) return fitting;
+    const cut = (step: StepOutput): StepOutput => ({
+      ...step,
+      ...(step.texts && {
+        texts: step.texts.slice(0, list).map((t) => ({ ...t, text: t.text.slice(0, text) })),
+      }),
+      ...(step.clusters && {
+        clusters: step.clusters
+          .slice(0, list)
+          .map((c) => ({ ...c, articles: c.articles.map((title) => title.slice(0, text)) })),
+      }),
+      ...(step.picks && { picks: step.picks.slice(0, list) }),
+      ...(step.prompt && {
+        prompt: { ...step.prompt, prompt: step.prompt.prompt.slice(0, text * 20) },
+      }),
+    });
+    fitting = {
+      ...fitting,
+      ...cut(fitting),
+      ...(fitting.steps && { steps: fitting.steps.map(cut) }),
+    };
+  }
+  return fitting;
 }

@@ -1,4 +1,4 @@
-// Experiments against the second review's attacks, on a table of the file's own: a chain step that
+// Chains and their stories, on a table of the file's own: a chain step that
 // could read nothing the step before passed on, and a comparison naming the stories a run's own
 // clustering made.
 import { beforeAll, describe, expect, it } from 'vitest';
