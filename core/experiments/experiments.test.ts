@@ -691,6 +691,18 @@ describe('isolation, concurrency and the run form', () => {
     });
   });
 
+  it('each implementation that takes a prompt starts with a default one (the seed)', async () => {
+    for (const implementation of Experiments.IMPLEMENTATIONS.filter((i) =>
+      i.fields.includes('prompt'),
+    )) {
+      const own = await Experiments.prompts(implementation.id);
+      expect(
+        own.map((prompt) => prompt.id),
+        implementation.name,
+      ).toContain(`default-${Experiments.promptsOf(implementation)}`);
+    }
+  });
+
   it('prompts: placeholders checked, newest first, duplicated, removed', async () => {
     await expect(
       Experiments.addPrompt({
