@@ -7,7 +7,7 @@ import { namesIn } from './datasets';
 import { ABOVE, BELOW, NOT_PICKED, PICKED, type Entry } from './engine';
 import { chunksOf } from './results';
 import { readRun } from './run-store';
-import { run as runView } from './runs';
+import { viewOf } from './runs';
 import type { Agreement, Comparison, RunOutput, RunView } from './types';
 
 export const COMPARE_LIMITS = { runs: 6, differences: 500 } as const;
@@ -42,9 +42,9 @@ export function cohensKappa(pairs: [string, string][]): number | null {
 type Loaded = { view: RunView & { output: RunOutput }; entries: Map<string, Entry> };
 
 async function load(id: string): Promise<Loaded> {
-  const [item, view] = await Promise.all([readRun(id), runView(id)]);
-  if (!item || !view)
-    throw new VisibleError('experiment.unknown_run', COMPARE_MESSAGES.unknown, 404);
+  const item = await readRun(id);
+  if (!item) throw new VisibleError('experiment.unknown_run', COMPARE_MESSAGES.unknown, 404);
+  const view = await viewOf(item, true);
   if (view.status !== 'Success' || !view.output || !item.processId) {
     throw new VisibleError('experiment.not_done', COMPARE_MESSAGES.notDone, 409);
   }

@@ -5,7 +5,7 @@ import { VisibleError } from '#core/common';
 import * as Scoring from '#core/scoring';
 import { implementation, type Implementation } from './catalog';
 import { readRun } from './run-store';
-import { run as runView } from './runs';
+import { viewOf } from './runs';
 
 export const PROMOTE_MESSAGES = {
   unknown: 'This implementation run no longer exists',
@@ -33,8 +33,8 @@ export async function promoteRun({
   if (!isPromotable(owner)) {
     throw new VisibleError('experiment.not_scoring', PROMOTE_MESSAGES.notScoring, 400);
   }
-  const view = await runView(id);
-  if (view?.status !== 'Success') {
+  const view = await viewOf(item, false);
+  if (view.status !== 'Success') {
     throw new VisibleError('experiment.not_done', PROMOTE_MESSAGES.notDone, 409);
   }
   return Scoring.promote({

@@ -6,9 +6,8 @@
 import * as v from 'valibot';
 import * as Ai from '#core/ai';
 import { fn, VisibleError } from '#core/common';
-import { isConditionFailure } from '#core/db';
 import * as Prompts from '#core/prompts';
-import { implementation, promptsOf, type Implementation } from './catalog';
+import { IMPLEMENTATIONS, implementation, promptsOf, type Implementation } from './catalog';
 
 function managed(id: string): Implementation {
   const found = implementation(id);
@@ -41,10 +40,10 @@ export const duplicatePrompt = fn(
     if (!prompt || prompt.isDeleted) {
       throw new VisibleError('prompt.unknown', 'This prompt no longer exists', 404);
     }
+    // The implementation whose prompts these are (descriptor scoring keeps production's 'scoring').
     const owner =
-      prompt.expImplementationId === 'scoring'
-        ? 'score-articles-per-descriptor'
-        : prompt.expImplementationId;
+      IMPLEMENTATIONS.find((candidate) => promptsOf(candidate) === prompt.expImplementationId)
+        ?.id ?? prompt.expImplementationId;
     return addPrompt({
       expImplementationId: owner,
       title: `${prompt.title} (copy)`.slice(0, 200),
@@ -89,26 +88,12 @@ const DEFAULT_PROMPTS: Record<string, { title: string; prompt: string }> = {
 };
 
 /** Stores each experiment implementation's default prompt once (seed); answers how many were new. */
-export async function seedDefaultPrompts(systemUserId = '-'): Promise<number> {
-  let created = 0;
-  for (const [index, [id, { title, prompt }]] of Object.entries(DEFAULT_PROMPTS).entries()) {
+export function seedDefaultPrompts(systemUserId = '-'): Promise<number> {
+  const defaults = Object.entries(DEFAULT_PROMPTS).map(([id, { title, prompt }]) => {
     const owner = implementation(id)!;
     Prompts.checkPlaceholders(prompt, { name: owner.name, placeholders: owner.info });
-    try {
-      await Prompts.PromptEntity.create({
-        id: Prompts.defaultPromptId(id),
-        expImplementationId: id,
-        title,
-        prompt,
-        // Fixed and old, so an operator's later prompt is always the newer one.
-        createdAt: new Date(Date.UTC(2026, 0, 2, 0, 0, index)).toISOString(),
-        systemUserId,
-        isDeleted: false,
-      }).go();
-      created++;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-  }
-  return created;
+    return { expImplementationId: id, title, prompt };
+  });
+  // Dated after the automations' defaults (January 1st).
+  return Prompts.seedDefaults(systemUserId, defaults, 2);
 }

@@ -205,7 +205,7 @@ const FormShape = v.object({
 
 async function statusOf(
   item: RunItem,
-): Promise<{ status?: RunStatus; error?: string; endTime?: string; startTime?: string }> {
+): Promise<{ status?: RunStatus; error?: string }> {
   if (!item.processId) return {};
   const process = await Jobs.byId(item.processId);
   if (!process) {
@@ -214,15 +214,11 @@ async function statusOf(
     const since = Date.now() - Date.parse(item.executedAt ?? '');
     return since >= 0 && since < QUEUEING_MS ? { status: 'Queued' } : {};
   }
-  return {
-    status: process.status,
-    error: process.error,
-    startTime: process.startTime,
-    endTime: process.endTime,
-  };
+  return { status: process.status, error: process.error };
 }
 
-async function view(item: RunItem, withOutput: boolean): Promise<RunView> {
+/** A stored run as the screen shows it: its execution's status, and its output when asked. */
+export async function viewOf(item: RunItem, withOutput: boolean): Promise<RunView> {
   const { status, error } = await statusOf(item);
   const output =
     withOutput && status === 'Success' && item.processId
@@ -248,7 +244,7 @@ async function view(item: RunItem, withOutput: boolean): Promise<RunView> {
 /** One run with its output (the preview and the run's page). */
 export async function run(id: string): Promise<RunView | undefined> {
   const item = await readRun(id);
-  return item && view(item, true);
+  return item && viewOf(item, true);
 }
 
 /**
@@ -272,7 +268,7 @@ export async function runs(
   } while (cursor && items.length < want);
   const pageItems = items.slice((shown - 1) * RUNS_PAGE_SIZE, shown * RUNS_PAGE_SIZE);
   return {
-    runs: await Promise.all(pageItems.map((item) => view(item, false))),
+    runs: await Promise.all(pageItems.map((item) => viewOf(item, false))),
     page: shown,
     more: items.length > shown * RUNS_PAGE_SIZE,
   };
@@ -306,7 +302,7 @@ export async function addRun(form: RunForm): Promise<RunView> {
     revision: 0,
   };
   await ExperimentRunEntity.create(item).go();
-  return view(item, false);
+  return viewOf(item, false);
 }
 
 /** Edits a run without status or Failed, as it was read (its revision). */
@@ -347,7 +343,7 @@ export async function updateRun(
       throw new VisibleError('experiment.changed', RUN_REFUSALS.changed, 409);
     throw error;
   }
-  return view({ ...item, ...changes }, false);
+  return viewOf({ ...item, ...changes }, false);
 }
 
 /** A copy of a run, without status, '(copy)' after its name. */
@@ -365,7 +361,7 @@ export async function duplicateRun({ id, systemUserId }: { id: string; systemUse
     revision: 0,
   };
   await ExperimentRunEntity.create(copy).go();
-  return view(copy, false);
+  return viewOf(copy, false);
 }
 
 /**
@@ -420,6 +416,6 @@ export async function executeRun({
       id: executed.processId,
     },
   );
-  return view({ ...item, ...executed }, false);
+  return viewOf({ ...item, ...executed }, false);
 }
 export { ExperimentRunEntity };

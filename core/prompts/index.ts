@@ -158,18 +158,35 @@ export function render(prompt: Pick<Prompt, 'prompt'>, inputs: PromptInputs): st
 
 export const defaultPromptId = (automationId: string) => `default-${automationId}`;
 
-/** Stores each automation's default prompt once (seed, first start); returns how many were new. */
-export async function seedDefaults(systemUserId = '-'): Promise<number> {
+/** A default prompt the seed stores, under `defaultPromptId(expImplementationId)`. */
+export type DefaultPrompt = Pick<Prompt, 'expImplementationId' | 'title' | 'prompt'>;
+
+const automationDefaults = (): DefaultPrompt[] =>
+  AUTOMATIONS.map(({ id, defaultTitle, defaultPrompt }) => ({
+    expImplementationId: id,
+    title: defaultTitle,
+    prompt: defaultPrompt,
+  }));
+
+/**
+ * Stores each default prompt once (seed, first start): the automations', or the ones given (an
+ * experiment's), dated `day` of January 2026 so an editor's later prompt is always the newer one.
+ * Returns how many were new.
+ */
+export async function seedDefaults(
+  systemUserId = '-',
+  defaults: DefaultPrompt[] = automationDefaults(),
+  day = 1,
+): Promise<number> {
   let created = 0;
-  for (const [index, builtIn] of AUTOMATIONS.entries()) {
+  for (const [index, { expImplementationId, title, prompt }] of defaults.entries()) {
     try {
       await PromptEntity.create({
-        id: defaultPromptId(builtIn.id),
-        expImplementationId: builtIn.id,
-        title: builtIn.defaultTitle,
-        prompt: builtIn.defaultPrompt,
-        // Fixed and old, so an editor's later prompt is always the newer one.
-        createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString(),
+        id: defaultPromptId(expImplementationId),
+        expImplementationId,
+        title,
+        prompt,
+        createdAt: new Date(Date.UTC(2026, 0, day, 0, 0, index)).toISOString(),
         systemUserId,
         isDeleted: false,
       }).go();

@@ -8,6 +8,7 @@ import * as Jobs from '#core/jobs';
 import { createArticle } from '#tests/integration/factories';
 import { runToEnd } from '#tests/integration/job-queue';
 import { useOwnTable } from '#tests/integration/own-table';
+import { call, type Answer } from '#tests/integration/route-call';
 import { adminPost, signedInAdmin } from '#web/lib/admin.server.test-helpers';
 import { action, loader } from './experiments.datasets';
 
@@ -17,29 +18,18 @@ useOwnTable('experiment-datasets');
 const PATH = '/admin-panel/experiments/datasets';
 const origin = () => new URL(config().PUBLIC_URL).origin;
 
-type Answered = { data?: Record<string, unknown>; init?: { status?: number } } & Record<
-  string,
-  unknown
->;
-
-async function post(form: Record<string, string>): Promise<Answered> {
+/** The action's answer to the signed-in admin's form, as Remix would send it. */
+async function post(form: Record<string, string>): Promise<Answer> {
   const { cookie } = await signedInAdmin();
-  return (await action({
-    request: adminPost(PATH, form, cookie),
-    params: {},
-    context: {},
-  })) as Answered;
+  return call(action, adminPost(PATH, form, cookie));
 }
 
 describe('experiment datasets', () => {
   it('sends a visitor without a session to sign-in', async () => {
-    const thrown = await loader({
-      request: new Request(new URL(PATH, origin())),
-      params: {},
-      context: {},
-    }).catch((error: unknown) => error);
-    expect(thrown).toBeInstanceOf(Response);
-    expect((thrown as Response).status).toBe(302);
+    expect(await call(loader, new Request(new URL(PATH, origin())))).toMatchObject({
+      status: 302,
+      location: `/admin-panel/authorize?returnUrl=${encodeURIComponent(PATH)}`,
+    });
   });
 
   it('refuses bad input with the message and a 400, and keeps what was typed', async () => {
@@ -60,7 +50,7 @@ describe('experiment datasets', () => {
       [{ intent: 'other', name: 'X', group: 'pipeline' }, 'This action is not known'],
     ] as const) {
       const answer = await post(form);
-      expect(answer.init?.status).toBe(400);
+      expect(answer.status).toBe(400);
       expect(answer.data).toMatchObject({ error: message, typed: { name: form.name } });
     }
   });
@@ -74,7 +64,7 @@ describe('experiment datasets', () => {
     }
     const name = `Frozen ${Date.now()}`;
     const answer = await post({ intent: 'freeze', name, group: 'content_layer', articles: '5' });
-    expect(answer).toMatchObject({ toast: `Freezing the dataset ${name}` });
+    expect(answer).toMatchObject({ status: 200, data: { toast: `Freezing the dataset ${name}` } });
     const process = (await Jobs.active()).find((p) => p.name === 'experiment-dataset-freeze')!;
     expect(process).toBeDefined();
     expect((await runToEnd(process.id, Automations.jobs)).ended.status).toBe('Success');

@@ -4,34 +4,25 @@ import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import * as Ai from '#core/ai';
 import { config } from '#core/config';
+import { call, type Answer } from '#tests/integration/route-call';
 import { adminPost, signedInAdmin } from '#web/lib/admin.server.test-helpers';
 import { action, loader } from './experiments.models';
 
 const PATH = '/admin-panel/experiments/models';
 const origin = () => new URL(config().PUBLIC_URL).origin;
 
-type Answered = { data?: Record<string, unknown>; init?: { status?: number } } & Record<
-  string,
-  unknown
->;
-
-async function post(form: Record<string, string>): Promise<Answered> {
+/** The action's answer to the signed-in admin's form, as Remix would send it. */
+async function post(form: Record<string, string>): Promise<Answer> {
   const { cookie } = await signedInAdmin();
-  return (await action({
-    request: adminPost(PATH, form, cookie),
-    params: {},
-    context: {},
-  })) as Answered;
+  return call(action, adminPost(PATH, form, cookie));
 }
 
 describe('AI models page', () => {
   it('sends a visitor without a session to sign-in', async () => {
-    const thrown = await loader({
-      request: new Request(new URL(PATH, origin())),
-      params: {},
-      context: {},
-    }).catch((error: unknown) => error);
-    expect((thrown as Response).status).toBe(302);
+    expect(await call(loader, new Request(new URL(PATH, origin())))).toMatchObject({
+      status: 302,
+      location: `/admin-panel/authorize?returnUrl=${encodeURIComponent(PATH)}`,
+    });
   });
 
   it('adds an OpenAI-compatible model with its base URL, and lists it; a second time is refused', async () => {
@@ -44,7 +35,8 @@ describe('AI models page', () => {
       baseUrl: 'http://127.0.0.1:11434/v1',
     };
     expect(await post(form)).toMatchObject({
-      toast: `The AI model openai-compatible - ${model} was added`,
+      status: 200,
+      data: { toast: `The AI model openai-compatible - ${model} was added` },
     });
     expect(await Ai.byId(Ai.aiModelId('openai-compatible', model))).toMatchObject({
       baseUrl: 'http://127.0.0.1:11434/v1',
@@ -57,7 +49,7 @@ describe('AI models page', () => {
     });
     expect(page.models.map((m) => m.name)).toContain(`openai-compatible - ${model}`);
     const again = await post(form);
-    expect(again.init?.status).toBe(409);
+    expect(again.status).toBe(409);
   });
 
   it('refuses bad input with its message and keeps what was typed', async () => {
@@ -102,7 +94,7 @@ describe('AI models page', () => {
       ],
     ] as const) {
       const answer = await post(form);
-      expect(answer.init?.status).toBe(400);
+      expect(answer.status).toBe(400);
       expect(answer.data).toMatchObject({ error: message, typed: { model: form.model } });
     }
   });
