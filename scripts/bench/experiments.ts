@@ -24,6 +24,7 @@ import { startDynamoDb } from '../local/dynamodb';
 import { startPoller, startQueue } from '../local/jobs';
 import {
   baseline,
+  checksTable,
   envNumber,
   loadAverage,
   onCleanup,
@@ -292,15 +293,7 @@ async function main(): Promise<number> {
       `${(freezeMs / 1000).toFixed(2)} s (not in the run's time).`,
     ...(ended.status === 'Failed' ? [`The run failed: ${ended.error ?? 'no error given'}`] : []),
     '',
-    table(
-      ['check', 'expected', 'actual', ''],
-      checks.map(({ what, expected, actual }) => [
-        what,
-        String(expected),
-        String(actual),
-        actual === expected ? 'ok' : 'MISMATCH',
-      ]),
-    ),
+    checksTable(checks),
     ok ? 'Counts PASS' : 'FAIL: see the checks above',
     '='.repeat(72),
   ];

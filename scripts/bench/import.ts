@@ -10,7 +10,17 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { startFeedServer } from '#tests/fakes/feed-server';
 import { startDynamoDb } from '../local/dynamodb';
-import { baseline, envNumber, loadAverage, onCleanup, ratio, report, runBench, table } from './lib';
+import {
+  baseline,
+  checksTable,
+  envNumber,
+  loadAverage,
+  onCleanup,
+  ratio,
+  report,
+  runBench,
+  table,
+} from './lib';
 
 const FEEDS = Math.floor(envNumber('BENCH_FEEDS', 200));
 const ITEMS = Math.floor(envNumber('BENCH_ITEMS', 50));
@@ -129,15 +139,7 @@ async function main(): Promise<number> {
         ],
       ),
       '',
-      table(
-        ['check', 'expected', 'actual', ''],
-        checks.map(({ what, expected, actual }) => [
-          what,
-          String(expected),
-          String(actual),
-          actual === expected ? 'ok' : 'MISMATCH',
-        ]),
-      ),
+      checksTable(checks),
       ...[...first.failures, ...second.failures]
         .slice(0, 5)
         .map((failure) => `  failed: ${failure.url}: ${failure.error}`),

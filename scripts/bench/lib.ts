@@ -669,6 +669,21 @@ export function table(headers: string[], rows: string[][]): string {
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
+/** A bench's count checks as a table: what, expected, actual, and ok or MISMATCH. */
+export function checksTable(
+  checks: { what: string; expected: number | string; actual: number | string }[],
+): string {
+  return table(
+    ['check', 'expected', 'actual', ''],
+    checks.map(({ what, expected, actual }) => [
+      what,
+      String(expected),
+      String(actual),
+      actual === expected ? 'ok' : 'MISMATCH',
+    ]),
+  );
+}
+
 /** Runs a benchmark's main, cleans up what it started, and exits with its code (1 on a crash). */
 export function runBench(main: () => Promise<number>): void {
   main()

@@ -19,7 +19,17 @@ import { startFakeOpenAi } from '#tests/fakes/openai';
 import { audiences } from '#scripts/seed/data';
 import { startDynamoDb } from '../local/dynamodb';
 import { rateArticle as todaysRanker } from './baseline/relevance';
-import { baseline, envNumber, loadAverage, onCleanup, ratio, report, runBench, table } from './lib';
+import {
+  baseline,
+  checksTable,
+  envNumber,
+  loadAverage,
+  onCleanup,
+  ratio,
+  report,
+  runBench,
+  table,
+} from './lib';
 
 const ARTICLES = Math.floor(envNumber('BENCH_ARTICLES', 200));
 const PARALLEL = Math.floor(envNumber('BENCH_PARALLEL', 4));
@@ -248,15 +258,7 @@ async function main(): Promise<number> {
         `${perSecond(pairs, todayMs)}: ratio ${speedRatio.toFixed(2)} ` +
         `(at least ${MIN_SPEED_RATIO}: ${fastEnough ? 'ok' : 'TOO SLOW'}).`,
       '',
-      table(
-        ['check', 'expected', 'actual', ''],
-        checks.map(({ what, expected, actual }) => [
-          what,
-          String(expected),
-          String(actual),
-          actual === expected ? 'ok' : 'MISMATCH',
-        ]),
-      ),
+      checksTable(checks),
       ok ? 'Counts and speed PASS' : 'FAIL: see the checks and the speed ratio above',
       '='.repeat(72),
     ].join('\n'),
