@@ -15,14 +15,7 @@ export {
   freezeDataset,
   type Dataset,
 } from './datasets';
-export {
-  addPrompt,
-  duplicatePrompt,
-  prompts,
-  removePrompt,
-  models,
-  seedDefaultPrompts,
-} from './prompts';
+export { addPrompt, duplicatePrompt, prompts, removePrompt, seedDefaultPrompts } from './prompts';
 export { FreezeInput, freezeStarterDatasets, STARTER_DATASETS, thaw } from './datasets';
 export {
   ExperimentRunEntity,

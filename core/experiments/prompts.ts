@@ -1,10 +1,8 @@
-// An implementation's prompts ('Prompt management') and the models runs choose from. Prompts are
-// the product's Prompt records, kept per implementation and checked against its placeholders;
-// descriptor scoring shares production's 'scoring' prompts, so the one a run proves can be
-// promoted. Models are the AI model records (an OpenAI-compatible one is added with its base URL;
-// its key comes from the environment).
+// An implementation's prompts ('Prompt management'): the product's Prompt records, kept per
+// implementation and checked against its placeholders; descriptor scoring shares production's
+// 'scoring' prompts, so the one a run proves can be promoted. (Runs choose models from the AI
+// model records, `Ai.list`.)
 import * as v from 'valibot';
-import * as Ai from '#core/ai';
 import { fn, VisibleError } from '#core/common';
 import * as Prompts from '#core/prompts';
 import { IMPLEMENTATIONS, implementation, promptsOf, type Implementation } from './catalog';
@@ -55,9 +53,6 @@ export const duplicatePrompt = fn(
 
 /** Removes (hides) a prompt; the one production scoring uses is refused. */
 export const removePrompt = (input: { id: string }) => Prompts.disable(input);
-
-/** Every AI model, by provider then model. */
-export const models = () => Ai.list();
 
 /** The default prompt each experiment implementation with prompts starts with (descriptor scoring has production's). */
 const DEFAULT_PROMPTS: Record<string, { title: string; prompt: string }> = {

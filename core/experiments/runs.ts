@@ -203,9 +203,7 @@ const FormShape = v.object({
   systemUserId: v.optional(v.string(), '-'),
 });
 
-async function statusOf(
-  item: RunItem,
-): Promise<{ status?: RunStatus; error?: string }> {
+async function statusOf(item: RunItem): Promise<{ status?: RunStatus; error?: string }> {
   if (!item.processId) return {};
   const process = await Jobs.byId(item.processId);
   if (!process) {

@@ -92,7 +92,7 @@ export function screenOf(query: URLSearchParams) {
 
 async function settingChoices(implementation: Experiments.Implementation) {
   const [models, prompts] = await Promise.all([
-    Experiments.models(),
+    Ai.list(),
     implementation.fields.includes('prompt') ? Experiments.prompts(implementation.id) : [],
   ]);
   const modelType = EMBEDDING_KINDS.includes(implementation.kind) ? 'embeddings' : 'gpt';
