@@ -5,7 +5,7 @@ import * as Analytics from '#core/analytics';
 describe('analytics', () => {
   it("records a page view with its tracking values in the day's events", async () => {
     const path = `/a/${ulid()}`;
-    const event = await Analytics.record({
+    const event = await Analytics.recordPageView({
       name: 'page_view',
       path,
       utm: 'spring',
@@ -22,16 +22,16 @@ describe('analytics', () => {
 
   it('refuses an unknown event name or a path that is not a path', async () => {
     await expect(
-      Analytics.record({ name: 'hack' as 'page_view', path: '/' }),
+      Analytics.recordPageView({ name: 'hack' as 'page_view', path: '/' }),
     ).rejects.toMatchObject({ status: 400 });
     await expect(
-      Analytics.record({ name: 'page_view', path: 'https://evil' }),
+      Analytics.recordPageView({ name: 'page_view', path: 'https://evil' }),
     ).rejects.toMatchObject({ status: 400 });
   });
 
   it('stores a referrer without the tokens in its query', async () => {
     const path = `/a/${ulid()}`;
-    await Analytics.record({
+    await Analytics.recordPageView({
       name: 'page_view',
       path,
       referrer:
@@ -47,7 +47,7 @@ describe('analytics', () => {
     const marker = ulid();
     const recorded = [];
     for (let i = 0; i < 16; i++)
-      recorded.push(await Analytics.record({ name: 'page_view', path: `/a/${marker}/${i}` }));
+      recorded.push(await Analytics.recordPageView({ name: 'page_view', path: `/a/${marker}/${i}` }));
     const day = recorded[0]!.day;
     expect(new Set(recorded.map((event) => event.shard)).size).toBeGreaterThan(1);
     const mine = (await Analytics.forDay(day)).filter((e) => e.path.startsWith(`/a/${marker}/`));

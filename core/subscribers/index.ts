@@ -31,14 +31,17 @@ export const ALREADY_SUBSCRIBED_CODE = 'MAILCHIMP_USER_ALREADY_SUBSCRIBER';
 export const BROKEN_LINK_MESSAGE = 'Could not verify subscription. Invalid or broken link';
 
 /** A subscriber's step in the funnel, with the tracking values of their signup. */
-function track(name: Analytics.EventName, path: string, subscriber: Subscriber) {
-  return Analytics.record({
-    name,
-    path,
-    utm: subscriber.utm,
-    raud: subscriber.raud,
-    vus: subscriber.vus as '' | 'sp' | 'ip' | undefined,
-  });
+function track(name: Analytics.BusinessEventName, path: string, subscriber: Subscriber) {
+  return Analytics.AnalyticsEventEntity.create(
+    Analytics.eventItem({
+      name,
+      key: `${subscriber.id}:${subscriber.updatedAt}`,
+      path,
+      utm: subscriber.utm,
+      raud: subscriber.raud,
+      vus: subscriber.vus as '' | 'sp' | 'ip' | undefined,
+    }),
+  ).go();
 }
 
 const brokenLink = () => new VisibleError('subscriber.invalid_link', BROKEN_LINK_MESSAGE, 400);

@@ -1,7 +1,6 @@
 // POST /api/events: first-party analytics beacons (page views with utm, raud, vus).
 import type { ActionFunctionArgs } from '@remix-run/node';
 import * as Analytics from '#core/analytics';
-import { VisibleError } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
 import { clientIp, handleApi, methodNotAllowed, readJson } from '#web/lib/api.server';
 import { storingLogs } from '#web/lib/resource-route.server';
@@ -16,12 +15,9 @@ export const action = storingLogs(function action({ request }: ActionFunctionArg
   if (request.method !== 'POST') return methodNotAllowed('POST');
   return handleApi(async () => {
     await RateLimit.hit(RateLimit.LIMITS.analyticsPerIp, clientIp(request));
-    const event = (await readJson(request, MAX_BODY_BYTES)) as Parameters<
-      typeof Analytics.record
-    >[0];
     // Browsers report page views only; funnel events are recorded by the server itself.
-    if (event.name !== 'page_view') throw new VisibleError('input.invalid', 'Unknown event', 400);
-    await Analytics.record(event);
+    const event = await readJson(request, MAX_BODY_BYTES);
+    await Analytics.recordPageView(event as Parameters<typeof Analytics.recordPageView>[0]);
     return new Response(null, { status: 204 });
   });
 });
