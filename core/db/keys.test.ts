@@ -183,6 +183,7 @@ const samples: Record<string, () => Sample> = {
       state: 'active',
       featured: true,
       relatedAudienceIds: [id()],
+      votes: 3,
       createdAt: at,
     },
   }),
