@@ -475,6 +475,10 @@ const samples: Record<string, () => Sample> = {
       expiresAt: 1_811_000_000,
     },
   }),
+  storyClicks: () => ({
+    doc: 'StoryClicks',
+    item: { issueId: 'daily-2026-11-20', articleId: id(), clicks: 7, uniqueClicks: 4 },
+  }),
   scheduledSend: () => ({
     doc: 'ScheduledSend',
     item: { issueId: id(), sendAt: at },
