@@ -360,21 +360,21 @@ const ATTEMPTS = 4;
 
 /**
  * Runs `write` decided from `subscriber`; refused, reads them again and, if only their audiences
- * changed meanwhile, writes again from that read. Answers the state the write committed from, or
- * the subscriber as they are after a refusal that trying again cannot change.
+ * changed meanwhile, writes again from that read. After a refusal that trying again cannot change,
+ * answers the subscriber as they are then.
  */
 async function fromLatest(
   subscriber: Subscriber,
   write: (from: Subscriber) => Promise<boolean>,
-): Promise<{ committed: true; from: Subscriber } | { committed: false; now?: Subscriber }> {
+): Promise<{ committed: boolean; current?: Subscriber }> {
   let from = subscriber;
   for (let attempt = 1; ; attempt++) {
-    if (await write(from)) return { committed: true, from };
-    const now = await byId(subscriber.id);
-    if (!now || !sameState(now, from) || sameSet(now, from) || attempt >= ATTEMPTS) {
-      return { committed: false, now };
+    if (await write(from)) return { committed: true };
+    const current = await byId(subscriber.id);
+    if (!current || !sameState(current, from) || sameSet(current, from) || attempt >= ATTEMPTS) {
+      return { committed: false, current };
     }
-    from = now;
+    from = current;
   }
 }
 
@@ -431,7 +431,7 @@ export async function confirm(token: string | null | undefined) {
   });
   if (!result.committed) {
     return settled(
-      result.now,
+      result.current,
       (current) =>
         current.status === 'subscribed' && current.linkVersion === subscriber.linkVersion,
     );
@@ -690,7 +690,7 @@ export async function changeEmail(subscriber: Subscriber, newEmail: string): Pro
     if (moved) confirmation = draft;
     return moved;
   });
-  if (!result.committed) return refusedMove(result.now, subscriber, email, linkVersion);
+  if (!result.committed) return refusedMove(result.current, subscriber, email, linkVersion);
   if (subscriber.status === 'subscribed') await mirror.status(subscriber.email, 'unsubscribed');
   const current = (await byId(subscriber.id))!;
   await Outbox.dispatch([confirmation!]);
@@ -779,7 +779,7 @@ export async function unsubscribe(subscriber: Subscriber): Promise<void> {
   });
   // Refused: fine if they left meanwhile (a second click); not if they moved or confirmed since.
   if (!result.committed) {
-    settled(result.now, (current) => !canReceiveMail(current));
+    settled(result.current, (current) => !canReceiveMail(current));
     return;
   }
   await mirror.status(subscriber.email, 'unsubscribed');
