@@ -163,6 +163,8 @@ async function main() {
   const { ensureTable } = await import('#core/db');
   const { seedDemoData } = await import('./seed/index');
   const { ensureLocalAdmin, seedLocalStreams } = await import('./seed/local');
+  const { seedDemoAnalytics } = await import('./seed/analytics');
+  const CampaignAnalytics = await import('#core/campaign-analytics');
   const Automations = await import('#core/automations');
   const Jobs = await import('#core/jobs');
   const { flush } = await import('#core/logs');
@@ -175,6 +177,9 @@ async function main() {
   console.log(
     total > 0 ? `Seeded demo data: ${JSON.stringify(seeded)}` : 'Demo data already present.',
   );
+  const demoAnalytics = await seedDemoAnalytics();
+  if (demoAnalytics.subscribers > 0)
+    console.log(`Seeded demo analytics: ${JSON.stringify(demoAnalytics)}`);
   await seedLocalStreams(feeds.origin);
   const adminLine = await ensureLocalAdmin(
     process.env.ADMIN_USERNAME ?? 'admin',
@@ -230,6 +235,10 @@ async function main() {
       console.log(`Moving scores to the new keys waits: ${(error as Error).message}`),
     );
   }
+  // The campaign analytics page's figures, now rather than at the schedule's next turn.
+  await Jobs.enqueue(CampaignAnalytics.rollUpAnalytics, {}, 'npm-start').catch((error: unknown) =>
+    console.log(`Rolling up analytics waits: ${(error as Error).message}`),
+  );
   // E-mails queued before a restart lost their queue messages with fauxqs: the worker sends what
   // is due from new ones.
   const Outbox = await import('#core/outbox');

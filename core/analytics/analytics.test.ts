@@ -47,7 +47,9 @@ describe('analytics', () => {
     const marker = ulid();
     const recorded = [];
     for (let i = 0; i < 16; i++)
-      recorded.push(await Analytics.recordPageView({ name: 'page_view', path: `/a/${marker}/${i}` }));
+      recorded.push(
+        await Analytics.recordPageView({ name: 'page_view', path: `/a/${marker}/${i}` }),
+      );
     const day = recorded[0]!.day;
     expect(new Set(recorded.map((event) => event.shard)).size).toBeGreaterThan(1);
     const mine = (await Analytics.forDay(day)).filter((e) => e.path.startsWith(`/a/${marker}/`));

@@ -2,6 +2,7 @@
 // trigger them, in one registry the worker and the cron handler share.
 import * as v from 'valibot';
 import * as Articles from '#core/articles';
+import * as CampaignAnalytics from '#core/campaign-analytics';
 import { isVisibleError } from '#core/common';
 import { logger } from '#core/logs';
 import * as Curation from '#core/curation';
@@ -159,6 +160,7 @@ export const jobs = Jobs.registry([
   Feed.buildFeedJob,
   Experiments.runExperiment,
   Experiments.freezeDatasetJob,
+  CampaignAnalytics.rollUpAnalytics,
 ] as Jobs.JobDefinition[]);
 
 /** A job's title for an operator ('Scoring articles'); a job no longer known keeps its name. */
@@ -179,6 +181,8 @@ export async function runSchedule(id: string): Promise<void> {
       return enqueueScheduled(importArticles, {});
     case 'score-articles':
       return enqueueScheduled(scoreArticles, {});
+    case 'roll-up-analytics':
+      return enqueueScheduled(CampaignAnalytics.rollUpAnalytics, {});
     case 'send-daily-newsletter':
       return sendPeriodIssue('daily');
     case 'send-weekly-newsletter':

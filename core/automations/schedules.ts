@@ -6,6 +6,7 @@ export type Schedule = {
     | 'send-daily-newsletter'
     | 'send-weekly-newsletter'
     | 'start-scheduled-campaigns'
+    | 'roll-up-analytics'
     | 'recover-jobs';
   cron: string;
   description: string;
@@ -41,6 +42,13 @@ export const SCHEDULES: Schedule[] = [
     id: 'start-scheduled-campaigns',
     cron: '* * * * *',
     description: 'Start the campaigns scheduled on the setup page whose time has come',
+  },
+  {
+    // The campaign analytics page shows figures at most this old (and says when they were made).
+    id: 'roll-up-analytics',
+    cron: '*/10 * * * *',
+    description:
+      'Roll the analytics events of the days since the last rollup up into daily figures',
   },
   { id: 'recover-jobs', cron: '*/5 * * * *', description: 'Re-queue jobs a crash left behind' },
 ];

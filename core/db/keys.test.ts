@@ -56,6 +56,19 @@ const samples: Record<string, () => Sample> = {
       createdAt: at,
     },
   }),
+  analyticsDay: () => ({
+    doc: 'DayRollup',
+    item: {
+      day: '2026-11-20',
+      counts: { campaigns: { 'visit\tlaunch\tsp': 3 }, readers: { active: 1 } },
+      subscribers: { [id()]: 12 },
+      countedAt: at,
+    },
+  }),
+  analyticsWatermark: () => ({
+    doc: 'RollupWatermark',
+    item: { through: at, processId: id(), rolledAt: at },
+  }),
   analyticsEvent: () => ({
     doc: 'AnalyticsEvent',
     item: {

@@ -4,6 +4,7 @@ import type { RelevanceLabel } from '#core/ai';
 import * as Feed from '#core/feed';
 import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
+import { eventsNaming } from '#tests/integration/business-events';
 import { createArticle } from '#tests/integration/factories';
 
 /** A reader with these clues, as the funnel leaves them. */
@@ -254,6 +255,31 @@ describe('feedback on a story', () => {
     expect(data?.kind).toBe(kept[0]);
   });
 
+  it('records a like or a dislike only when the feedback changes to it, with the reader’s tracking values', async () => {
+    const user = await reader(['I trade perps']);
+    await Users.UserEntity.patch({ id: user.id }).set({ utm: 'spring', raud: 'defi' }).go();
+    const story = await scored(user, 'Very Relevant');
+    const give = (kind: 'like' | 'dislike') =>
+      Feed.giveFeedback(user.id, { articleId: story.id, kind });
+    // A double click, two tabs: likes at the same moment are one like.
+    const likes = await Promise.all([give('like'), give('like'), give('like')]);
+    expect(likes.filter((given) => given.changed)).toHaveLength(1);
+    await give('like');
+    await give('dislike');
+    await give('dislike');
+    await refusal(Feed.giveFeedback(user.id, { articleId: ulid(), kind: 'like' }));
+    const events = await eventsNaming(user.id);
+    expect(events.map((event) => event.name)).toEqual(['story_liked', 'story_disliked']);
+    for (const event of events) {
+      expect(event).toMatchObject({
+        articleId: story.id,
+        utm: 'spring',
+        raud: 'defi',
+        path: '/feed',
+      });
+    }
+  });
+
   it('refuses an unknown story with a 404 and a bad kind with a 400', async () => {
     const user = await reader(['I trade perps']);
     expect(await refusal(Feed.giveFeedback(user.id, { articleId: ulid(), kind: 'like' }))).toEqual({
@@ -346,6 +372,38 @@ describe("changing a reader's clues", () => {
       ),
     ).toEqual({ message: Users.CLUE_CHANGE_MESSAGES.noneLeft, status: 400 });
     expect((await fresh(user.id)).descriptors!.map((d) => d.clue)).toEqual(['I research MEV']);
+  });
+
+  it('records each change applied once; nothing changed or refused records nothing', async () => {
+    const user = await reader(['I research MEV']);
+    await Users.UserEntity.patch({ id: user.id }).set({ vus: 'sp' }).go();
+    await Users.applyClueChanges(user.id, {
+      category: 'positive_feeback_on_article',
+      cluesToBeAdded: [{ clue: 'I research MEV' }],
+    });
+    await refusal(
+      Users.applyClueChanges(user.id, {
+        category: 'change_clues',
+        cluesToBeRemoved: [{ clue: 'I research MEV' }],
+      }),
+    );
+    const results = await Promise.allSettled(
+      ['I follow restaking', 'I collect generative art'].map((clue) =>
+        Users.applyClueChanges(user.id, { category: 'change_clues', cluesToBeAdded: [{ clue }] }),
+      ),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    await Users.applyClueChanges(user.id, {
+      category: 'change_clues',
+      cluesToBeAdded: [{ clue: 'I follow zero-knowledge rollups' }],
+    });
+    const events = await eventsNaming(user.id);
+    expect(events.map((event) => event.id)).toEqual([
+      `clues_changed:${user.id}:1`,
+      `clues_changed:${user.id}:2`,
+    ]);
+    expect(events[0]).toMatchObject({ name: 'clues_changed', vus: 'sp', path: '/feed' });
+    expect((await fresh(user.id)).cluesRevision).toBe(2);
   });
 
   it('of two changes at the same moment applies one whole and refuses the other with a 409', async () => {

@@ -1,9 +1,10 @@
 // A reader's like or dislike of a story in their feed (spec: Feed feedback). It is stored with the
 // mark that their list must be rebuilt, in one transaction; the build (job.ts) then moves the
 // story's source and topics up or down (taste.ts). One feedback per story: liking a disliked story
-// turns it round.
+// turns it round. Each real change records `story_liked` or `story_disliked` in the same write.
 import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
+import * as Analytics from '#core/analytics';
 import * as Articles from '#core/articles';
 import { parse, VisibleError } from '#core/common';
 import { committed } from '#core/db';
@@ -40,16 +41,19 @@ export type Feedback = { articleId: string; kind: (typeof FEEDBACK_KINDS)[number
 /**
  * Stores the reader's feedback on a story and queues their list's rebuild. Conditioned on the
  * feedback it replaces (none, or the other kind), so two at once never both count; the same
- * feedback again changes nothing. Answers the story, for the conversation it opens.
+ * feedback again, or given at the same moment elsewhere, changes nothing. Answers the story, for
+ * the conversation it opens.
  */
 export async function giveFeedback(
   userId: string,
   rawInput: v.InferInput<typeof FeedbackInput>,
 ): Promise<{ article: Articles.Article; kind: Feedback['kind']; changed: boolean }> {
   const { articleId, kind } = parse(FeedbackInput, rawInput);
-  const [article, before] = await Promise.all([
+  const [article, before, reader] = await Promise.all([
     Articles.byId(articleId),
     FeedbackEntity.get({ userId, articleId }).go({ consistent: true }),
+    // Its tracking values go with the event.
+    Users.mustGet(userId),
   ]);
   if (!article)
     throw new VisibleError('feed.story_not_found', FEEDBACK_MESSAGES.storyNotFound, 404);
@@ -58,8 +62,8 @@ export async function giveFeedback(
   if (previous === kind) return { article, kind, changed: false };
   const at = new Date().toISOString();
   const write = createWriteTransaction(
-    { feedback: FeedbackEntity, users: Users.UserEntity },
-    ({ feedback, users }) => [
+    { feedback: FeedbackEntity, users: Users.UserEntity, event: Analytics.AnalyticsEventEntity },
+    ({ feedback, users, event }) => [
       previous
         ? feedback
             .patch({ userId, articleId })
@@ -78,9 +82,26 @@ export async function giveFeedback(
             })
             .commit(),
       users.patch({ id: userId }).set({ feedRequestedAt: at }).commit(),
+      event
+        .create(
+          Users.readerEvent(
+            reader,
+            {
+              name: kind === 'like' ? 'story_liked' : 'story_disliked',
+              key: `${userId}:${articleId}:${at}`,
+              path: '/feed',
+              articleId,
+            },
+            at,
+          ),
+        )
+        .commit(),
     ],
   );
   if (!(await committed(write))) {
+    // The same feedback given meanwhile (a double click, two tabs) is this one: nothing changed.
+    const now = await FeedbackEntity.get({ userId, articleId }).go({ consistent: true });
+    if (now.data?.kind === kind) return { article, kind, changed: false };
     throw new VisibleError('feed.feedback_busy', FEEDBACK_MESSAGES.busy, 409);
   }
   await requestBuild(userId);

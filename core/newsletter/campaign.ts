@@ -297,3 +297,15 @@ export async function recentIssues(input: v.InferInput<typeof RecentIssuesInput>
   const { data } = await NewsletterIssueEntity.query.recent({}).go({ order: 'desc', limit });
   return data;
 }
+
+/**
+ * The newest `limit` issues created in [from, to) (ISO times), newest first: one Query of gsi1
+ * `newsletterIssues` between the two times (campaign analytics).
+ */
+export async function issuesCreatedBetween(from: string, to: string, limit: number) {
+  const { data } = await NewsletterIssueEntity.query
+    .recent({})
+    .between({ createdAt: from }, { createdAt: to })
+    .go({ order: 'desc', limit });
+  return data.filter((issue) => issue.createdAt >= from && issue.createdAt < to);
+}

@@ -60,6 +60,7 @@ export {
   newCampaignId,
   PreviewInput,
   previewCampaign,
+  issuesCreatedBetween,
   recentIssues,
   scheduleCampaign,
   ScheduleInput,

@@ -2,15 +2,18 @@
 // feedback category): the assistant's clues review (cluesToBeAdded / cluesToBeRemoved /
 // cluesToRemain) or a feedback chip's clue to add. One conditional write: it is decided from the
 // reader's clues as read (their `cluesRevision`), so two changes at once never lose one; the
-// unchanged clues keep their ids; the new clue set is then scored and the feed list rebuilt.
+// unchanged clues keep their ids; the new clue set is then scored and the feed list rebuilt. The
+// same write records `clues_changed`.
+import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
+import * as Analytics from '#core/analytics';
 import { parse, VisibleError } from '#core/common';
-import { committed } from '#core/db';
 import * as RateLimit from '#core/rate-limit';
 import { UserEntity } from './entity';
+import { readerEvent } from './events';
 import { queueScoring } from './queue-scoring';
-import { ClueSchema, mustGet, type User } from './read';
+import { ClueSchema, committedOnce, mustGet, type User } from './read';
 import { MAX_CLUES } from './signup';
 
 /** Each change scores the reader's newest stories again with the model: a few an hour is plenty. */
@@ -86,14 +89,30 @@ export async function applyClueChanges(
   await RateLimit.hit(CLUE_CHANGE_LIMIT, userId);
   const revision = user.cluesRevision ?? 0;
   const at = new Date().toISOString();
-  const written = await committed(
-    UserEntity.patch({ id: userId })
-      .set({ descriptors, cluesRevision: revision + 1, feedRequestedAt: at, updatedAt: at })
-      .where((attr, op) =>
-        revision === 0
-          ? `(${op.notExists(attr.cluesRevision)} OR ${op.eq(attr.cluesRevision, 0)})`
-          : op.eq(attr.cluesRevision, revision),
-      ),
+  const written = await committedOnce(
+    createWriteTransaction(
+      { users: UserEntity, event: Analytics.AnalyticsEventEntity },
+      ({ users, event }) => [
+        users
+          .patch({ id: userId })
+          .set({ descriptors, cluesRevision: revision + 1, feedRequestedAt: at, updatedAt: at })
+          .where((attr, op) =>
+            revision === 0
+              ? `(${op.notExists(attr.cluesRevision)} OR ${op.eq(attr.cluesRevision, 0)})`
+              : op.eq(attr.cluesRevision, revision),
+          )
+          .commit(),
+        event
+          .create(
+            readerEvent(
+              user,
+              { name: 'clues_changed', key: `${userId}:${revision + 1}`, path: '/feed' },
+              at,
+            ),
+          )
+          .commit(),
+      ],
+    ),
   );
   if (!written) throw new VisibleError('clues.busy', CLUE_CHANGE_MESSAGES.busy, 409);
   await queueScoring(userId);

@@ -28,7 +28,19 @@ export const UserEntity = defineEntity({
     /** Bumped with every invitation sent: the link carries it, so older invitations stop working. */
     invitationVersion: { type: 'number', default: 0 },
     invitedAt: { type: 'string' },
-    /** When the funnel's signup completed, and how (spec: the ip variant's thread and time spent). */
+    /**
+     * The tracking values (core/common: utm, raud, vus) of the get-started URL the reader started
+     * the funnel from, set with `funnelStartedAt`; the reader's analytics events carry them.
+     */
+    utm: { type: 'string' },
+    raud: { type: 'string' },
+    vus: { type: 'string' },
+    /** The funnel's first step passed (Welcome's 'Start' or the verification): set once. */
+    funnelStartedAt: { type: 'string' },
+    /**
+     * When the funnel's signup first completed (set once), and how (spec: the ip variant's thread
+     * and time spent).
+     */
     onboardedAt: { type: 'string' },
     onboardingThreadId: { type: 'string' },
     onboardingTimeSpentMs: { type: 'number' },
@@ -55,6 +67,10 @@ export const UserEntity = defineEntity({
     feedBuiltAt: { type: 'string' },
     /** Set by a change the feed list does not show yet (feedback, clues); removed by the build that shows it. */
     feedRequestedAt: { type: 'string' },
+    /** The reader's first feed page load: set once. */
+    firstFeedVisitAt: { type: 'string' },
+    /** The last day (UTC, YYYY-MM-DD) the reader loaded their feed: set once a day. */
+    lastActiveDay: { type: 'string' },
     /** The feed's image toggle (spec: persisted, default shown). */
     showImages: { type: 'boolean', default: true },
     createdAt: { type: 'string', required: true },

@@ -301,6 +301,8 @@ export async function setDescriptors(id: string, clues: string[]): Promise<User>
 }
 export { UserSessionEntity } from './user-session-entity';
 export { markFeedReady } from './feed-ready';
+export { recordFeedVisit, type FeedVisitor } from './feed-visits';
+export { readerEvent, trackingOf } from './events';
 export {
   applyClueChanges,
   ClueChangesInput,

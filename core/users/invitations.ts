@@ -3,7 +3,8 @@
 // sending another invitation bumps the version, which retires every earlier link.
 import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
-import { fn, freeText, VisibleError } from '#core/common';
+import * as Analytics from '#core/analytics';
+import { fn, freeText, trackingFrom, VisibleError } from '#core/common';
 import { config } from '#core/config';
 import { escapeHtml, plainText, sanitizeContent } from '#core/html';
 import * as Outbox from '#core/outbox';
@@ -12,6 +13,7 @@ import * as Tokens from '#core/tokens';
 import { UserEntity } from './entity';
 import { committed } from '#core/db';
 import { byId, IdSchema, mustGet, type User } from './read';
+import { readerEvent } from './events';
 
 export const INVITATION_TTL_SECONDS = 14 * 24 * 3600;
 export const INVITATION_LINK_INVALID = 'This invitation link is not valid or has expired';
@@ -100,7 +102,9 @@ export function invitationLink(
 /**
  * Queues the invitation e-mail in the same write that bumps the user's invitation version (so
  * the previous link stops working exactly when the new one exists) and marks an Initial user
- * Invited. Counted against the sending admin's hourly limit.
+ * Invited. Counted against the sending admin's hourly limit. Every invitation sent is a new link,
+ * so each records `invited` (keyed by its version), with the landing page's tracking values: the
+ * campaign the link belongs to.
  */
 export const invite = fn(
   v.object({ ...InviteInput.entries, actorId: v.pipe(v.string(), v.nonEmpty()) }),
@@ -126,8 +130,12 @@ export const invite = fn(
     });
     const sent = await committed(
       createWriteTransaction(
-        { users: UserEntity, outbox: Outbox.OutboundEmailEntity },
-        ({ users, outbox }) => [
+        {
+          users: UserEntity,
+          outbox: Outbox.OutboundEmailEntity,
+          event: Analytics.AnalyticsEventEntity,
+        },
+        ({ users, outbox, event }) => [
           users
             .patch({ id: user.id })
             .set({ invitationVersion, invitedAt: at, status, updatedAt: at })
@@ -136,6 +144,19 @@ export const invite = fn(
             .where((attr, op) => op.eq(attr.invitationVersion, current))
             .commit(),
           outbox.create(email).commit(),
+          event
+            .create(
+              readerEvent(
+                trackingFrom(new URL(landingUrl).searchParams),
+                {
+                  name: 'invited',
+                  key: `${user.id}:${invitationVersion}`,
+                  path: '/admin-panel/user-management',
+                },
+                at,
+              ),
+            )
+            .commit(),
         ],
       ),
     );

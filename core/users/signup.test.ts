@@ -11,6 +11,7 @@ import * as Outbox from '#core/outbox';
 import * as Scoring from '#core/scoring';
 import * as Tokens from '#core/tokens';
 import * as Users from '#core/users';
+import { eventNamesNaming, eventsNaming } from '#tests/integration/business-events';
 import { receive, runToEnd } from '#tests/integration/job-queue';
 import { linkIn, messagesTo } from '#tests/integration/mail';
 import { useOwnTable } from '#tests/integration/own-table';
@@ -275,6 +276,84 @@ describe('completeSignup', () => {
     expect(matches.filter(Boolean)).toHaveLength(1);
     const run = await Jobs.lastRun('score-new-clues');
     if (run) await receive(run.id);
+  });
+});
+
+describe("the funnel's events", () => {
+  it('records the funnel start once, on the first step passed, with the tracking values stored on the reader', async () => {
+    const { user, token } = await invited();
+    const tracking = { utm: 'spring', raud: 'defi', vus: 'sp' } as const;
+    const outcomes = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        Users.checkSignupStatus({ token, email: user.email, tracking }),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(Array(4).fill('Verified'));
+    await Users.checkSignupStatus({ token, email: user.email, tracking: { utm: 'later' } });
+    const started = (await eventsNaming(user.id)).filter((e) => e.name === 'funnel_started');
+    expect(started).toHaveLength(1);
+    expect(started[0]).toMatchObject({ id: `funnel_started:${user.id}`, ...tracking });
+    const stored = (await Users.byId(user.id))!;
+    expect(stored).toMatchObject({ status: 'Verified', ...tracking });
+    expect(stored.funnelStartedAt).toBe(started[0]!.at);
+  });
+
+  it('records nothing for a refused step: another e-mail, a forged or replaced link', async () => {
+    const { user, token } = await invited();
+    await refusal(Users.checkSignupStatus({ token, email: 'someone@example.org' }));
+    await refusal(Users.checkSignupStatus({ token: `${token}x`, email: user.email }));
+    await Users.invite({
+      userId: user.id,
+      body: '<p>Again</p>',
+      landingUrl: landing,
+      actorId: `admin-${unique()}`,
+    });
+    await refusal(Users.checkSignupStatus({ token, email: user.email }));
+    expect(await eventNamesNaming(user.id)).toEqual(['invited', 'invited']);
+    expect((await Users.byId(user.id))?.funnelStartedAt).toBeUndefined();
+  });
+
+  it('records the signup once, with the tracking values the reader started with; a refused one records nothing', async () => {
+    const { user, token } = await invited();
+    await Users.checkSignupStatus({ token, email: user.email, tracking: { utm: 'autumn' } });
+    await refusal(Users.completeSignup({ token, password: 'short', clues: CLUES }));
+    expect(await eventNamesNaming(user.id)).not.toContain('onboarded');
+    const submit = () =>
+      Users.completeSignup({ token, password: 'good pass 1', clues: CLUES }).then(
+        () => 'ok',
+        (error: { status: number }) => error.status,
+      );
+    const outcomes = await Promise.all([submit(), submit(), submit()]);
+    expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(1);
+    const onboarded = (await eventsNaming(user.id)).filter((e) => e.name === 'onboarded');
+    expect(onboarded).toHaveLength(1);
+    expect(onboarded[0]).toMatchObject({ id: `onboarded:${user.id}`, utm: 'autumn' });
+    expect((await Users.byId(user.id))?.onboardedAt).toBe(onboarded[0]!.at);
+    await receive((await Jobs.lastRun('score-new-clues'))!.id);
+  });
+
+  it('records a second signup of a reader an admin set back to Initial as nothing new, keeping the first time', async () => {
+    const { user, token } = await invited();
+    const first = await Users.completeSignup({ token, password: 'good pass 1', clues: CLUES });
+    await Users.update(user.id, { status: 'Initial' });
+    const { user: again } = await Users.invite({
+      userId: user.id,
+      body: '<p>Again</p>',
+      landingUrl: landing,
+      actorId: `admin-${unique()}`,
+    });
+    const newer = new URL(Users.invitationLink(landing, again)).searchParams.get('user')!;
+    const second = await Users.completeSignup({
+      token: newer,
+      password: 'good pass 2',
+      clues: CLUES,
+    });
+    expect(second.status).toBe('Onboarded');
+    expect((await Users.byId(user.id))?.onboardedAt).toBe(first.onboardedAt);
+    expect((await eventNamesNaming(user.id)).filter((name) => name === 'onboarded')).toHaveLength(
+      1,
+    );
+    await receive((await Jobs.lastRun('score-new-clues'))!.id);
   });
 });
 

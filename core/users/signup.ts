@@ -3,18 +3,27 @@
 // clues as descriptors and the password, marks them Onboarded and retires the link, in one
 // conditional write (ADR 0024).
 import { hash } from '@node-rs/argon2';
+import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
+import * as Analytics from '#core/analytics';
 import * as Assistant from '#core/assistant';
 import { PASSWORD_HASHING } from '#core/auth';
-import { fn, PASSWORD_MESSAGES, passwordProblem, VisibleError } from '#core/common';
+import {
+  fn,
+  PASSWORD_MESSAGES,
+  passwordProblem,
+  TrackingSchema,
+  VisibleError,
+  type Tracking,
+} from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { emailSchema } from '#core/mail';
 import { UserEntity } from './entity';
+import { readerEvent } from './events';
 import { queueScoring } from './queue-scoring';
 import { fromInvitation, INVITATION_LINK_INVALID, INVITATION_ONBOARDED } from './invitations';
-
-import { ClueSchema, type User } from './read';
+import { ClueSchema, committedOnce, type User } from './read';
 
 export const MIN_CLUES = 2;
 export const MAX_CLUES = 50;
@@ -78,22 +87,32 @@ export async function invitedBy(token: string): Promise<User> {
 export const CheckSignupStatusInput = v.object({
   token: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(500, INVITATION_LINK_INVALID)), ''),
   email: EmailSchema,
+  /** The get-started URL's tracking values: the reader's, if this starts their funnel. */
+  tracking: v.optional(TrackingSchema, {}),
 });
 
 /**
- * The verification step: the e-mail typed must be the invited user's (case-insensitive). Without
- * a valid invitation link the answer is always the same message, so nobody learns who is invited.
- * An Invited (or Initial) user becomes Verified.
+ * The verification step (Welcome's 'Start' sends it too): the e-mail typed must be the invited
+ * user's (case-insensitive). Without a valid invitation link the answer is always the same
+ * message, so nobody learns who is invited. An Invited (or Initial) user becomes Verified. The
+ * first time, this starts the reader's funnel (`funnel_started`), which stores the URL's tracking
+ * values on the reader. Opening the link is a GET, which mail scanners make too: it records nothing.
  */
 export const checkSignupStatus = fn(
   CheckSignupStatusInput,
-  async ({ token, email }): Promise<{ name: string; email: string; status: User['status'] }> => {
+  async ({
+    token,
+    email,
+    tracking,
+  }): Promise<{ name: string; email: string; status: User['status'] }> => {
     if (!token) throw new VisibleError('user.need_invitation', SIGNUP_MESSAGES.needInvitation, 403);
     const user = await invitedBy(token);
     if (user.email !== email) {
       throw new VisibleError('user.wrong_email', SIGNUP_MESSAGES.wrongEmail, 403);
     }
-    if (user.status !== 'Verified') {
+    if (user.funnelStartedAt === undefined) {
+      await startFunnel(user, tracking);
+    } else if (user.status !== 'Verified') {
       // Only from the status read: an Onboarded user (a signup meanwhile) is never moved back.
       await UserEntity.patch({ id: user.id })
         .set({ status: 'Verified', updatedAt: new Date().toISOString() })
@@ -107,6 +126,39 @@ export const checkSignupStatus = fn(
     return { name: user.name, email: user.email, status: 'Verified' };
   },
 );
+
+/**
+ * The reader's first step through the funnel: Verified, `funnelStartedAt`, the tracking values and
+ * the event in one transaction, conditioned on the funnel not started and on the status read (a
+ * signup meanwhile is never moved back). Refused, the funnel was started meanwhile (two windows).
+ */
+async function startFunnel(user: User, tracking: Tracking) {
+  const at = new Date().toISOString();
+  await committedOnce(
+    createWriteTransaction(
+      { users: UserEntity, event: Analytics.AnalyticsEventEntity },
+      ({ users, event }) => [
+        users
+          .patch({ id: user.id })
+          .set({ status: 'Verified', funnelStartedAt: at, ...tracking, updatedAt: at })
+          .where(
+            (attr, op) =>
+              `${op.notExists(attr.funnelStartedAt)} AND ${op.eq(attr.status, user.status)}`,
+          )
+          .commit(),
+        event
+          .create(
+            readerEvent(
+              tracking,
+              { name: 'funnel_started', key: user.id, path: '/get-started' },
+              at,
+            ),
+          )
+          .commit(),
+      ],
+    ),
+  );
+}
 
 export const CompleteSignupInput = v.object({
   token: TokenSchema,
@@ -144,7 +196,8 @@ export type CompleteSignupInput = v.InferInput<typeof CompleteSignupInput>;
 /**
  * Completes the signup: descriptors, password hash, status Onboarded and the invitation retired
  * (its version bumped) in one write conditioned on the version the link carries, so a replayed
- * link or a second submit is refused: the reader has signed up and is asked to sign in. Then queues the scoring of the
+ * link or a second submit is refused: the reader has signed up and is asked to sign in. The
+ * reader's first signup records `onboarded` in the same write. Then queues the scoring of the
  * newest articles for the new reader.
  */
 export const completeSignup = fn(CompleteSignupInput, async (input): Promise<User> => {
@@ -165,32 +218,46 @@ export const completeSignup = fn(CompleteSignupInput, async (input): Promise<Use
   const at = new Date().toISOString();
   const invitationVersion = (user.invitationVersion ?? 0) + 1;
   const descriptors = input.clues.map((clue) => ({ id: ulid(), clue }));
+  // Once per reader: a reader an admin set back and invited again keeps their first signup's time.
+  const first = user.onboardedAt === undefined;
   const changes = {
     descriptors,
     passwordHash,
     status: 'Onboarded' as const,
     invitationVersion,
-    onboardedAt: at,
+    ...(first && { onboardedAt: at }),
     updatedAt: at,
     ...(input.threadId && { onboardingThreadId: input.threadId }),
     ...(input.timeSpentMs !== undefined && { onboardingTimeSpentMs: input.timeSpentMs }),
   };
-  const written = await UserEntity.patch({ id: user.id })
-    .set(changes)
-    // The funnel's draft has served its purpose: the clues are the reader's descriptors now.
-    .remove(['signupDraft', 'signupDraftRevision'])
-    .where(
-      (attr, op) =>
-        `${op.eq(attr.invitationVersion, user.invitationVersion ?? 0)} AND ${op.eq(attr.isActive, true)}`,
-    )
-    .go()
-    .then(
-      () => true,
-      (error: unknown) => {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      },
-    );
+  const written = await committedOnce(
+    createWriteTransaction(
+      { users: UserEntity, event: Analytics.AnalyticsEventEntity },
+      ({ users, event }) => [
+        users
+          .patch({ id: user.id })
+          .set(changes)
+          // The funnel's draft has served its purpose: the clues are the reader's descriptors now.
+          .remove(['signupDraft', 'signupDraftRevision'])
+          .where(
+            (attr, op) =>
+              `${op.eq(attr.invitationVersion, user.invitationVersion ?? 0)} AND ${op.eq(attr.isActive, true)} AND ${
+                first ? op.notExists(attr.onboardedAt) : op.exists(attr.onboardedAt)
+              }`,
+          )
+          .commit(),
+        ...(first
+          ? [
+              event
+                .create(
+                  readerEvent(user, { name: 'onboarded', key: user.id, path: '/get-started' }, at),
+                )
+                .commit(),
+            ]
+          : []),
+      ],
+    ),
+  );
   if (!written) {
     // The link changed meanwhile: a signup at the same moment (409, sign in) or a new invitation.
     await invitedBy(input.token);

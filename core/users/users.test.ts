@@ -4,6 +4,7 @@ import { config } from '#core/config';
 import * as Outbox from '#core/outbox';
 import * as Tokens from '#core/tokens';
 import * as Users from '#core/users';
+import { eventsNaming } from '#tests/integration/business-events';
 import { linkIn, messagesTo } from '#tests/integration/mail';
 import { useOwnTable } from '#tests/integration/own-table';
 
@@ -364,6 +365,30 @@ describe('invitations', () => {
     expect(clean).not.toMatch(/script|steal|onclick|onmouseover|style=|iframe/);
     expect(clean).toContain('<em>now</em>');
     expect(clean).toMatch(/<a href="https:\/\/cluefeed.xyz\/?"/);
+  });
+
+  it('records each invitation sent once, with its landing page’s tracking values; a refused one records nothing', async () => {
+    const user = await Users.create({ name: 'Ivo Tracked', email: email() });
+    const send = (landingUrl: string) =>
+      Users.invite({ userId: user.id, body, landingUrl, actorId: actorId() });
+    await send(landing('?utm=spring&raud=defi&vus=ip&utm_bad=x'));
+    // Three at once: each bumps the version the others were decided from, which refuses them.
+    const outcomes = await Promise.allSettled([1, 2, 3].map(() => send(landing())));
+    const sent = 1 + outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+    expect(sent).toBeLessThan(4);
+    await Users.update(user.id, { isActive: false });
+    await refusal(send(landing()));
+    const invited = (await eventsNaming(user.id)).filter((event) => event.name === 'invited');
+    expect((await Users.byId(user.id))?.invitationVersion).toBe(sent);
+    expect(invited.map((event) => event.id).sort()).toEqual(
+      Array.from({ length: sent }, (_, index) => `invited:${user.id}:${index + 1}`),
+    );
+    expect(invited.find((event) => event.id.endsWith(':1'))).toMatchObject({
+      utm: 'spring',
+      raud: 'defi',
+      vus: 'ip',
+    });
+    expect(invited.find((event) => event.id.endsWith(':2'))).not.toHaveProperty('utm');
   });
 
   it('limits how many invitations one admin sends in an hour', async () => {

@@ -7,6 +7,7 @@ import * as Assistant from '#core/assistant';
 import * as Feed from '#core/feed';
 import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
+import { eventNamesNaming } from '#tests/integration/business-events';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword, READER_PASSWORD } from '#tests/integration/readers';
 import { call, request } from '#tests/integration/route-call';
@@ -209,6 +210,20 @@ describe('the feed for two readers', () => {
       status: 409,
       data: { error: 'Please ask the assistant for your clues first' },
     });
+  });
+
+  it("records a reader's first feed visit and their day's activity once, however many loads", async () => {
+    const ada = await readerWithFeed('I build bridges');
+    const loads = await Promise.all(
+      ['/feed', '/feed', '/feed?offset=1'].map((path) => call(loader, get(path, ada.cookie))),
+    );
+    expect(loads.map((load) => load.status)).toEqual([200, 200, 200]);
+    expect((await call(loader, get('/feed', ada.cookie))).status).toBe(200);
+    expect((await eventNamesNaming(ada.user.id)).sort()).toEqual([
+      'feed_first_visit',
+      'reader_active',
+    ]);
+    expect((await Users.byId(ada.user.id))!.firstFeedVisitAt).toBeDefined();
   });
 
   it('sends a visitor to /login and refuses a post from another site', async () => {

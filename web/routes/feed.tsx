@@ -22,6 +22,7 @@ import {
 import { useEffect, useState } from 'react';
 import { isVisibleError } from '#core/common';
 import * as Feed from '#core/feed';
+import * as Users from '#core/users';
 import { AssistantPanel } from '#web/components/feed/assistant-panel';
 import { FeedControls } from '#web/components/feed/feed-controls';
 import { FeedbackBanner } from '#web/components/feed/feedback-banner';
@@ -49,6 +50,7 @@ const UPDATE_POLL_MS = 4_000;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, headers } = await requireUser(request);
+  await Users.recordFeedVisit(user);
   const url = new URL(request.url);
   const ratings = chosenRatings(url, user);
   const offset = url.searchParams.get('offset') ?? '0';

@@ -4,7 +4,7 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node';
 import * as v from 'valibot';
 import * as Assistant from '#core/assistant';
-import { isVisibleError, VisibleError } from '#core/common';
+import { isVisibleError, trackingFrom, VisibleError } from '#core/common';
 import { logger } from '#core/logs';
 import * as SentenceStarters from '#core/sentence-starters';
 import * as Users from '#core/users';
@@ -132,13 +132,23 @@ function bubbles(messages: Assistant.Message[]) {
 const CALLS = {
   'check-signup-status': async (body: unknown) => {
     // The e-mail's own messages are core/users' ('Please enter your email' when it is missing).
+    // `search`: the page's query string, whose tracking values are the reader's if this starts
+    // their funnel (malformed ones are dropped, as on every page).
     const input = parsed(
-      v.object({ token: v.optional(Token), email: v.optional(v.unknown()) }),
+      v.object({
+        token: v.optional(Token),
+        email: v.optional(v.unknown()),
+        search: v.optional(
+          v.pipe(v.string(), v.maxLength(4000, 'The page address is too long')),
+          '',
+        ),
+      }),
       body,
     );
     const status = await Users.checkSignupStatus({
       token: input.token,
       email: input.email as string,
+      tracking: trackingFrom(new URLSearchParams(input.search)),
     });
     return { name: status.name, status: status.status };
   },

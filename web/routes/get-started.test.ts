@@ -2,6 +2,7 @@ import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { config } from '#core/config';
 import * as Users from '#core/users';
+import { eventsNaming } from '#tests/integration/business-events';
 import { action } from './get-started.call';
 import { loader } from './get-started';
 
@@ -168,6 +169,27 @@ describe('POST /get-started/{call}', () => {
     expect(noLink.status).toBe(403);
     expect(noLink.body.error.message).toBe(Users.SIGNUP_MESSAGES.needInvitation);
     expect((await call('check-signup-status', { token: 5, email: user.email })).status).toBe(400);
+  });
+
+  it("verification starts the reader's funnel once, with the page's tracking values; opening the link records nothing", async () => {
+    const { user, token } = await invited();
+    await load(`?utm=spring&raud=defi&vus=sp&user=${token}`);
+    expect(await eventsNaming(user.id)).toEqual([]);
+    const search = `?utm=spring&raud=bad%20slug&vus=sp&user=${token}&step=starters`;
+    const answers = await Promise.all(
+      [1, 2].map(() => call('check-signup-status', { token, email: user.email, search })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    await call('check-signup-status', { token, email: user.email, search: '?utm=other' });
+    expect(await Users.byId(user.id)).toMatchObject({ utm: 'spring', vus: 'sp' });
+    expect((await Users.byId(user.id))?.raud).toBeUndefined();
+    const events = await eventsNaming(user.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ name: 'funnel_started', utm: 'spring', vus: 'sp' });
+    expect(
+      (await call('check-signup-status', { token, email: user.email, search: 'x'.repeat(4001) }))
+        .body.error,
+    ).toEqual({ code: 'input.invalid', message: 'The page address is too long' });
   });
 
   it('verification without an e-mail asks for it', async () => {

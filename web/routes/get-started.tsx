@@ -161,7 +161,7 @@ function Funnel({ data, onNewer }: { data: Data; onNewer?: (found: Start) => voi
     return spent !== undefined && spent <= 86_400_000 ? spent : undefined;
   };
   const start = (email: string) =>
-    void call('/get-started/check-signup-status', { email }, () => {
+    void call('/get-started/check-signup-status', { email, search: location.search }, () => {
       setVerified(true);
       steps.go(variant === 'ip' ? 'chat' : 'starters');
     });
