@@ -10,7 +10,7 @@ import {
   SUBSCRIBER_STEPS,
   type AnalyticsReport,
   type StepCounts,
-} from './report-type';
+} from '#core/campaign-analytics';
 
 const counts = (values: Partial<StepCounts>): StepCounts => ({
   ...(Object.fromEntries(FUNNEL_STEPS.map((step) => [step, 0])) as StepCounts),
@@ -101,11 +101,11 @@ describe('ratios of counts', () => {
 });
 
 describe('the filters in the address', () => {
-  it('leave out what is empty and turn the words for none back into the empty value', () => {
+  it('leave out what is empty and turn the word for the default landing into its empty value', () => {
     expect(reportInput(new URLSearchParams('from=&to=&utm=&vus='))).toEqual({});
     expect(
-      reportInput(new URLSearchParams('from=2026-11-01&to=2026-11-02&utm=(none)&vus=(default)')),
-    ).toEqual({ from: '2026-11-01', to: '2026-11-02', utm: '', vus: '' });
+      reportInput(new URLSearchParams('from=2026-11-01&to=2026-11-02&utm=spring&vus=(default)')),
+    ).toEqual({ from: '2026-11-01', to: '2026-11-02', utm: 'spring', vus: '' });
     expect(reportInput(new URLSearchParams('utm=spring&vus=sp'))).toEqual({
       utm: 'spring',
       vus: 'sp',

@@ -4,7 +4,7 @@
 import { LineChart } from './charts';
 import { percentText } from './figures';
 import { ChartWithTable, ReportSection, ScrollTable } from './section';
-import type { AnalyticsReport } from './report-type';
+import type { AnalyticsReport } from '#core/campaign-analytics';
 
 /** How many audiences the chart draws: more lines than this cannot be told apart. */
 export const CHARTED_AUDIENCES = 8;
@@ -55,7 +55,9 @@ export function AudiencesSection({
                 <tbody>
                   {report.days.map((day, index) => (
                     <tr key={day}>
-                      <th scope="row">{day}</th>
+                      <th scope="row" className="analytics-day">
+                        {day}
+                      </th>
                       {charted.map((row) => (
                         <td key={row.id}>{row.series[index] ?? 0}</td>
                       ))}

@@ -10,7 +10,7 @@ import {
   type AnalyticsReport,
   type FunnelStep,
   type StepCounts,
-} from './report-type';
+} from '#core/campaign-analytics';
 
 /** Counts of every step, then the ratio of each step to the one before it, per funnel. */
 function stepColumns(): string[] {

@@ -1,7 +1,7 @@
 // How the analytics page words and divides the report's figures. A ratio divides one step's count
 // by the previous step's count in the same row: counts of events, not of people, since no visitor
 // is followed from one step to the next.
-import type { FunnelStep, StepCounts } from './report-type';
+import type { FunnelStep, StepCounts } from '#core/campaign-analytics';
 
 export const STEP_LABELS: Record<FunnelStep, string> = {
   visit: 'Visits',

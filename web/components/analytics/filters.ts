@@ -1,9 +1,8 @@
 // The page's filters in its address: from, to, utm and vus as a GET form sends them. An empty
-// select means every value; the report's '' (no campaign, the default landing) travels as a
-// word no real utm or vus can be, since both allow only letters, digits and . _ ~ -.
-import type { AnalyticsReport, ReportInput } from './report-type';
+// select means every value; the report's '' vus (the default landing) travels as a word no real
+// vus can be. Links without a campaign are one row of the funnel's table, not a filter.
+import type { AnalyticsReport, ReportInput } from '#core/campaign-analytics';
 
-export const NO_CAMPAIGN = '(none)';
 export const DEFAULT_LANDING = '(default)';
 
 export const SECTIONS = ['funnel', 'audiences', 'newsletters', 'readers'] as const;
@@ -17,19 +16,19 @@ export function reportInput(query: URLSearchParams): ReportInput {
   return {
     ...(from && { from }),
     ...(to && { to }),
-    ...(utm && { utm: utm === NO_CAMPAIGN ? '' : utm }),
-    ...(vus && { vus: vus === DEFAULT_LANDING ? '' : vus }),
+    ...(utm && { utm }),
+    // Any other value is the report's to refuse, with its message and a 400.
+    ...(vus && { vus: (vus === DEFAULT_LANDING ? '' : vus) as ReportInput['vus'] }),
   };
 }
 
-/** A utm or vus value as the select's option value. */
-export const utmOption = (utm: string) => (utm === '' ? NO_CAMPAIGN : utm);
+/** A vus value as the select's option value. */
 export const vusOption = (vus: string) => (vus === '' ? DEFAULT_LANDING : vus);
 
 /** The address of a section's CSV: the range the report covered and the filters it applied. */
 export function csvHref(report: AnalyticsReport, section: Section): string {
   const query = new URLSearchParams({ section, from: report.from, to: report.to });
-  if (report.filters.utm !== null) query.set('utm', utmOption(report.filters.utm));
+  if (report.filters.utm) query.set('utm', report.filters.utm);
   if (report.filters.vus !== null) query.set('vus', vusOption(report.filters.vus));
   return `/admin-panel/campaign-analytics.csv?${query}`;
 }

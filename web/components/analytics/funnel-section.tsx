@@ -12,13 +12,7 @@ import {
   variantName,
 } from './figures';
 import { ChartWithTable, ReportSection, ScrollTable } from './section';
-import {
-  READER_STEPS,
-  SUBSCRIBER_STEPS,
-  type AnalyticsReport,
-  type FunnelStep,
-  type StepCounts,
-} from './report-type';
+import type { AnalyticsReport, FunnelStep, StepCounts } from '#core/campaign-analytics';
 
 type Steps = readonly FunnelStep[];
 
@@ -150,14 +144,20 @@ function trendSummary(report: AnalyticsReport): string {
   }.`;
 }
 
+/** The report's two funnels, in order: the loader passes core's lists (core stays off the client). */
+export type Funnels = { subscriber: readonly FunnelStep[]; reader: readonly FunnelStep[] };
+
 export function FunnelSection({
   report,
+  funnels,
   csv,
 }: {
   report: AnalyticsReport;
+  funnels: Funnels;
   csv: { href: string; filename: string };
 }) {
   const { funnel } = report;
+  const { subscriber: subscriberSteps, reader: readerSteps } = funnels;
   const byCampaign: Row[] = funnel.byCampaign.map((row) => ({
     key: `${row.utm}\u0000${row.vus}`,
     names: [campaignName(row.utm), variantName(row.vus)],
@@ -176,9 +176,9 @@ export function FunnelSection({
         ratio can pass 100% (a confirm today of a subscribe from last week).
       </p>
       <h3>Subscribers: visit → subscribe → confirm</h3>
-      <FunnelFigure title="Subscriber funnel" counts={funnel.totals} steps={SUBSCRIBER_STEPS} />
+      <FunnelFigure title="Subscriber funnel" counts={funnel.totals} steps={subscriberSteps} />
       <h3>Invited readers: invited → funnel started → onboarded → first feed visit</h3>
-      <FunnelFigure title="Reader funnel" counts={funnel.totals} steps={READER_STEPS} />
+      <FunnelFigure title="Reader funnel" counts={funnel.totals} steps={readerSteps} />
       <h3>Per day</h3>
       <ChartWithTable
         chart={
@@ -186,7 +186,7 @@ export function FunnelSection({
             title="Visits, subscribes and confirms per day"
             summary={trendSummary(report)}
             days={funnel.trend.map((row) => row.day)}
-            lines={SUBSCRIBER_STEPS.map((step) => ({
+            lines={subscriberSteps.map((step) => ({
               name: STEP_LABELS[step],
               values: funnel.trend.map((row) => row.counts[step]),
             }))}
@@ -197,7 +197,7 @@ export function FunnelSection({
             <thead>
               <tr>
                 <th scope="col">Day</th>
-                {SUBSCRIBER_STEPS.map((step) => (
+                {subscriberSteps.map((step) => (
                   <th scope="col" key={step}>
                     {STEP_LABELS[step]}
                   </th>
@@ -207,8 +207,10 @@ export function FunnelSection({
             <tbody>
               {funnel.trend.map((row) => (
                 <tr key={row.day}>
-                  <th scope="row">{row.day}</th>
-                  {SUBSCRIBER_STEPS.map((step) => (
+                  <th scope="row" className="analytics-day">
+                    {row.day}
+                  </th>
+                  {subscriberSteps.map((step) => (
                     <td key={step}>{row.counts[step]}</td>
                   ))}
                 </tr>
@@ -226,17 +228,21 @@ export function FunnelSection({
             caption="Subscriber funnel by campaign"
             columns={['Campaign (utm)', 'Landing variant (vus)']}
             rows={byCampaign}
-            steps={SUBSCRIBER_STEPS}
+            steps={subscriberSteps}
           />
           <FunnelTable
             caption="Reader funnel by campaign"
             columns={['Campaign (utm)', 'Landing variant (vus)']}
             rows={byCampaign}
-            steps={READER_STEPS}
+            steps={readerSteps}
           />
         </>
       )}
       <h3>By referring audience</h3>
+      <p className="hint">
+        Counted across every campaign and landing variant: the filters above do not narrow these
+        tables.
+      </p>
       {byReferrer.length === 0 ? (
         <p className="notice">No visits, subscriptions or invitations in this range.</p>
       ) : (
@@ -245,13 +251,13 @@ export function FunnelSection({
             caption="Subscriber funnel by referring audience"
             columns={['Referring audience (raud)']}
             rows={byReferrer}
-            steps={SUBSCRIBER_STEPS}
+            steps={subscriberSteps}
           />
           <FunnelTable
             caption="Reader funnel by referring audience"
             columns={['Referring audience (raud)']}
             rows={byReferrer}
-            steps={READER_STEPS}
+            steps={readerSteps}
           />
         </>
       )}

@@ -3,7 +3,7 @@
 import { When } from '#web/components/when';
 import { BarChart } from './charts';
 import { ChartWithTable, ReportSection, ScrollTable } from './section';
-import type { AnalyticsReport } from './report-type';
+import type { AnalyticsReport } from '#core/campaign-analytics';
 
 export function NewslettersSection({
   report,

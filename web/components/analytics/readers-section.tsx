@@ -2,7 +2,7 @@
 // clues.
 import { LineChart } from './charts';
 import { ChartWithTable, ReportSection, ScrollTable } from './section';
-import type { AnalyticsReport } from './report-type';
+import type { AnalyticsReport } from '#core/campaign-analytics';
 
 const COLUMNS = [
   ['active', 'Active readers'],
@@ -47,7 +47,9 @@ export function ReadersSection({
             <tbody>
               {trend.map((row) => (
                 <tr key={row.day}>
-                  <th scope="row">{row.day}</th>
+                  <th scope="row" className="analytics-day">
+                    {row.day}
+                  </th>
                   {COLUMNS.map(([key]) => (
                     <td key={key}>{row[key]}</td>
                   ))}
