@@ -114,3 +114,25 @@ test.describe('a bad range', () => {
     await expectFitsAndReadable(page, 'Campaign analytics with a bad range');
   });
 });
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the filters are a plain GET form, and Back returns to the range before', async ({
+    page,
+  }) => {
+    await signIn(page);
+    const from = await page.getByLabel('From', { exact: true }).inputValue();
+    await page.getByLabel('From', { exact: true }).fill('2026-11-01');
+    await page.getByLabel('To', { exact: true }).fill('2026-11-07');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page).toHaveURL(/\?from=2026-11-01&to=2026-11-07&utm=&vus=$/);
+    await expect(page.getByText(/Days are UTC days, 2026-11-01 to 2026-11-07\./)).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Readers per day' }).getByRole('row')).toHaveCount(
+      8,
+    );
+    await page.goBack();
+    await expect(page.getByLabel('From', { exact: true })).toHaveValue(from);
+    await expect(page.getByText(new RegExp(`Days are UTC days, ${from} to `))).toBeVisible();
+  });
+});

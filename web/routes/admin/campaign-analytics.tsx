@@ -64,7 +64,9 @@ function Filters({
   const vuses = [...new Set([...choices.vuses.map(vusOption), asked.vus].filter(Boolean))];
   const vusLabel = (option: string) => variantName(option === vusOption('') ? '' : option);
   return (
-    <Form method="get" className="analytics-filters" aria-label="Filters">
+    // autoComplete off: after Back the browser would otherwise refill what was typed last, not
+    // the range whose figures the page shows.
+    <Form method="get" className="analytics-filters" aria-label="Filters" autoComplete="off">
       <label>
         From
         <input type="date" name="from" defaultValue={asked.from} />
