@@ -30,7 +30,7 @@ export function LineChart({
   days: string[];
   lines: Line[];
 }) {
-  const [left, right, top, bottom] = [40, 16, 12, 28];
+  const [left, right, top, bottom] = [44, 16, 12, 30];
   const height = 220;
   const plotWidth = WIDTH - left - right;
   const plotHeight = height - top - bottom;
@@ -55,7 +55,7 @@ export function LineChart({
         {ticks.map((tick) => (
           <g key={tick}>
             <line x1={left} x2={WIDTH - right} y1={y(tick)} y2={y(tick)} stroke={GRID} />
-            <text x={left - 6} y={y(tick) + 4} fontSize="11" fill={INK} textAnchor="end">
+            <text x={left - 6} y={y(tick) + 5} fontSize="13" fill={INK} textAnchor="end">
               {tick}
             </text>
           </g>
@@ -65,7 +65,7 @@ export function LineChart({
             key={index}
             x={x(index)}
             y={height - 8}
-            fontSize="11"
+            fontSize="13"
             fill={INK}
             textAnchor={
               index === 0 && days.length > 1
@@ -125,7 +125,7 @@ export function LineChart({
 export type Bar = { label: string; value: number; note?: string };
 
 /** A label cut to fit the space beside the bars; the table beside the chart has it whole. */
-const fitted = (label: string) => (label.length > 28 ? `${label.slice(0, 27)}…` : label);
+const fitted = (label: string) => (label.length > 24 ? `${label.slice(0, 23)}…` : label);
 
 export function BarChart({
   title,
@@ -136,10 +136,10 @@ export function BarChart({
   summary: string;
   bars: Bar[];
 }) {
-  const [labelWidth, row, gap] = [190, 28, 8];
+  const [labelWidth, row, gap] = [200, 32, 8];
   const height = bars.length * row + gap;
   const most = Math.max(1, ...bars.map((bar) => bar.value));
-  const scale = (WIDTH - labelWidth - 110) / most;
+  const scale = (WIDTH - labelWidth - 130) / most;
   return (
     <div className="chart-box">
       <svg
@@ -155,11 +155,11 @@ export function BarChart({
           const width = bar.value > 0 ? Math.max(bar.value * scale, 2) : 0;
           return (
             <g key={`${index}-${bar.label}`}>
-              <text x={0} y={y + 14} fontSize="12" fill={INK}>
+              <text x={0} y={y + 17} fontSize="15" fill={INK}>
                 {fitted(bar.label)}
               </text>
               <rect x={labelWidth} y={y} width={width} height={row - gap} fill={chartColour(0)} />
-              <text x={labelWidth + width + 6} y={y + 14} fontSize="12" fill={INK}>
+              <text x={labelWidth + width + 6} y={y + 17} fontSize="15" fill={INK}>
                 {bar.note ? `${bar.value} (${bar.note})` : bar.value}
               </text>
             </g>
