@@ -5,13 +5,13 @@ import { ulid } from 'ulid';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as v from 'valibot';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import * as Analytics from '#core/analytics';
 import { isVisibleError } from '#core/common';
 import { db } from '#core/db';
 import * as Newsletter from '#core/newsletter';
 import { ClickEntity, NewsletterIssueEntity } from '#core/newsletter';
 import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
+import { eventsNaming } from '#tests/integration/business-events';
 
 const TARGET = 'https://news.example.org/stories/reentrancy?ref=cluefeed';
 let ip = 0;
@@ -42,13 +42,9 @@ const clickOf = (issueId: string, subscriberId: string, articleId: string) =>
     .go({ consistent: true })
     .then(({ data }) => data);
 
-/** Today's newsletter_click events of an issue. */
-async function clickEvents(issueId: string) {
-  const today = new Date().toISOString().slice(0, 10);
-  return (await Analytics.forDay(today)).filter(
-    (event) => event.name === 'newsletter_click' && event.issueId === issueId,
-  );
-}
+/** Today's newsletter_click events of an issue (its id is in each event's key). */
+const clickEvents = async (issueId: string) =>
+  (await eventsNaming(`newsletter_click:${issueId}:`)).filter((event) => event.issueId === issueId);
 
 /** The issue's story counters, as { articleId: [clicks, uniqueClicks] }. */
 async function stories(issueId: string) {

@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import * as Analytics from '#core/analytics';
 import { fn, VisibleError } from '#core/common';
 import { config } from '#core/config';
-import { isConditionFailure } from '#core/db';
+import { committedOnce } from '#core/db';
 import { logger } from '#core/logs';
 import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
@@ -26,9 +26,6 @@ export type StoryClicks = EntityItem<typeof StoryClicksEntity>;
 export const CLICK_LINK_TTL_SECONDS = 365 * 24 * 3600;
 
 export const INVALID_CLICK_LINK_MESSAGE = 'This link is not valid';
-
-/** Attempts when the click's transaction collides with another click on the same issue. */
-const CONFLICT_ATTEMPTS = 4;
 
 // Ids become parts of a key: no '#', nothing a key could be confused by.
 const Id = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not an id'));
@@ -123,81 +120,61 @@ export async function followClick(token: unknown, from: ClickFrom): Promise<Foll
 /**
  * The reader's first click on the story, in one transaction with both counts of the issue and of
  * the story; if the reader clicked it before, a repeat (`clicks` of both), also one transaction.
- * Each carries its `newsletter_click` event. A click on an issue that is gone counts nothing.
+ * Each carries its `newsletter_click` event, and each is tried again when it only collided with
+ * another click on the same issue. A click on an issue that is gone counts nothing.
  */
 async function count(click: Click): Promise<Counted> {
-  if ((await countOnce(click, 'unique')) === 'committed') return 'unique';
+  if (await committedOnce(clickTransaction(click, 'unique'))) return 'unique';
   // A condition failed: the reader clicked this story before, or the issue is gone. The repeat
   // adds to the issue's `clicks` only where it exists, which tells the two apart.
-  return (await countOnce(click, 'repeat')) === 'committed' ? 'repeat' : 'not';
+  return (await committedOnce(clickTransaction(click, 'repeat'))) ? 'repeat' : 'not';
 }
 
-/**
- * One click's transaction, tried again when it collided with another click on the same issue;
- * 'conditionFailed' when a condition refused it (nothing was written).
- */
-async function countOnce(click: Click, kind: 'unique' | 'repeat') {
+/** The writes of one click: the first of a (reader, story) pair claims it and counts it unique. */
+function clickTransaction(click: Click, kind: 'unique' | 'repeat') {
   const { issueId, subscriberId, articleId } = click;
   const unique = kind === 'unique';
   const added = unique ? { clicks: 1, uniqueClicks: 1 } : { clicks: 1 };
-  for (let attempt = 1; ; attempt++) {
-    const now = Date.now();
-    const clickedAt = new Date(now).toISOString();
-    // The first click is once per (issue, reader, story); every repeat is an event of its own.
-    const key = unique
-      ? `${issueId}:${subscriberId}:${articleId}`
-      : `${issueId}:${subscriberId}:${articleId}:${clickedAt}:${randomBytes(6).toString('base64url')}`;
-    const result = await createWriteTransaction(
-      {
-        click: ClickEntity,
-        issue: NewsletterIssueEntity,
-        story: StoryClicksEntity,
-        event: Analytics.AnalyticsEventEntity,
-      },
-      (entities) => [
-        ...(unique
-          ? [
-              entities.click
-                .create({
-                  issueId,
-                  subscriberId,
-                  articleId,
-                  clickedAt,
-                  // Outlives every link that could count it: those were signed before this click.
-                  expiresAt: Math.ceil(now / 1000) + CLICK_LINK_TTL_SECONDS,
-                })
-                .commit(),
-            ]
-          : []),
-        entities.issue.patch({ id: issueId }).add(added).commit(),
-        entities.story.update({ issueId, articleId }).add(added).commit(),
-        entities.event
-          .create(
-            Analytics.eventItem(
-              { name: 'newsletter_click', key, path: '/r', issueId, articleId },
-              clickedAt,
-            ),
-          )
-          .commit(),
-      ],
-    )
-      .go()
-      .catch((error: unknown) => {
-        if (isConditionFailure(error)) return { canceled: true, conditionFailed: true } as const;
-        throw error;
-      });
-    if (!result.canceled) return 'committed';
-    // Why each of its writes was refused (the optional click write leaves the item type unknown).
-    const reasons: readonly { code?: string }[] = 'data' in result ? result.data : [];
-    const codes = reasons.map((item) => item.code);
-    if ('conditionFailed' in result || codes.includes('ConditionalCheckFailed')) {
-      return 'conditionFailed';
-    }
-    if (attempt >= CONFLICT_ATTEMPTS) {
-      throw new Error(`The click's transaction was cancelled (${codes.join(', ')})`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * attempt));
-  }
+  const now = Date.now();
+  const clickedAt = new Date(now).toISOString();
+  // The first click is once per (issue, reader, story); every repeat is an event of its own.
+  const key = unique
+    ? `${issueId}:${subscriberId}:${articleId}`
+    : `${issueId}:${subscriberId}:${articleId}:${clickedAt}:${randomBytes(6).toString('base64url')}`;
+  return createWriteTransaction(
+    {
+      click: ClickEntity,
+      issue: NewsletterIssueEntity,
+      story: StoryClicksEntity,
+      event: Analytics.AnalyticsEventEntity,
+    },
+    (entities) => [
+      ...(unique
+        ? [
+            entities.click
+              .create({
+                issueId,
+                subscriberId,
+                articleId,
+                clickedAt,
+                // Outlives every link that could count it: those were signed before this click.
+                expiresAt: Math.ceil(now / 1000) + CLICK_LINK_TTL_SECONDS,
+              })
+              .commit(),
+          ]
+        : []),
+      entities.issue.patch({ id: issueId }).add(added).commit(),
+      entities.story.update({ issueId, articleId }).add(added).commit(),
+      entities.event
+        .create(
+          Analytics.eventItem(
+            { name: 'newsletter_click', key, path: '/r', issueId, articleId },
+            clickedAt,
+          ),
+        )
+        .commit(),
+    ],
+  );
 }
 
 /** An issue's clicks story by story (campaign figures): one Query of its story counters. */

@@ -3,15 +3,16 @@
 // refused, and the audience figures summed from events equal a recount of the subscribers.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ulid } from 'ulid';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as Analytics from '#core/analytics';
 import * as Audiences from '#core/audiences';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { isVisibleError } from '#core/common';
 import { db } from '#core/db';
 import { mailingList } from '#core/mailing-list';
 import * as Subscribers from '#core/subscribers';
 import { createAudience, uniqueSlug } from '#tests/integration/factories';
 import { useOwnTable } from '#tests/integration/own-table';
+import { eventsNaming } from '#tests/integration/business-events';
 import * as Races from '#tests/integration/races';
 
 // A day's events are read whole: a table of its own keeps them to this file's.
@@ -53,12 +54,7 @@ beforeAll(async () => {
 });
 
 /** Every business event of a subscriber (their id is in each event's key), oldest first. */
-async function eventsOf(subscriberId: string): Promise<Analytics.AnalyticsEvent[]> {
-  const today = new Date().toISOString().slice(0, 10);
-  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-  const days = await Promise.all([yesterday, today].map((day) => Analytics.forDay(day)));
-  return days.flat().filter((event) => event.id.includes(`:${subscriberId}:`));
-}
+const eventsOf = (subscriberId: string) => eventsNaming(`:${subscriberId}:`);
 
 const named = (events: Analytics.AnalyticsEvent[], name: Analytics.EventName) =>
   events.filter((event) => event.name === name);

@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
-import * as Analytics from '#core/analytics';
 import * as Suggestions from '#core/suggestions';
 import { parseSuggestions } from '#core/common';
+import { eventsNaming } from '#tests/integration/business-events';
 
 /** Today's audience_suggested events whose text holds `marker`. */
-async function suggestedEvents(marker: string) {
-  const today = new Date().toISOString().slice(0, 10);
-  return (await Analytics.forDay(today)).filter(
-    (event) => event.name === 'audience_suggested' && event.text?.includes(marker),
-  );
-}
+const suggestedEvents = async (marker: string) =>
+  (await eventsNaming('audience_suggested:')).filter((event) => event.text?.includes(marker));
 
 describe('audience suggestions', () => {
   it('splits several audiences separated by commas, ignoring a trailing comma', () => {
