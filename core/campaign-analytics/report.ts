@@ -222,7 +222,7 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
     .map((audience) => ({
       id: audience.id,
       title: audience.title,
-      votes: 0,
+      votes: audience.votes ?? 0,
       votesInRange: rangeSum((counts) => counts.votes, audience.id),
     }))
     .sort(
@@ -246,11 +246,7 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
     .map(([articleId, count]) => ({ key: articleId, articleId, count }))
     .sort(byCount)
     .slice(0, TOP_STORIES);
-  const issueStories = issues.map((issue) =>
-    storyClicks
-      .filter(([key]) => key.startsWith(`${issue.id}${SEPARATOR}`))
-      .map(([key, clicks]) => ({ articleId: key.split(SEPARATOR)[1]!, clicks, uniqueClicks: 0 })),
-  );
+  const issueStories = await Promise.all(issues.map((issue) => Newsletter.storyClicks(issue.id)));
   const titles = await articleTitles([
     ...top.map((story) => story.articleId),
     ...issueStories.flat().map((story) => story.articleId),
@@ -283,8 +279,10 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
         clicks: issue.clicks ?? 0,
         uniqueClicks: issue.uniqueClicks ?? 0,
         stories: issueStories[index]!.map((story) => ({
-          ...story,
+          articleId: story.articleId,
           title: titleOf(story.articleId),
+          clicks: story.clicks ?? 0,
+          uniqueClicks: story.uniqueClicks ?? 0,
         })).sort((a, b) => b.clicks - a.clicks || a.title.localeCompare(b.title)),
       })),
       topStories: top.map(({ articleId, count }) => ({

@@ -69,10 +69,8 @@ export async function seedDemoAnalytics(): Promise<{ subscribers: number; histor
       await Subscribers.setShadowAudience(current, { audienceId: niche.id, subscribed: true });
     if (i === 5) await Subscribers.unsubscribe((await Subscribers.byId(subscriber.id))!);
   }
-  await Suggestions.suggest({
-    text: 'Bitcoin miners, DAO treasurers, Bitcoin miners',
-    source: 'after-niches',
-  });
+  for (const text of ['Bitcoin miners, DAO treasurers', 'Bitcoin miners'])
+    await Suggestions.suggest({ text, source: 'after-niches' });
   return { subscribers, historyEvents };
 }
 

@@ -12,8 +12,9 @@ export async function pick(
   audience: Audience,
   title: string,
   pickedAt = new Date(Date.now() - 2 * 3600_000).toISOString(),
+  /** The picked article's id (a stored article's, when a test reads its title). */
+  articleId = ulid(),
 ) {
-  const articleId = ulid();
   const postId = ulid();
   await createPost(audience.id, {
     id: postId,

@@ -1,0 +1,211 @@
+// The rollup against DynamoDB Local, in a table of its own (a day's events are all this file's):
+// after a burst of concurrent writes and a rollup that crashes part-way, the day's figures equal a
+// recount of the stored events and of the stored subscribers.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ulid } from 'ulid';
+import * as Analytics from '#core/analytics';
+import * as Automations from '#core/automations';
+import * as CampaignAnalytics from '#core/campaign-analytics';
+import * as Jobs from '#core/jobs';
+import * as Subscribers from '#core/subscribers';
+import { createAudience } from '#tests/integration/factories';
+import { receive } from '#tests/integration/job-queue';
+import { useOwnTable } from '#tests/integration/own-table';
+
+useOwnTable('rollup');
+
+const today = () => new Date().toISOString().slice(0, 10);
+const address = (name: string) => `${name}-${ulid().toLowerCase()}@example.org`;
+const tokenOf = (url: string) => new URL(url).searchParams.get('subscriberHash')!;
+
+afterEach(() => vi.restoreAllMocks());
+
+/** Runs a rollup through the job runtime; `crash` makes the first attempt of its chunk fail. */
+async function rollUp({ crashChunk = false, crashEnd = false } = {}) {
+  const process = await Jobs.enqueue(CampaignAnalytics.rollUpAnalytics, {}, 'scheduler');
+  await Jobs.handleBatch(await receive(process.id), Automations.jobs);
+  const chunks = await receive(process.id);
+  if (crashChunk) {
+    // The chunk dies right after storing a day's counts, before its checkpoint.
+    const upsert = CampaignAnalytics.DayRollupEntity.upsert.bind(CampaignAnalytics.DayRollupEntity);
+    vi.spyOn(CampaignAnalytics.DayRollupEntity, 'upsert').mockImplementationOnce((item) => {
+      const write = upsert(item);
+      const go = write.go.bind(write);
+      write.go = (async (options: Parameters<typeof go>[0]) => {
+        await go(options);
+        throw new Error('crashed in the middle of the rollup');
+      }) as typeof go;
+      return write;
+    });
+    for (const message of chunks) await Jobs.handleBatch([message], Automations.jobs);
+    vi.restoreAllMocks();
+    expect((await Jobs.byId(process.id))!.status).not.toBe('Success');
+  }
+  if (crashEnd) {
+    // The run dies after carrying the totals forward, before the watermark moves.
+    vi.spyOn(CampaignAnalytics.RollupWatermarkEntity, 'upsert').mockImplementationOnce(() => {
+      throw new Error('crashed before the watermark moved');
+    });
+  }
+  // The redelivered chunk (or the only delivery) runs to its end.
+  for (const message of chunks) await Jobs.handleBatch([message], Automations.jobs);
+  vi.restoreAllMocks();
+  let ended = (await Jobs.byId(process.id))!;
+  if (crashEnd) {
+    expect(ended.status).not.toBe('Success');
+    // Recovery finds the run whose chunks all succeeded and runs its end again.
+    await Jobs.recover(Date.now() + Jobs.STALE_AFTER_MS + 1000, Automations.jobs);
+    for (const message of await receive(process.id))
+      await Jobs.handleBatch([message], Automations.jobs);
+    ended = (await Jobs.byId(process.id))!;
+  }
+  expect(ended.status).toBe('Success');
+  return ended;
+}
+
+async function todays() {
+  const { data } = await CampaignAnalytics.DayRollupEntity.get({ day: today() }).go({
+    consistent: true,
+  });
+  return data ?? undefined;
+}
+
+describe('counting events', () => {
+  it('counts each funnel step by campaign and by referrer, and folds rare campaigns together', () => {
+    const at = new Date().toISOString();
+    const events = [
+      ...Array.from({ length: CampaignAnalytics.DAY_CAPS.utm + 5 }, (_, i) =>
+        Analytics.eventItem({ name: 'subscribe', key: `s${i}`, path: '/a/x', utm: `u${i}` }, at),
+      ),
+      Analytics.eventItem({ name: 'subscribe', key: 'again', path: '/a/x', utm: 'u0', vus: 'sp' }),
+      Analytics.eventItem({
+        name: 'subscription_confirmed',
+        key: 'c',
+        path: '/confirm-subscription',
+        raud: 'defi',
+        audienceIds: ['A', 'B'],
+      }),
+      Analytics.eventItem({ name: 'unsubscribe', key: 'u', path: '/u', audienceIds: ['B'] }),
+      Analytics.eventItem({ name: 'niche_voted', key: 'v1', path: '/s', audienceIds: ['N'] }),
+      Analytics.eventItem({ name: 'niche_voted', key: 'v2', path: '/s', audienceIds: ['N'] }),
+      Analytics.eventItem({ name: 'niche_unvoted', key: 'v3', path: '/s', audienceIds: ['N'] }),
+      Analytics.eventItem({ name: 'audience_suggested', key: 'g', path: '/s', text: ' DAO Ops ' }),
+      Analytics.eventItem({
+        name: 'newsletter_click',
+        key: 'k',
+        path: '/c',
+        issueId: 'I',
+        articleId: 'X',
+      }),
+      Analytics.eventItem({ name: 'reader_active', key: 'r', path: '/feed' }),
+      Analytics.eventItem({ name: 'story_liked', key: 'l', path: '/feed' }),
+    ];
+    const counts = CampaignAnalytics.countEvents(events);
+    const subscribes = Object.entries(counts.campaigns).filter(([key]) =>
+      key.startsWith('subscribe\t'),
+    );
+    // u0 is the most frequent; 50 values kept, the 5 rarest (by name among equals) folded.
+    expect(counts.campaigns['subscribe\tu0\tsp']).toBe(1);
+    expect(counts.campaigns['subscribe\tu0\t']).toBe(1);
+    expect(counts.campaigns[`subscribe\t${CampaignAnalytics.OTHER}\t`]).toBe(5);
+    expect(subscribes.reduce((sum, [, n]) => sum + n, 0)).toBe(CampaignAnalytics.DAY_CAPS.utm + 6);
+    expect(counts.campaigns['confirm\t\t']).toBe(1);
+    expect(counts.referrers['confirm\tdefi']).toBe(1);
+    expect(counts.joined).toEqual({ A: 1, B: 1 });
+    expect(counts.left).toEqual({ B: 1 });
+    expect(counts.votes).toEqual({ N: 1 });
+    expect(counts.suggestions).toEqual({ 'dao ops': 1 });
+    expect(counts.clicks).toEqual({ 'I\tX': 1 });
+    expect(counts.readers).toEqual({ active: 1, likes: 1, dislikes: 0, clueChanges: 0 });
+  });
+});
+
+describe('the rollup', () => {
+  it('equals a recount of the stored events and subscribers after a burst and a crash', async () => {
+    const home = await createAudience({ title: 'audit smart contracts' });
+    const other = await createAudience({ title: 'collect on-chain art' });
+    // A burst: page views, subscribes (two of the same address at once), confirms clicked twice
+    // at once, unsubscribes, audience toggles.
+    const views = Array.from({ length: 30 }, (_, i) =>
+      Analytics.recordPageView({
+        name: 'page_view',
+        path: `/a/${home.slug}`,
+        utm: ['spring', 'autumn', undefined][i % 3],
+        vus: (['', 'sp', 'ip'] as const)[i % 3],
+        raud: i % 2 ? home.slug : undefined,
+      }),
+    );
+    const emails = Array.from({ length: 8 }, (_, i) => address(`r${i}`));
+    const subscribes = emails.flatMap((email, i) =>
+      [0, 1].map(() =>
+        Subscribers.subscribe({
+          email,
+          audienceId: home.id,
+          utm: i % 2 ? 'spring' : undefined,
+          vus: i % 2 ? 'sp' : '',
+        }).catch(() => undefined),
+      ),
+    );
+    await Promise.all([...views, ...subscribes]);
+    const people = await Promise.all(emails.map((email) => Subscribers.byEmail(email)));
+    await Promise.all(
+      people.slice(0, 6).flatMap((person) => {
+        const token = tokenOf(Subscribers.subscriberLinks(person!).confirmUrl);
+        return [0, 1].map(() => Subscribers.confirm(token).catch(() => undefined));
+      }),
+    );
+    const confirmed = await Promise.all(people.map((person) => Subscribers.byId(person!.id)));
+    await Promise.all([
+      ...confirmed.slice(0, 2).map((person) => Subscribers.unsubscribe(person!)),
+      ...confirmed
+        .slice(2, 5)
+        .map((person) =>
+          Subscribers.setAudience(person!, { audienceId: other.id, subscribed: true }),
+        ),
+    ]);
+
+    const firstRun = await rollUp({ crashChunk: true });
+    const events = await Analytics.forDay(today());
+    const item = await todays();
+    expect(item?.counts).toEqual(CampaignAnalytics.countEvents(events));
+
+    // The recount of stored state: each address subscribed once, confirmed once.
+    const counts = item!.counts as CampaignAnalytics.DayCounts;
+    const stepTotal = (step: string) =>
+      Object.entries(counts.campaigns)
+        .filter(([key]) => key.startsWith(`${step}\t`))
+        .reduce((sum, [, n]) => sum + n, 0);
+    expect(stepTotal('visit')).toBe(30);
+    expect(stepTotal('subscribe')).toBe(emails.length);
+    const stored = await Promise.all(people.map((person) => Subscribers.byId(person!.id)));
+    expect(stepTotal('confirm')).toBe(stored.filter((s) => s!.confirmedAt).length);
+    expect(counts.campaigns['subscribe\tspring\tsp']).toBe(
+      stored.filter((s) => s!.utm === 'spring').length,
+    );
+    // Subscribers per audience at the day's end equal the confirmed subscribers holding it.
+    const holding = (audienceId: string) =>
+      stored.filter(
+        (s) => s!.status === 'subscribed' && [...(s!.audienceIds ?? [])].includes(audienceId),
+      ).length;
+    expect(item!.subscribers).toEqual({
+      [home.id]: holding(home.id),
+      [other.id]: holding(other.id),
+    });
+    expect((await CampaignAnalytics.watermark())?.processId).toBe(firstRun.id);
+
+    // Later events and a rollup that crashes before it moves the watermark: recounted, not added.
+    await Subscribers.unsubscribe((await Subscribers.byId(people[3]!.id))!);
+    await rollUp({ crashEnd: true });
+    const again = await todays();
+    const after = await Promise.all(people.map((person) => Subscribers.byId(person!.id)));
+    expect(again?.counts).toEqual(CampaignAnalytics.countEvents(await Analytics.forDay(today())));
+    expect(again!.subscribers).toEqual({
+      [home.id]: after.filter(
+        (s) => s!.status === 'subscribed' && [...(s!.audienceIds ?? [])].includes(home.id),
+      ).length,
+      [other.id]: after.filter(
+        (s) => s!.status === 'subscribed' && [...(s!.audienceIds ?? [])].includes(other.id),
+      ).length,
+    });
+  }, 120_000);
+});
