@@ -164,6 +164,7 @@ async function main() {
   const { seedDemoData } = await import('./seed/index');
   const { ensureLocalAdmin, seedLocalStreams } = await import('./seed/local');
   const { seedDemoAnalytics } = await import('./seed/analytics');
+  const { seedDemoPicks, sendDemoIssue } = await import('./seed/demo-newsletter');
   const CampaignAnalytics = await import('#core/campaign-analytics');
   const Automations = await import('#core/automations');
   const Jobs = await import('#core/jobs');
@@ -178,6 +179,9 @@ async function main() {
     total > 0 ? `Seeded demo data: ${JSON.stringify(seeded)}` : 'Demo data already present.',
   );
   const demoAnalytics = await seedDemoAnalytics();
+  // The demo's first issue, for kept data only: journeys (--ephemeral) send their own issues.
+  const demoIssue = demoAnalytics.subscribers > 0 && !args.ephemeral;
+  if (demoIssue) await seedDemoPicks();
   if (demoAnalytics.subscribers > 0)
     console.log(`Seeded demo analytics: ${JSON.stringify(demoAnalytics)}`);
   await seedLocalStreams(feeds.origin);
@@ -236,9 +240,22 @@ async function main() {
     );
   }
   // The campaign analytics page's figures, now rather than at the schedule's next turn.
-  await Jobs.enqueue(CampaignAnalytics.rollUpAnalytics, {}, 'npm-start').catch((error: unknown) =>
-    console.log(`Rolling up analytics waits: ${(error as Error).message}`),
-  );
+  const rollUp = () =>
+    Jobs.enqueue(CampaignAnalytics.rollUpAnalytics, {}, 'npm-start').catch((error: unknown) =>
+      console.log(`Rolling up analytics waits: ${(error as Error).message}`),
+    );
+  await rollUp();
+  if (demoIssue) {
+    // In the background: the issue goes out through the worker and the outbox while you look.
+    void sendDemoIssue('npm-start')
+      .then(async ({ issueId, clicks }) => {
+        console.log(`Demo newsletter ${issueId} sent; its readers clicked ${clicks} stories.`);
+        await rollUp();
+      })
+      .catch((error: unknown) =>
+        console.log(`The demo newsletter was not sent: ${(error as Error).message}`),
+      );
+  }
   // E-mails queued before a restart lost their queue messages with fauxqs: the worker sends what
   // is due from new ones.
   const Outbox = await import('#core/outbox');

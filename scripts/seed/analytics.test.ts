@@ -6,7 +6,10 @@ import * as CampaignAnalytics from '#core/campaign-analytics';
 import * as Jobs from '#core/jobs';
 import { runToEnd } from '#tests/integration/job-queue';
 import { useOwnTable } from '#tests/integration/own-table';
+import * as Newsletter from '#core/newsletter';
+import { messagesTo } from '#tests/integration/mail';
 import { seedDemoAnalytics } from './analytics';
+import { clickDemoIssue, seedDemoPicks } from './demo-newsletter';
 import { seedDemoData } from './index';
 
 useOwnTable('seed-analytics');
@@ -46,5 +49,38 @@ describe('the demo analytics', () => {
     expect(report.updatedAt).not.toBeNull();
 
     expect(await seedDemoAnalytics()).toEqual({ subscribers: 0, historyEvents: 0 });
+  }, 120_000);
+
+  it("sends the demo's first issue, whose readers click, so the newsletter section has figures", async () => {
+    expect(await seedDemoPicks()).toBeGreaterThan(0);
+    const send = await Jobs.enqueue(
+      Newsletter.sendNewsletters,
+      { frequency: 'daily' },
+      'npm-start',
+    );
+    expect((await runToEnd(send.id, Automations.jobs)).ended.status).toBe('Success');
+    const issueId = Newsletter.periodIssueId('daily', Date.now());
+    // The confirmed demo readers of daily audiences get it (reading the sink runs the outbox).
+    const received = [];
+    for (const number of [1, 2, 3, 4, 6]) {
+      const subjects = (await messagesTo(`demo-reader-${number}@example.org`)).map(
+        (m) => m.subject,
+      );
+      if (subjects.some((subject) => subject.startsWith('Your daily Cluefeed')))
+        received.push(number);
+    }
+    expect(received.length).toBeGreaterThanOrEqual(3);
+    const clicks = await clickDemoIssue(issueId);
+    expect(clicks).toBeGreaterThan(0);
+    const rollup = await Jobs.enqueue(CampaignAnalytics.rollUpAnalytics, {}, 'npm-start');
+    expect((await runToEnd(rollup.id, Automations.jobs)).ended.status).toBe('Success');
+
+    const { newsletters } = await CampaignAnalytics.report({});
+    const [issue] = newsletters.issues;
+    expect(issue).toMatchObject({ id: issueId, clicks, failed: 0 });
+    expect(issue!.sent).toBe(received.length);
+    expect(sum(issue!.stories.map((story) => story.clicks))).toBe(clicks);
+    expect(newsletters.topStories.length).toBeGreaterThan(0);
+    expect(newsletters.topStories[0]!.title).not.toBe('(article no longer stored)');
   }, 120_000);
 });
