@@ -57,8 +57,8 @@ export default function PrivacyPolicy() {
       <p>
         <strong>Pixels:</strong> Cluefeed newsletters contain no tracking pixels. Links in an issue
         go through a Cluefeed redirect that counts clicks per issue and story; it remembers that you
-        clicked a story of an issue only to count each reader once, and forgets it when the links of
-        that issue stop working, a year after it was sent.
+        clicked a story of an issue only to count each reader once, and forgets it a year after that
+        first click.
       </p>
       <p>
         <strong>Cookies:</strong> we set no tracking cookies. The only cookies are these, all our
@@ -97,7 +97,9 @@ export default function PrivacyPolicy() {
       <ul>
         <li>
           <strong>Mailchimp</strong> keeps our mailing list: your e-mail address, whether you are
-          subscribed, the audiences you chose (as tags) and your subscriber number.
+          subscribed, your subscriber number and, as tags, the audiences you chose, the upcoming
+          niches you identify with, the first audience you subscribed to and the campaign (utm) of
+          the link that brought you.
         </li>
         <li>
           <strong>OpenAI</strong>, when we have it switched on, runs our AI features: it sees the
