@@ -1,12 +1,18 @@
 // The privacy policy against the code it describes: what Mailchimp receives with each member (the
-// tags core/subscribers mirrors) and how long the click redirect remembers a reader's first click.
+// tags core/subscribers mirrors), how long the click redirect remembers a reader's first click,
+// and how long a rate limit keyed by an IP address keeps it.
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { ulid } from 'ulid';
 import { describe, expect, it, vi } from 'vitest';
+import * as Assessment from '#core/assessment';
+import * as Auth from '#core/auth';
 import * as Newsletter from '#core/newsletter';
+import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
+import * as Users from '#core/users';
 import { createAudience } from '#tests/integration/factories';
+import { RateLimitWindowEntity } from '../../core/rate-limit/entity';
 import { tagsFor } from '../../core/subscribers/mirror';
 import PrivacyPolicy from './privacy-policy';
 
@@ -87,5 +93,29 @@ describe('privacy policy', () => {
     const pixels = sentence('Links in an issue go through a Cluefeed redirect');
     expect(pixels).toContain('forgets it a year after that first click');
     expect(pixels).not.toContain('when the links of that issue stop working');
+  });
+
+  it('names how long each counter keyed by an IP address can live', async () => {
+    const byIp = {
+      ...Object.fromEntries(
+        Object.entries(RateLimit.LIMITS).filter(([name]) => name.endsWith('PerIp')),
+      ),
+      audienceNameChecks: Assessment.LIMIT_PER_IP,
+      readerSignIn: Users.USER_LOGIN_LIMIT_PER_IP,
+      adminSignIn: Auth.LOGIN_LIMIT_PER_IP,
+    };
+    const rateLimits = sentence('The address is kept only as the key of that counter');
+    for (const [name, limit] of Object.entries(byIp)) {
+      // The longest a counter lives: one counted at the very start of its window.
+      const windowMs = limit.windowSeconds * 1000;
+      const windowStart = Math.floor(Date.now() / windowMs) * windowMs;
+      const key = `203.0.113.7-${ulid()}`;
+      await RateLimit.attempt(limit, key, windowStart);
+      const { data } = await RateLimitWindowEntity.get({ bucket: limit.bucket, key }).go({
+        consistent: true,
+      });
+      const minutes = Math.ceil((data!.expiresAt - windowStart / 1000) / 60);
+      expect(rateLimits, `${name} (${limit.bucket})`).toContain(`within ${minutes} minutes`);
+    }
   });
 });

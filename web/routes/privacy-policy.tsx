@@ -83,10 +83,10 @@ export default function PrivacyPolicy() {
       <p>
         <strong>Rate limits:</strong> to stop abuse of our forms, sign-in and links, we count
         requests per IP address. The address is kept only as the key of that counter, which expires
-        on its own: within 3 minutes for forms, page views and links, and within 31 minutes for
-        sign-in attempts. A limit on confirmation e-mails counts per e-mail address and expires
-        within about 2 hours. Our database then deletes an expired counter on its own, usually
-        within a day or two.
+        on its own: within 3 minutes for forms, page views and links, within 21 minutes for checks
+        of a typed audience name or clue, and within 31 minutes for sign-in attempts. A limit on
+        confirmation e-mails counts per e-mail address and expires within about 2 hours. Our
+        database then deletes an expired counter on its own, usually within a day or two.
       </p>
 
       <h2>Sharing</h2>
