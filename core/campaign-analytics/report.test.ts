@@ -140,6 +140,14 @@ describe('the report', () => {
     expect(await refused({ from: '2024-01-01', to: '2026-01-01' })).toBe(
       `400 ${REPORT_MESSAGES.tooLong}`,
     );
+    // The last day a date input allows has no next day in YYYY-MM-DD: refused, never a hang.
+    expect(await refused({ from: '9999-12-31', to: '9999-12-31' })).toBe(
+      `400 ${REPORT_MESSAGES.badDate}`,
+    );
+    expect(await refused({ from: '0001-01-01', to: '9999-12-30' })).toBe(
+      `400 ${REPORT_MESSAGES.tooLong}`,
+    );
+    expect(await refused({ from: '9999-12-01', to: '9999-12-30' })).toBe('accepted');
     expect(await refused({ utm: '<script>' })).toBe(`400 ${REPORT_MESSAGES.badFilter}`);
     expect(await refused({ vus: 'zz' as 'sp' })).toBe(`400 ${REPORT_MESSAGES.badFilter}`);
   });

@@ -9,6 +9,7 @@ import * as Newsletter from '#core/newsletter';
 import {
   addDays,
   dayBefore,
+  dayCount,
   dayOf,
   daysBetween,
   daysStored,
@@ -38,10 +39,14 @@ export const REPORT_MESSAGES = {
   badFilter: 'Please choose a campaign and a landing variant from the lists',
 } as const;
 
-/** A calendar day that exists. Whole on its own: valibot runs a pipe's check after its regex failed. */
+/**
+ * A calendar day that exists and has a next day in the same form (not 9999-12-31, whose next day
+ * the issues' range could not name). Whole on its own: valibot runs a pipe's check after its regex
+ * failed.
+ */
 function isDay(day: string): boolean {
   const time = Date.parse(`${day}T00:00:00Z`);
-  return Number.isFinite(time) && dayOf(time) === day;
+  return Number.isFinite(time) && dayOf(time) === day && /^\d{4}-/.test(addDays(day, 1));
 }
 
 const Day = v.pipe(
@@ -134,9 +139,9 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
   const to = input.to || today;
   const from = input.from || addDays(to, -(DEFAULT_RANGE_DAYS - 1));
   if (from > to) throw new VisibleError('analytics.range', REPORT_MESSAGES.reversed, 400);
-  const days = daysBetween(from, to);
-  if (days.length > MAX_RANGE_DAYS)
+  if (dayCount(from, to) > MAX_RANGE_DAYS)
     throw new VisibleError('analytics.range', REPORT_MESSAGES.tooLong, 400);
+  const days = daysBetween(from, to);
   const filters = {
     utm: input.utm ? input.utm : null,
     vus: input.vus === undefined || input.vus === 'all' ? null : input.vus,

@@ -180,11 +180,18 @@ export const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10)
 export const addDays = (day: string, days: number) =>
   dayOf(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
 
+/** Days from `from` to `to`, both included (by time: a day past year 9999 sorts before them). */
 export function daysBetween(from: string, to: string): string[] {
   const days: string[] = [];
-  for (let day = from; day <= to; day = addDays(day, 1)) days.push(day);
+  const last = Date.parse(`${to}T00:00:00Z`);
+  for (let time = Date.parse(`${from}T00:00:00Z`); time <= last; time += DAY_MS)
+    days.push(dayOf(time));
   return days;
 }
+
+/** How many days `daysBetween(from, to)` holds, without listing them. */
+export const dayCount = (from: string, to: string) =>
+  Math.max(0, (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1);
 
 export async function watermark() {
   const { data } = await RollupWatermarkEntity.get({}).go({ consistent: true });

@@ -57,8 +57,8 @@ export default function PrivacyPolicy() {
       <p>
         <strong>Pixels:</strong> Cluefeed newsletters contain no tracking pixels. Links in an issue
         go through a Cluefeed redirect that counts clicks per issue and story; it remembers that you
-        clicked a story of an issue only to count each reader once, and forgets it when the links of
-        that issue stop working, a year after it was sent.
+        clicked a story of an issue only to count each reader once, and forgets it a year after that
+        first click.
       </p>
       <p>
         <strong>Cookies:</strong> we set no tracking cookies. The only cookies are these, all our
@@ -83,10 +83,10 @@ export default function PrivacyPolicy() {
       <p>
         <strong>Rate limits:</strong> to stop abuse of our forms, sign-in and links, we count
         requests per IP address. The address is kept only as the key of that counter, which expires
-        on its own: within 3 minutes for forms, page views and links, and within 31 minutes for
-        sign-in attempts. A limit on confirmation e-mails counts per e-mail address and expires
-        within about 2 hours. Our database then deletes an expired counter on its own, usually
-        within a day or two.
+        on its own: within 3 minutes for forms, page views and links, within 21 minutes for checks
+        of a typed audience name or clue, and within 31 minutes for sign-in attempts. A limit on
+        confirmation e-mails counts per e-mail address and expires within about 2 hours. Our
+        database then deletes an expired counter on its own, usually within a day or two.
       </p>
 
       <h2>Sharing</h2>
@@ -97,7 +97,9 @@ export default function PrivacyPolicy() {
       <ul>
         <li>
           <strong>Mailchimp</strong> keeps our mailing list: your e-mail address, whether you are
-          subscribed, the audiences you chose (as tags) and your subscriber number.
+          subscribed, your subscriber number and, as tags, the audiences you chose, the upcoming
+          niches you identify with, the first audience you subscribed to and the campaign (utm) of
+          the link that brought you.
         </li>
         <li>
           <strong>OpenAI</strong>, when we have it switched on, runs our AI features: it sees the
