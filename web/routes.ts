@@ -44,6 +44,7 @@ export default [
     route('audience-name-assessment', 'routes/admin/audience-name-assessment.ts'),
     route('user-management/preview', 'routes/admin/user-management.preview.ts'),
     route('experiments/compare.csv', 'routes/admin/experiments.compare-csv.ts'),
+    route('campaign-analytics.csv', 'routes/admin/campaign-analytics.csv.ts'),
   ]),
   route('admin-panel', 'routes/admin/layout.tsx', [
     index('routes/admin/index.ts'),
@@ -53,6 +54,7 @@ export default [
     route('setup-campaign', 'routes/admin/setup-campaign.tsx'),
     route('setup-campaign/:id', 'routes/admin/setup-campaign.issue.tsx'),
     route('user-management', 'routes/admin/user-management.tsx'),
+    route('campaign-analytics', 'routes/admin/campaign-analytics.tsx'),
     route('experiments', 'routes/admin/experiments.tsx'),
     route('experiments/compare', 'routes/admin/experiments.compare.tsx'),
     route('experiments/datasets', 'routes/admin/experiments.datasets.tsx'),

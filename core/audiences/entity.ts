@@ -13,6 +13,8 @@ export const AudienceEntity = defineEntity({
     state: { type: ['active', 'upcoming'] as const, required: true },
     featured: { type: 'boolean', default: false },
     relatedAudienceIds: { type: 'list', items: { type: 'string' }, default: () => [] },
+    /** An upcoming niche's subscribers who identify with it, counted with each vote. */
+    votes: { type: 'number', default: 0 },
     createdAt: { type: 'string', required: true },
   },
   indexes: {

@@ -15,6 +15,7 @@ export {
 } from './tracking';
 export { SUGGESTION_FORM_ERROR, SUGGESTION_LIMITS, parseSuggestions } from './suggestions';
 export { mapPool } from './pool';
+export { csvCell, csvText, type CsvValue } from './csv';
 export {
   passwordProblem,
   PASSWORD_MAX_LENGTH,

@@ -65,3 +65,32 @@ export async function committed(write: { go(): Promise<object> }): Promise<boole
     throw error;
   }
 }
+
+/** Tries of a transaction that only collided with another one (never one a condition refused). */
+const CONFLICT_ATTEMPTS = 4;
+
+type Transaction = {
+  go(): Promise<{ canceled: boolean; data: { code: string }[] }>;
+};
+
+/**
+ * Runs a transaction: false when a condition refused it, so the change was made before or the
+ * state it was decided from is gone. One cancelled only because another transaction held one of
+ * its items is tried again, so a change nobody else made is not lost to a collision.
+ */
+export async function committedOnce(write: Transaction): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await write.go().catch((error: unknown) => {
+      if (isConditionFailure(error))
+        return { canceled: true, data: [{ code: 'ConditionalCheckFailed' }] };
+      throw error;
+    });
+    if (!result.canceled) return true;
+    const codes = result.data.map((item) => item.code);
+    if (codes.includes('ConditionalCheckFailed')) return false;
+    if (attempt >= CONFLICT_ATTEMPTS) {
+      throw new Error(`The transaction was cancelled (${codes.join(', ')})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * attempt));
+  }
+}

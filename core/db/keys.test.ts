@@ -183,6 +183,7 @@ const samples: Record<string, () => Sample> = {
       state: 'active',
       featured: true,
       relatedAudienceIds: [id()],
+      votes: 3,
       createdAt: at,
     },
   }),
@@ -473,6 +474,10 @@ const samples: Record<string, () => Sample> = {
       clickedAt: at,
       expiresAt: 1_811_000_000,
     },
+  }),
+  storyClicks: () => ({
+    doc: 'StoryClicks',
+    item: { issueId: 'daily-2026-11-20', articleId: id(), clicks: 7, uniqueClicks: 4 },
   }),
   scheduledSend: () => ({
     doc: 'ScheduledSend',

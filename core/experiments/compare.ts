@@ -2,7 +2,7 @@
 // distributions per matching entity, how far they agree (share of identical labels and Cohen's
 // kappa over the items both labelled), the items whose label or pick differs, and what each cost.
 import { RELEVANCE_LABELS } from '#core/ai';
-import { VisibleError } from '#core/common';
+import { csvText, VisibleError, type CsvValue } from '#core/common';
 import { namesIn } from './datasets';
 import { ABOVE, BELOW, NOT_PICKED, PICKED, type Entry } from './engine';
 import { chunksOf } from './results';
@@ -177,19 +177,10 @@ export async function compare(
   };
 }
 
-/** A cell as CSV: quoted, and never a formula when a spreadsheet opens it. */
-function cell(value: string | number | null | undefined): string {
-  let text = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
-  return `"${text.replace(/"/g, '""')}"`;
-}
-
 /** What the comparison shows, as one CSV: a section column, then its rows. */
 export function comparisonCsv(comparison: Comparison): string {
   const nameOf = new Map(comparison.runs.map((run) => [run.id, run.name]));
-  const rows: (string | number | null)[][] = [
-    ['section', 'run', 'matching entity', 'item', 'label', 'value'],
-  ];
+  const rows: CsvValue[][] = [['section', 'run', 'matching entity', 'item', 'label', 'value']];
   for (const run of comparison.runs) {
     rows.push(['run', run.name, '', '', 'model', run.model.name]);
     rows.push(['run', run.name, '', '', 'prompt', run.prompt?.title ?? '']);
@@ -230,5 +221,5 @@ export function comparisonCsv(comparison: Comparison): string {
       ]);
     }
   }
-  return `${rows.map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
+  return csvText(rows);
 }

@@ -5,6 +5,7 @@ import { ulid } from 'ulid';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as v from 'valibot';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import * as Analytics from '#core/analytics';
 import { isVisibleError } from '#core/common';
 import { db } from '#core/db';
 import * as Newsletter from '#core/newsletter';
@@ -40,6 +41,24 @@ const clickOf = (issueId: string, subscriberId: string, articleId: string) =>
   ClickEntity.get({ issueId, subscriberId, articleId })
     .go({ consistent: true })
     .then(({ data }) => data);
+
+/** Today's newsletter_click events of an issue. */
+async function clickEvents(issueId: string) {
+  const today = new Date().toISOString().slice(0, 10);
+  return (await Analytics.forDay(today)).filter(
+    (event) => event.name === 'newsletter_click' && event.issueId === issueId,
+  );
+}
+
+/** The issue's story counters, as { articleId: [clicks, uniqueClicks] }. */
+async function stories(issueId: string) {
+  return Object.fromEntries(
+    (await Newsletter.storyClicks(issueId)).map((story) => [
+      story.articleId,
+      [story.clicks, story.uniqueClicks],
+    ]),
+  );
+}
 
 /** The token of a click link: the last path segment of `{PUBLIC_URL}/r/{token}`. */
 const tokenOf = (link: string) => new URL(link).pathname.replace(/^\/r\//, '');
@@ -89,6 +108,16 @@ describe('click links', () => {
       subscriberId,
       articleId,
     });
+    expect(await stories(issueId)).toEqual({ [articleId]: [1, 1] });
+    const [event, ...more] = await clickEvents(issueId);
+    expect(more).toEqual([]);
+    expect(event).toMatchObject({
+      id: `newsletter_click:${issueId}:${subscriberId}:${articleId}`,
+      path: '/r',
+      articleId,
+    });
+    // The event names the issue and the story, never the reader's address.
+    expect(JSON.stringify(event)).not.toContain('@');
   });
 
   it('counts a second click of the same reader on the same story in clicks, not uniqueClicks', async () => {
@@ -111,6 +140,7 @@ describe('click links', () => {
       expect((await Newsletter.followClick(tokenOf(other), from())).counted).toBe('unique');
     }
     expect(await counts(issueId)).toEqual({ clicks: 4, uniqueClicks: 3 });
+    expect(await clickEvents(issueId)).toHaveLength(4);
   });
 
   it('counts concurrent clicks exactly, one unique per reader and story', async () => {
@@ -126,6 +156,48 @@ describe('click links', () => {
     );
     expect(followed.filter((click) => click.counted === 'not')).toEqual([]);
     expect(await counts(issueId)).toEqual({ clicks: 18, uniqueClicks: 6 });
+    expect(await stories(issueId)).toEqual({ [story]: [18, 6] });
+    expect(await clickEvents(issueId)).toHaveLength(18);
+  });
+
+  it('keeps the story counters summing to the issue counts, with one event per click, under a burst of first and repeat clicks', async () => {
+    const { id: issueId } = await issue();
+    const storyIds = [ulid(), ulid(), ulid()];
+    const readers = [ulid(), ulid(), ulid()];
+    // Reader i clicks story j (i + j + 1) times, all at once: 18 clicks, 9 of them first clicks.
+    const tokens = readers.flatMap((subscriberId, i) =>
+      storyIds.flatMap((articleId, j) =>
+        Array.from({ length: i + j + 1 }, () =>
+          tokenOf(Newsletter.clickUrl({ issueId, subscriberId, articleId, url: TARGET })),
+        ),
+      ),
+    );
+    const followed = await Promise.all(
+      tokens.map((token) => Newsletter.followClick(token, from())),
+    );
+    expect(followed.filter((click) => click.counted === 'unique')).toHaveLength(9);
+    expect(followed.filter((click) => click.counted === 'repeat')).toHaveLength(tokens.length - 9);
+
+    const issueCounts = await counts(issueId);
+    expect(issueCounts).toEqual({ clicks: tokens.length, uniqueClicks: 9 });
+    const counters = await Newsletter.storyClicks(issueId);
+    expect(counters.map((story) => story.articleId).sort()).toEqual([...storyIds].sort());
+    const sum = (key: 'clicks' | 'uniqueClicks') =>
+      counters.reduce((total, story) => total + (story[key] ?? 0), 0);
+    expect({ clicks: sum('clicks'), uniqueClicks: sum('uniqueClicks') }).toEqual(issueCounts);
+    // Story j: clicked (j + 1) + (j + 2) + (j + 3) times by the three readers.
+    expect(await stories(issueId)).toEqual(
+      Object.fromEntries(storyIds.map((articleId, j) => [articleId, [3 * j + 6, 3]])),
+    );
+
+    const events = await clickEvents(issueId);
+    expect(events).toHaveLength(sum('clicks'));
+    expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
+    for (const story of counters) {
+      expect(events.filter((event) => event.articleId === story.articleId)).toHaveLength(
+        story.clicks ?? 0,
+      );
+    }
   });
 
   it('tries again when its transaction collided with another on the same issue', async () => {
@@ -158,6 +230,8 @@ describe('click links', () => {
     });
     expect(transactions).toBe(2);
     expect(await counts(issueId)).toEqual({ clicks: 1, uniqueClicks: 1 });
+    expect(Object.values(await stories(issueId))).toEqual([[1, 1]]);
+    expect(await clickEvents(issueId)).toHaveLength(1);
   });
 
   it('refuses a forged, altered, expired or malformed link with a 400 and counts nothing', async () => {
@@ -202,6 +276,8 @@ describe('click links', () => {
 
     expect(await counts(issueId)).toEqual({ clicks: 0, uniqueClicks: 0 });
     expect(await clickOf(issueId, subscriberId, articleId)).toBeNull();
+    expect(await stories(issueId)).toEqual({});
+    expect(await clickEvents(issueId)).toEqual([]);
   });
 
   it("cannot be pointed at another URL: the target is part of the link's signature", async () => {
@@ -251,6 +327,8 @@ describe('click links', () => {
     expect(await Newsletter.followClick(token, from())).toEqual({ url: TARGET, counted: 'not' });
     expect(await clickOf(issueId, subscriberId, articleId)).toBeNull();
     expect(await Newsletter.issueById(issueId)).toBeUndefined();
+    expect(await stories(issueId)).toEqual({});
+    expect(await clickEvents(issueId)).toEqual([]);
   });
 
   it('redirects a link check (peek) without counting it', async () => {

@@ -2,9 +2,11 @@
 // points at `/r/{token}`, a redirect whose signed token carries the issue, the reader, the story
 // and the target. The target comes only from the token, so nobody can point the redirect
 // elsewhere (no open redirect), and a link cannot be altered without breaking its signature.
-import { createWriteTransaction } from 'electrodb';
+import { randomBytes } from 'node:crypto';
+import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
-import { VisibleError } from '#core/common';
+import * as Analytics from '#core/analytics';
+import { fn, VisibleError } from '#core/common';
 import { config } from '#core/config';
 import { isConditionFailure } from '#core/db';
 import { logger } from '#core/logs';
@@ -12,6 +14,9 @@ import * as RateLimit from '#core/rate-limit';
 import * as Tokens from '#core/tokens';
 import { ClickEntity } from './click-entity';
 import { NewsletterIssueEntity } from './issue-entity';
+import { StoryClicksEntity } from './story-clicks-entity';
+
+export type StoryClicks = EntityItem<typeof StoryClicksEntity>;
 
 /**
  * How long a link in an issue keeps working: a year. Readers open an issue weeks or months after
@@ -115,24 +120,65 @@ export async function followClick(token: unknown, from: ClickFrom): Promise<Foll
   }
 }
 
-/** One transaction: the reader's first click on the story, with both of the issue's counts. */
+/**
+ * The reader's first click on the story, in one transaction with both counts of the issue and of
+ * the story; if the reader clicked it before, a repeat (`clicks` of both), also one transaction.
+ * Each carries its `newsletter_click` event. A click on an issue that is gone counts nothing.
+ */
 async function count(click: Click): Promise<Counted> {
-  const now = Date.now();
+  if ((await countOnce(click, 'unique')) === 'committed') return 'unique';
+  // A condition failed: the reader clicked this story before, or the issue is gone. The repeat
+  // adds to the issue's `clicks` only where it exists, which tells the two apart.
+  return (await countOnce(click, 'repeat')) === 'committed' ? 'repeat' : 'not';
+}
+
+/**
+ * One click's transaction, tried again when it collided with another click on the same issue;
+ * 'conditionFailed' when a condition refused it (nothing was written).
+ */
+async function countOnce(click: Click, kind: 'unique' | 'repeat') {
+  const { issueId, subscriberId, articleId } = click;
+  const unique = kind === 'unique';
+  const added = unique ? { clicks: 1, uniqueClicks: 1 } : { clicks: 1 };
   for (let attempt = 1; ; attempt++) {
+    const now = Date.now();
+    const clickedAt = new Date(now).toISOString();
+    // The first click is once per (issue, reader, story); every repeat is an event of its own.
+    const key = unique
+      ? `${issueId}:${subscriberId}:${articleId}`
+      : `${issueId}:${subscriberId}:${articleId}:${clickedAt}:${randomBytes(6).toString('base64url')}`;
     const result = await createWriteTransaction(
-      { click: ClickEntity, issue: NewsletterIssueEntity },
+      {
+        click: ClickEntity,
+        issue: NewsletterIssueEntity,
+        story: StoryClicksEntity,
+        event: Analytics.AnalyticsEventEntity,
+      },
       (entities) => [
-        entities.click
-          .create({
-            issueId: click.issueId,
-            subscriberId: click.subscriberId,
-            articleId: click.articleId,
-            clickedAt: new Date(now).toISOString(),
-            // Outlives every link that could count it: those were signed before this click.
-            expiresAt: Math.ceil(now / 1000) + CLICK_LINK_TTL_SECONDS,
-          })
+        ...(unique
+          ? [
+              entities.click
+                .create({
+                  issueId,
+                  subscriberId,
+                  articleId,
+                  clickedAt,
+                  // Outlives every link that could count it: those were signed before this click.
+                  expiresAt: Math.ceil(now / 1000) + CLICK_LINK_TTL_SECONDS,
+                })
+                .commit(),
+            ]
+          : []),
+        entities.issue.patch({ id: issueId }).add(added).commit(),
+        entities.story.update({ issueId, articleId }).add(added).commit(),
+        entities.event
+          .create(
+            Analytics.eventItem(
+              { name: 'newsletter_click', key, path: '/r', issueId, articleId },
+              clickedAt,
+            ),
+          )
           .commit(),
-        entities.issue.patch({ id: click.issueId }).add({ clicks: 1, uniqueClicks: 1 }).commit(),
       ],
     )
       .go()
@@ -140,10 +186,12 @@ async function count(click: Click): Promise<Counted> {
         if (isConditionFailure(error)) return { canceled: true, conditionFailed: true } as const;
         throw error;
       });
-    if (!result.canceled) return 'unique';
-    const codes = 'data' in result ? result.data.map((item) => item.code) : [];
+    if (!result.canceled) return 'committed';
+    // Why each of its writes was refused (the optional click write leaves the item type unknown).
+    const reasons: readonly { code?: string }[] = 'data' in result ? result.data : [];
+    const codes = reasons.map((item) => item.code);
     if ('conditionFailed' in result || codes.includes('ConditionalCheckFailed')) {
-      return countRepeat(click.issueId);
+      return 'conditionFailed';
     }
     if (attempt >= CONFLICT_ATTEMPTS) {
       throw new Error(`The click's transaction was cancelled (${codes.join(', ')})`);
@@ -152,16 +200,8 @@ async function count(click: Click): Promise<Counted> {
   }
 }
 
-/**
- * A condition failed: the reader clicked this story before, or the issue is gone. Adding to the
- * issue's `clicks` only where it exists tells the two apart in the same single write.
- */
-async function countRepeat(issueId: string): Promise<Counted> {
-  try {
-    await NewsletterIssueEntity.patch({ id: issueId }).add({ clicks: 1 }).go();
-    return 'repeat';
-  } catch (error) {
-    if (isConditionFailure(error)) return 'not';
-    throw error;
-  }
-}
+/** An issue's clicks story by story (campaign figures): one Query of its story counters. */
+export const storyClicks = fn(Id, async (issueId): Promise<StoryClicks[]> => {
+  const { data } = await StoryClicksEntity.query.byIssue({ issueId }).go({ pages: 'all' });
+  return data;
+});

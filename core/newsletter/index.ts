@@ -85,8 +85,11 @@ export {
   ClickInput,
   CLICK_LINK_TTL_SECONDS,
   INVALID_CLICK_LINK_MESSAGE,
+  storyClicks,
   type ClickFrom,
   type Counted,
   type FollowedClick,
+  type StoryClicks,
 } from './clicks';
 export { ClickEntity } from './click-entity';
+export { StoryClicksEntity } from './story-clicks-entity';

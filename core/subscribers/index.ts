@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { ulid } from 'ulid';
 import * as Analytics from '#core/analytics';
 import * as Audiences from '#core/audiences';
-import { fn, parse, TrackingSchema, VisibleError } from '#core/common';
+import { fn, parse, TrackingSchema, VisibleError, type Tracking } from '#core/common';
 import { committed } from '#core/db';
 import { EmailSchema, emailKey } from '#core/mail';
 import * as Outbox from '#core/outbox';
@@ -30,18 +30,27 @@ export type SubscriberStatus = Subscriber['status'];
 export const ALREADY_SUBSCRIBED_CODE = 'MAILCHIMP_USER_ALREADY_SUBSCRIBER';
 export const BROKEN_LINK_MESSAGE = 'Could not verify subscription. Invalid or broken link';
 
-/** A subscriber's step in the funnel, with the tracking values of their signup. */
-function track(name: Analytics.BusinessEventName, path: string, subscriber: Subscriber) {
-  return Analytics.AnalyticsEventEntity.create(
-    Analytics.eventItem({
-      name,
-      key: `${subscriber.id}:${subscriber.updatedAt}`,
-      path,
-      utm: subscriber.utm,
-      raud: subscriber.raud,
-      vus: subscriber.vus as '' | 'sp' | 'ip' | undefined,
-    }),
-  ).go();
+/** The tracking values a subscriber stored when their subscription started. */
+function signup(subscriber: Subscriber): Tracking {
+  return { utm: subscriber.utm, raud: subscriber.raud, vus: subscriber.vus as Tracking['vus'] };
+}
+
+/** The audiences a subscription counts as confirmed: none while it is pending or has left. */
+function confirmedAudiences(subscriber: Subscriber): string[] {
+  return subscriber.status === 'subscribed' ? [...(subscriber.audienceIds ?? [])] : [];
+}
+
+/**
+ * A business event of a subscriber's state change, to create in the transaction that makes it
+ * (at the change's time), so it is recorded exactly when the change commits.
+ */
+function eventOf(
+  subscriber: Subscriber,
+  event: Omit<Analytics.BusinessEvent, keyof Tracking>,
+  at: string,
+  tracking: Tracking = signup(subscriber),
+): Analytics.AnalyticsEvent {
+  return Analytics.eventItem({ ...tracking, ...event }, at);
 }
 
 const brokenLink = () => new VisibleError('subscriber.invalid_link', BROKEN_LINK_MESSAGE, 400);
@@ -106,7 +115,8 @@ export const SubscribeInput = v.object({
  * What the decision rests on is read and counted at once (the audience, the address and the
  * visitor's rate limit); the address's limit is counted only for a visitor within theirs, so
  * nobody past their own limit can hold another address's count full, and it is given back when
- * no e-mail goes out. Then the write, then queueing the e-mail with the page view.
+ * no e-mail goes out. Then the write (with the `subscribe` event when a subscription starts: a new
+ * address, or one that had left), then queueing the e-mail.
  */
 export const subscribe = fn(SubscribeInput, async ({ ip, ...input }) => {
   const [audience, existing, perIp] = await Promise.all([
@@ -127,12 +137,14 @@ export const subscribe = fn(SubscribeInput, async ({ ip, ...input }) => {
   try {
     written = existing ? undefined : await createPending(input, audience);
     const created = written !== undefined;
-    written ??= await reopen(existing ?? (await racedWinner(input.email)), audience.id);
+    const { utm, raud, vus } = input;
+    written ??= await reopen(existing ?? (await racedWinner(input.email)), audience, {
+      utm,
+      raud,
+      vus,
+    });
     const { subscriber, email } = written;
-    await Promise.all([
-      Outbox.dispatch([email]),
-      track('subscribe', `/a/${audience.slug}`, { ...subscriber, ...input }),
-    ]);
+    await Outbox.dispatch([email]);
     // Only a subscription this request created may be assembled with the token.
     return {
       subscriber,
@@ -165,6 +177,7 @@ async function createPending(
   input: v.InferOutput<typeof SubscribeInput>,
   audience: Audiences.Audience,
 ): Promise<Written | undefined> {
+  const createdAt = now();
   const subscriber = {
     id: ulid(),
     email: input.email,
@@ -174,8 +187,8 @@ async function createPending(
     utm: input.utm,
     raud: input.raud,
     vus: input.vus,
-    createdAt: now(),
-    updatedAt: now(),
+    createdAt,
+    updatedAt: createdAt,
     linkVersion: 0,
   };
   const email = await confirmationDraft(subscriber, [audience]);
@@ -186,13 +199,27 @@ async function createPending(
         claim: SubscriberEmailEntity,
         member: AudienceMemberEntity,
         outbox: Outbox.OutboundEmailEntity,
+        event: Analytics.AnalyticsEventEntity,
       },
-      ({ entity, claim, member, outbox }) => [
+      ({ entity, claim, member, outbox, event }) => [
         entity.create(subscriber).commit(),
         outbox.create(email).commit(),
         claim.create({ email: subscriber.email, subscriberId: subscriber.id }).commit(),
         member
-          .put({ audienceId: input.audienceId, subscriberId: subscriber.id, addedAt: now() })
+          .put({ audienceId: input.audienceId, subscriberId: subscriber.id, addedAt: createdAt })
+          .commit(),
+        event
+          .create(
+            eventOf(
+              subscriber,
+              {
+                name: 'subscribe',
+                key: `${subscriber.id}:${createdAt}`,
+                path: `/a/${audience.slug}`,
+              },
+              createdAt,
+            ),
+          )
           .commit(),
       ],
     ),
@@ -204,11 +231,18 @@ async function createPending(
  * Adds the audience to a pending subscriber, or starts an unsubscribed one over as pending with
  * every audience chosen before plus this one, with a fresh confirmation e-mail. Fails if the
  * subscriber changed meanwhile (the e-mail names the address and its links); one confirmed
- * meanwhile is already a subscriber.
+ * meanwhile is already a subscriber. Only a subscription that starts over is a `subscribe`,
+ * tracked with the request's own tracking (the visit that brought them back).
  */
-async function reopen(subscriber: Subscriber, audienceId: string): Promise<Written> {
+async function reopen(
+  subscriber: Subscriber,
+  audience: Audiences.Audience,
+  tracking: Tracking,
+): Promise<Written> {
   if (subscriber.status === 'subscribed') throw alreadySubscribed();
+  const audienceId = audience.id;
   const updatedAt = now();
+  const startsOver = subscriber.status !== 'pending';
   const email = await confirmationDraft({
     ...subscriber,
     audienceIds: new Set([...(subscriber.audienceIds ?? []), audienceId]),
@@ -219,8 +253,9 @@ async function reopen(subscriber: Subscriber, audienceId: string): Promise<Writt
         entity: SubscriberEntity,
         member: AudienceMemberEntity,
         outbox: Outbox.OutboundEmailEntity,
+        event: Analytics.AnalyticsEventEntity,
       },
-      ({ entity, member, outbox }) => [
+      ({ entity, member, outbox, event }) => [
         entity
           .patch({ id: subscriber.id })
           .add({ audienceIds: [audienceId] })
@@ -228,8 +263,26 @@ async function reopen(subscriber: Subscriber, audienceId: string): Promise<Writt
           .remove(['unsubscribedAt'])
           .where((attr, op) => unchanged(subscriber, attr, op))
           .commit(),
-        member.put({ audienceId, subscriberId: subscriber.id, addedAt: now() }).commit(),
+        member.put({ audienceId, subscriberId: subscriber.id, addedAt: updatedAt }).commit(),
         outbox.create(email).commit(),
+        ...(startsOver
+          ? [
+              event
+                .create(
+                  eventOf(
+                    subscriber,
+                    {
+                      name: 'subscribe',
+                      key: `${subscriber.id}:${updatedAt}`,
+                      path: `/a/${audience.slug}`,
+                    },
+                    updatedAt,
+                    tracking,
+                  ),
+                )
+                .commit(),
+            ]
+          : []),
       ],
     ),
   );
@@ -279,12 +332,58 @@ function unchanged(subscriber: Subscriber, attr: Where[0], op: Where[1]): string
 }
 
 /**
+ * The condition that the subscriber's audiences are exactly those read: a write whose event
+ * counts them (confirm, unsubscribe, address change of a confirmed subscription) carries it, so
+ * the event names the set the change applied to. Same size and holding each one read is equality.
+ */
+function sameAudiences(subscriber: Subscriber, attr: Where[0], op: Where[1]): string {
+  const ids = [...(subscriber.audienceIds ?? [])];
+  if (ids.length === 0) return op.notExists(attr.audienceIds);
+  return [
+    `${op.size(attr.audienceIds)} = ${op.escape(ids.length)}`,
+    ...ids.map((id) => op.contains(attr.audienceIds, id)),
+  ].join(' AND ');
+}
+
+/** Whether two reads of a subscriber hold the same audiences. */
+const sameSet = (a: Subscriber, b: Subscriber) => {
+  const [x, y] = [new Set(a.audienceIds ?? []), new Set(b.audienceIds ?? [])];
+  return x.size === y.size && [...x].every((id) => y.has(id));
+};
+
+/**
+ * Attempts of a write whose condition names the audiences read: a toggle landing between the read
+ * and the write refuses it without changing what the request decided from, so it is made again
+ * from a fresh read.
+ */
+const ATTEMPTS = 4;
+
+/**
+ * Runs `write` decided from `subscriber`; refused, reads them again and, if only their audiences
+ * changed meanwhile, writes again from that read. After a refusal that trying again cannot change,
+ * answers the subscriber as they are then.
+ */
+async function fromLatest(
+  subscriber: Subscriber,
+  write: (from: Subscriber) => Promise<boolean>,
+): Promise<{ committed: boolean; current?: Subscriber }> {
+  let from = subscriber;
+  for (let attempt = 1; ; attempt++) {
+    if (await write(from)) return { committed: true };
+    const current = await byId(subscriber.id);
+    if (!current || !sameState(current, from) || sameSet(current, from) || attempt >= ATTEMPTS) {
+      return { committed: false, current };
+    }
+    from = current;
+  }
+}
+
+/**
  * After a refused write: the subscriber as they are now if they already are what the request
  * asked for (the same click twice, or two tabs), or else the 'just changed' error, since the
  * request decided from a state that is gone.
  */
-async function settled(id: string, wanted: (current: Subscriber) => boolean): Promise<Subscriber> {
-  const current = await byId(id);
+function settled(current: Subscriber | undefined, wanted: (current: Subscriber) => boolean) {
   if (current && wanted(current)) return current;
   throw changedMeanwhile();
 }
@@ -292,28 +391,53 @@ async function settled(id: string, wanted: (current: Subscriber) => boolean): Pr
 /**
  * Confirms a pending subscription from the e-mail link; confirming twice is fine. Only the address
  * and link version the link was sent for are confirmed: an address change landing first retires
- * the link, and one landing second is refused.
+ * the link, and one landing second is refused. `subscription_confirmed` names the audiences the
+ * confirmation applied to: the write is conditioned on them.
  */
 export async function confirm(token: string | null | undefined) {
   const subscriber = await fromToken(token, ['confirm']);
   if (!canReceiveMail(subscriber)) throw brokenLink();
   if (subscriber.status === 'subscribed') return subscriber;
-  const at = now();
-  const confirmed = await committed(
-    SubscriberEntity.patch({ id: subscriber.id })
-      .set({ status: 'subscribed', confirmedAt: at, updatedAt: at })
-      .where((attr, op) => unchanged(subscriber, attr, op)),
-  );
-  if (!confirmed) {
+  const result = await fromLatest(subscriber, (from) => {
+    const at = now();
+    return committed(
+      createWriteTransaction(
+        { entity: SubscriberEntity, event: Analytics.AnalyticsEventEntity },
+        ({ entity, event }) => [
+          entity
+            .patch({ id: from.id })
+            .set({ status: 'subscribed', confirmedAt: at, updatedAt: at })
+            .where(
+              (attr, op) => `${unchanged(from, attr, op)} AND ${sameAudiences(from, attr, op)}`,
+            )
+            .commit(),
+          event
+            .create(
+              eventOf(
+                from,
+                {
+                  name: 'subscription_confirmed',
+                  key: `${from.id}:${at}`,
+                  path: '/confirm-subscription',
+                  audienceIds: [...(from.audienceIds ?? [])],
+                },
+                at,
+              ),
+            )
+            .commit(),
+        ],
+      ),
+    );
+  });
+  if (!result.committed) {
     return settled(
-      subscriber.id,
+      result.current,
       (current) =>
         current.status === 'subscribed' && current.linkVersion === subscriber.linkVersion,
     );
   }
   const current = (await byId(subscriber.id))!;
   await mirror.member(current);
-  await track('subscription_confirmed', '/confirm-subscription', current);
   return current;
 }
 
@@ -325,9 +449,48 @@ export const ToggleInput = v.object({
   subscribed: v.boolean(),
 });
 
-/** Subscribes to or unsubscribes from one audience at once (SelectMoreAudiences, preferences). */
+/** Whether a stored set (audiences, niches) holds `id`. */
+const holds = (ids: Iterable<string> | undefined, id: string) => new Set(ids ?? []).has(id);
+
+type Condition = (attr: Where[0], op: Where[1]) => string;
+
+/**
+ * Adds or removes one id of a subscriber's set (audiences, niches) with `write`, conditioned on the
+ * subscriber being as read and on the id being absent (add) or present (remove), so toggles of
+ * different ids both land and of two identical toggles one writes. A toggle refused because the
+ * set is already as asked succeeds with nothing written. Answers the state it changed, if it did.
+ */
+async function toggleIn(
+  subscriber: Subscriber,
+  set: 'audienceIds' | 'shadowAudienceIds',
+  { audienceId, subscribed }: v.InferOutput<typeof ToggleInput>,
+  write: (from: Subscriber, at: string, condition: Condition) => Promise<boolean>,
+): Promise<Subscriber | undefined> {
+  let from = subscriber;
+  for (let attempt = 1; ; attempt++) {
+    const saved = await write(from, now(), (attr, op) => {
+      const present = op.contains(attr[set], audienceId);
+      return `${unchanged(from, attr, op)} AND ${subscribed ? `NOT ${present}` : present}`;
+    });
+    if (saved) return from;
+    // Refused: the subscriber changed, or the set is already as asked (the same toggle twice), or
+    // the transaction collided with another one.
+    const current = await byId(subscriber.id);
+    if (!current || !sameState(current, from)) throw changedMeanwhile();
+    if (holds(current[set], audienceId) === subscribed) return undefined;
+    if (attempt >= ATTEMPTS) throw changedMeanwhile();
+    from = current;
+  }
+}
+
+/**
+ * Subscribes to or unsubscribes from one audience at once (SelectMoreAudiences, preferences). A
+ * confirmed subscription's toggle is an `audience_added` / `audience_removed`; a pending one's only
+ * changes what its confirmation will count.
+ */
 export async function setAudience(subscriber: Subscriber, input: v.InferInput<typeof ToggleInput>) {
-  const { audienceId, subscribed } = parse(ToggleInput, input);
+  const toggle = parse(ToggleInput, input);
+  const { audienceId, subscribed } = toggle;
   const audience = await Audiences.byId(audienceId);
   if (!audience || audience.state !== 'active') {
     throw new VisibleError('audience.not_found', 'This audience does not exist', 404);
@@ -336,63 +499,125 @@ export async function setAudience(subscriber: Subscriber, input: v.InferInput<ty
   // lookup equal to the set, whichever toggle lands last. The subscriber must still be as read:
   // whether the mailing list hears of it, and whether the link may change it at all, were decided
   // from that.
-  const saved = await committed(
-    createWriteTransaction(
-      { entity: SubscriberEntity, member: AudienceMemberEntity },
-      ({ entity, member }) => {
-        const patch = entity.patch({ id: subscriber.id });
-        const membership = { audienceId, subscriberId: subscriber.id };
-        return subscribed
-          ? [
-              patch
-                .add({ audienceIds: [audienceId] })
-                .set({ updatedAt: now() })
-                .where((attr, op) => unchanged(subscriber, attr, op))
-                .commit(),
-              member.put({ ...membership, addedAt: now() }).commit(),
-            ]
-          : [
-              patch
-                .delete({ audienceIds: [audienceId] })
-                .set({ updatedAt: now() })
-                .where((attr, op) => unchanged(subscriber, attr, op))
-                .commit(),
-              member.delete(membership).commit(),
-            ];
-      },
+  const changed = await toggleIn(subscriber, 'audienceIds', toggle, (from, at, condition) =>
+    committed(
+      createWriteTransaction(
+        {
+          entity: SubscriberEntity,
+          member: AudienceMemberEntity,
+          event: Analytics.AnalyticsEventEntity,
+        },
+        ({ entity, member, event }) => {
+          const patch = entity.patch({ id: from.id });
+          const membership = { audienceId, subscriberId: from.id };
+          const key = `${from.id}:${audienceId}:${at}`;
+          const path = '/subscription';
+          const events = [
+            eventOf(from, { name: 'preferences_updated', key, path }, at),
+            ...(from.status === 'subscribed'
+              ? [
+                  eventOf(
+                    from,
+                    {
+                      name: subscribed ? 'audience_added' : 'audience_removed',
+                      key,
+                      path,
+                      audienceIds: [audienceId],
+                    },
+                    at,
+                  ),
+                ]
+              : []),
+          ].map((item) => event.create(item).commit());
+          return subscribed
+            ? [
+                patch
+                  .add({ audienceIds: [audienceId] })
+                  .set({ updatedAt: at })
+                  .where(condition)
+                  .commit(),
+                member.put({ ...membership, addedAt: at }).commit(),
+                ...events,
+              ]
+            : [
+                patch
+                  .delete({ audienceIds: [audienceId] })
+                  .set({ updatedAt: at })
+                  .where(condition)
+                  .commit(),
+                member.delete(membership).commit(),
+                ...events,
+              ];
+        },
+      ),
     ),
   );
-  if (!saved) throw changedMeanwhile();
-  if (subscriber.status === 'subscribed') {
-    await mirror.tags(subscriber.email, [
+  if (changed?.status === 'subscribed') {
+    await mirror.tags(changed.email, [
       { name: audience.tag, status: subscribed ? 'active' : 'inactive' },
     ]);
   }
-  await track('preferences_updated', '/subscription', subscriber);
 }
 
-/** Records or withdraws one upcoming niche the subscriber identifies with (a mailing-list tag). */
+/**
+ * Records or withdraws one upcoming niche the subscriber identifies with (a mailing-list tag). The
+ * niche's `votes` changes in the same transaction, so it always equals the subscribers whose
+ * niches hold it.
+ */
 export async function setShadowAudience(
   subscriber: Subscriber,
   input: v.InferInput<typeof ToggleInput>,
 ) {
-  const { audienceId, subscribed } = parse(ToggleInput, input);
+  const toggle = parse(ToggleInput, input);
+  const { audienceId, subscribed } = toggle;
   const audience = await Audiences.byId(audienceId);
   if (!audience || audience.state !== 'upcoming') {
     throw new VisibleError('audience.not_upcoming', 'Please choose among the upcoming niches', 400);
   }
-  const update = SubscriberEntity.patch({ id: subscriber.id });
-  const saved = await committed(
-    (subscribed
-      ? update.add({ shadowAudienceIds: [audienceId] })
-      : update.delete({ shadowAudienceIds: [audienceId] })
-    )
-      .set({ updatedAt: now() })
-      .where((attr, op) => unchanged(subscriber, attr, op)),
+  const changed = await toggleIn(subscriber, 'shadowAudienceIds', toggle, (from, at, condition) =>
+    committed(
+      createWriteTransaction(
+        {
+          entity: SubscriberEntity,
+          niche: Audiences.AudienceEntity,
+          event: Analytics.AnalyticsEventEntity,
+        },
+        ({ entity, niche, event }) => {
+          const patch = entity.patch({ id: from.id });
+          return [
+            (subscribed
+              ? patch.add({ shadowAudienceIds: [audienceId] })
+              : patch.delete({ shadowAudienceIds: [audienceId] })
+            )
+              .set({ updatedAt: at })
+              .where(condition)
+              .commit(),
+            niche
+              .patch({ id: audienceId })
+              .add({ votes: subscribed ? 1 : -1 })
+              .where((attr, op) => op.eq(attr.state, 'upcoming'))
+              .commit(),
+            event
+              .create(
+                eventOf(
+                  from,
+                  {
+                    name: subscribed ? 'niche_voted' : 'niche_unvoted',
+                    key: `${from.id}:${audienceId}:${at}`,
+                    path: '/upcoming-niches',
+                    audienceIds: [audienceId],
+                  },
+                  at,
+                ),
+              )
+              .commit(),
+          ];
+        },
+      ),
+    ),
   );
-  if (!saved) throw changedMeanwhile();
-  if (subscriber.status === 'subscribed') {
-    await mirror.tags(subscriber.email, [
+  if (changed?.status === 'subscribed') {
+    await mirror.tags(changed.email, [
       { name: audience.tag, status: subscribed ? 'active' : 'inactive' },
     ]);
   }
@@ -401,7 +626,7 @@ export async function setShadowAudience(
 /**
  * Moves the subscription to another address, which must be confirmed like a first subscription:
  * until then the subscriber is pending and gets no newsletter. An address another subscriber uses
- * is refused.
+ * is refused. `address_changed` names the audiences a confirmed subscription leaves until then.
  */
 export async function changeEmail(subscriber: Subscriber, newEmail: string): Promise<Subscriber> {
   const email = parse(EmailSchema, newEmail);
@@ -409,42 +634,66 @@ export async function changeEmail(subscriber: Subscriber, newEmail: string): Pro
   // The new address gets a confirmation e-mail: the same per-address limit as a subscription.
   await RateLimit.hit(RateLimit.LIMITS.confirmationsPerAddress, email);
   const linkVersion = (subscriber.linkVersion ?? 0) + 1;
-  const confirmation = await confirmationDraft({ ...subscriber, email, linkVersion });
-  const moved = await committed(
-    createWriteTransaction(
-      {
-        entity: SubscriberEntity,
-        claim: SubscriberEmailEntity,
-        outbox: Outbox.OutboundEmailEntity,
-      },
-      ({ entity, claim, outbox }) => [
-        claim.create({ email, subscriberId: subscriber.id }).commit(),
-        claim
-          .delete({ email: subscriber.email })
-          .where((attr, op) => op.eq(attr.subscriberId, subscriber.id))
-          .commit(),
-        entity
-          .patch({ id: subscriber.id })
-          .set({
-            email,
-            updatedAt: now(),
-            ...(subscriber.status === 'subscribed' && { status: 'pending' }),
-          })
-          // Every link sent to the old address names the old version and stops working, and an
-          // e-mail to it still in the outbox is cancelled. The new address is not confirmed.
-          .add({ linkVersion: 1 })
-          .remove(['confirmedAt'])
-          .where((attr, op) => unchanged(subscriber, attr, op))
-          .commit(),
-        outbox.create(confirmation).commit(),
-      ],
-    ),
-  );
-  if (!moved) return refusedMove(subscriber, email, linkVersion);
+  let confirmation: Outbox.OutboundEmail | undefined;
+  const result = await fromLatest(subscriber, async (from) => {
+    const at = now();
+    const draft = await confirmationDraft({ ...from, email, linkVersion });
+    const moved = await committed(
+      createWriteTransaction(
+        {
+          entity: SubscriberEntity,
+          claim: SubscriberEmailEntity,
+          outbox: Outbox.OutboundEmailEntity,
+          event: Analytics.AnalyticsEventEntity,
+        },
+        ({ entity, claim, outbox, event }) => [
+          claim.create({ email, subscriberId: from.id }).commit(),
+          claim
+            .delete({ email: from.email })
+            .where((attr, op) => op.eq(attr.subscriberId, from.id))
+            .commit(),
+          entity
+            .patch({ id: from.id })
+            .set({
+              email,
+              updatedAt: at,
+              ...(from.status === 'subscribed' && { status: 'pending' }),
+            })
+            // Every link sent to the old address names the old version and stops working, and an
+            // e-mail to it still in the outbox is cancelled. The new address is not confirmed.
+            .add({ linkVersion: 1 })
+            .remove(['confirmedAt'])
+            .where((attr, op) =>
+              from.status === 'subscribed'
+                ? `${unchanged(from, attr, op)} AND ${sameAudiences(from, attr, op)}`
+                : unchanged(from, attr, op),
+            )
+            .commit(),
+          outbox.create(draft).commit(),
+          event
+            .create(
+              eventOf(
+                from,
+                {
+                  name: 'address_changed',
+                  key: `${from.id}:${linkVersion}`,
+                  path: '/subscription',
+                  audienceIds: confirmedAudiences(from),
+                },
+                at,
+              ),
+            )
+            .commit(),
+        ],
+      ),
+    );
+    if (moved) confirmation = draft;
+    return moved;
+  });
+  if (!result.committed) return refusedMove(result.current, subscriber, email, linkVersion);
   if (subscriber.status === 'subscribed') await mirror.status(subscriber.email, 'unsubscribed');
   const current = (await byId(subscriber.id))!;
-  await Outbox.dispatch([confirmation]);
-  await track('preferences_updated', '/subscription', subscriber);
+  await Outbox.dispatch([confirmation!]);
   return current;
 }
 
@@ -452,12 +701,12 @@ export async function changeEmail(subscriber: Subscriber, newEmail: string): Pro
  * Why an address change was refused: the same change landed first (a second click: fine), the
  * subscriber changed meanwhile, or else the address is another subscriber's.
  */
-async function refusedMove(
+function refusedMove(
+  current: Subscriber | undefined,
   subscriber: Subscriber,
   email: string,
   linkVersion: number,
-): Promise<Subscriber> {
-  const current = await byId(subscriber.id);
+): Subscriber {
   if (current?.email === email && current.linkVersion === linkVersion) return current;
   if (current && sameState(current, subscriber)) {
     throw new VisibleError(
@@ -475,41 +724,65 @@ export const UNSUBSCRIBE_ATTRIBUTION_MS = 30 * 86_400_000;
 /**
  * Stops all mail to the subscriber; unsubscribing twice is fine. The last issue they were sent
  * (within 30 days) counts the unsubscribe, in the same transaction, so it is counted once, and
- * forgets it, so leaving again after coming back counts only against an issue sent since.
+ * forgets it, so leaving again after coming back counts only against an issue sent since. The
+ * `unsubscribe` event names the audiences a confirmed subscription leaves (conditioned on them).
  */
 export async function unsubscribe(subscriber: Subscriber): Promise<void> {
   if (subscriber.status === 'unsubscribed' || subscriber.status === 'cleaned') return;
-  const at = now();
-  const lastIssueId =
-    subscriber.lastIssueId &&
-    Date.parse(at) - Date.parse(subscriber.lastIssueSentAt ?? '') < UNSUBSCRIBE_ATTRIBUTION_MS
-      ? subscriber.lastIssueId
-      : undefined;
-  const left = await committed(
-    createWriteTransaction(
-      { subscriber: SubscriberEntity, issue: NewsletterIssueEntity },
-      (entities) => [
-        entities.subscriber
-          .patch({ id: subscriber.id })
-          .set({ status: 'unsubscribed', unsubscribedAt: at, updatedAt: at })
-          // Counted now: someone who comes back and leaves before another issue reaches them
-          // counts against nothing more. (lastIssueSentAt stays: only a later issue sets it.)
-          .remove(['lastIssueId'])
-          .where((attr, op) => unchanged(subscriber, attr, op))
-          .commit(),
-        ...(lastIssueId
-          ? [entities.issue.patch({ id: lastIssueId }).add({ unsubscribes: 1 }).commit()]
-          : []),
-      ],
-    ),
-  );
+  const result = await fromLatest(subscriber, (from) => {
+    const at = now();
+    const lastIssueId =
+      from.lastIssueId &&
+      Date.parse(at) - Date.parse(from.lastIssueSentAt ?? '') < UNSUBSCRIBE_ATTRIBUTION_MS
+        ? from.lastIssueId
+        : undefined;
+    return committed(
+      createWriteTransaction(
+        {
+          subscriber: SubscriberEntity,
+          issue: NewsletterIssueEntity,
+          event: Analytics.AnalyticsEventEntity,
+        },
+        (entities) => [
+          entities.subscriber
+            .patch({ id: from.id })
+            .set({ status: 'unsubscribed', unsubscribedAt: at, updatedAt: at })
+            // Counted now: someone who comes back and leaves before another issue reaches them
+            // counts against nothing more. (lastIssueSentAt stays: only a later issue sets it.)
+            .remove(['lastIssueId'])
+            .where((attr, op) =>
+              from.status === 'subscribed'
+                ? `${unchanged(from, attr, op)} AND ${sameAudiences(from, attr, op)}`
+                : unchanged(from, attr, op),
+            )
+            .commit(),
+          ...(lastIssueId
+            ? [entities.issue.patch({ id: lastIssueId }).add({ unsubscribes: 1 }).commit()]
+            : []),
+          entities.event
+            .create(
+              eventOf(
+                from,
+                {
+                  name: 'unsubscribe',
+                  key: `${from.id}:${at}`,
+                  path: '/unsubscribe',
+                  audienceIds: confirmedAudiences(from),
+                },
+                at,
+              ),
+            )
+            .commit(),
+        ],
+      ),
+    );
+  });
   // Refused: fine if they left meanwhile (a second click); not if they moved or confirmed since.
-  if (!left) {
-    await settled(subscriber.id, (current) => !canReceiveMail(current));
+  if (!result.committed) {
+    settled(result.current, (current) => !canReceiveMail(current));
     return;
   }
   await mirror.status(subscriber.email, 'unsubscribed');
-  await track('unsubscribe', '/unsubscribe', subscriber);
 }
 
 export const ByAudienceInput = v.object({

@@ -1,7 +1,8 @@
 // Audience suggestions: 'Got ideas of your own?' — several audiences separated by commas.
-import type { EntityItem } from 'electrodb';
+import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
+import * as Analytics from '#core/analytics';
 import { fn, freeText, parseSuggestions, SUGGESTION_FORM_ERROR, VisibleError } from '#core/common';
 import { AudienceSuggestionEntity } from './entity';
 
@@ -20,21 +21,51 @@ export const SuggestInput = v.object({
   subscriberId: v.optional(v.string()),
 });
 
-/** Stores each suggested audience for the editors. */
+/** The page each form is on, where its `audience_suggested` events happened. */
+const FORM_PAGES = {
+  'pre-success': '/subscribed-to-newsletter',
+  'after-niches': '/subscribed-to-newsletter-suggestions',
+} as const;
+
+/**
+ * Stores each suggested audience for the editors, each with its `audience_suggested` event in the
+ * same transaction (keyed by the suggestion's id).
+ */
 export const suggest = fn(SuggestInput, async (input): Promise<AudienceSuggestion[]> => {
   const texts = parseSuggestions(input.text);
   if (!texts) throw new VisibleError('suggestion.invalid', SUGGESTION_FORM_ERROR, 400);
   const createdAt = new Date().toISOString();
   return Promise.all(
     texts.map(async (text) => {
-      const { data } = await AudienceSuggestionEntity.create({
+      const suggestion: AudienceSuggestion = {
         id: ulid(),
         text,
         source: input.source,
         subscriberId: input.subscriberId,
         createdAt,
-      }).go();
-      return data;
+      };
+      const written = await createWriteTransaction(
+        { suggestion: AudienceSuggestionEntity, event: Analytics.AnalyticsEventEntity },
+        (entities) => [
+          entities.suggestion.create(suggestion).commit(),
+          entities.event
+            .create(
+              Analytics.eventItem(
+                {
+                  name: 'audience_suggested',
+                  key: suggestion.id,
+                  path: FORM_PAGES[input.source],
+                  text,
+                },
+                createdAt,
+              ),
+            )
+            .commit(),
+        ],
+      ).go();
+      // Fresh ids collide with nothing: a cancelled write is a fault of the table, not of input.
+      if (written.canceled) throw new Error('A suggestion could not be stored');
+      return suggestion;
     }),
   );
 });

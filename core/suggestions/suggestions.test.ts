@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
+import * as Analytics from '#core/analytics';
 import * as Suggestions from '#core/suggestions';
 import { parseSuggestions } from '#core/common';
+
+/** Today's audience_suggested events whose text holds `marker`. */
+async function suggestedEvents(marker: string) {
+  const today = new Date().toISOString().slice(0, 10);
+  return (await Analytics.forDay(today)).filter(
+    (event) => event.name === 'audience_suggested' && event.text?.includes(marker),
+  );
+}
 
 describe('audience suggestions', () => {
   it('splits several audiences separated by commas, ignoring a trailing comma', () => {
@@ -31,6 +40,28 @@ describe('audience suggestions', () => {
     ).toEqual([`farm ${marker} points`, `trade ${marker} options`]);
   });
 
+  it('records one audience_suggested event per stored suggestion, keyed by its id', async () => {
+    const marker = ulid();
+    const stored = await Suggestions.suggest({
+      text: `stake ${marker} eth, audit ${marker} bridges`,
+      source: 'after-niches',
+      subscriberId: ulid(),
+    });
+    const events = await suggestedEvents(marker);
+    expect(events.map((event) => event.id).sort()).toEqual(
+      stored.map((suggestion) => `audience_suggested:${suggestion.id}`).sort(),
+    );
+    expect(events.map((event) => event.text).sort()).toEqual([
+      `audit ${marker} bridges`,
+      `stake ${marker} eth`,
+    ]);
+    for (const event of events) {
+      expect(event.path).toBe('/subscribed-to-newsletter-suggestions');
+      // Nothing that names the subscriber: only the suggestion's text.
+      expect(JSON.stringify(event)).not.toContain(stored[0]!.subscriberId);
+    }
+  });
+
   it('answers invalid text with the form message', async () => {
     await expect(Suggestions.suggest({ text: ',', source: 'after-niches' })).rejects.toMatchObject({
       message: 'Please correct all errors to submit',
@@ -51,6 +82,7 @@ describe('audience suggestions', () => {
       });
     }
     expect((await Suggestions.latest(20)).filter((s) => s.text.includes(marker))).toEqual([]);
+    expect(await suggestedEvents(marker)).toEqual([]);
   });
 
   it('stores each suggestion in NFC, a line break in the textarea as a space', async () => {

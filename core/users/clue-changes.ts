@@ -13,7 +13,8 @@ import * as RateLimit from '#core/rate-limit';
 import { UserEntity } from './entity';
 import { readerEvent } from './events';
 import { queueScoring } from './queue-scoring';
-import { ClueSchema, committedOnce, mustGet, type User } from './read';
+import { committedOnce } from '#core/db';
+import { ClueSchema, mustGet, type User } from './read';
 import { MAX_CLUES } from './signup';
 
 /** Each change scores the reader's newest stories again with the model: a few an hour is plenty. */

@@ -7,7 +7,8 @@ import * as Analytics from '#core/analytics';
 import { logger } from '#core/logs';
 import { UserEntity } from './entity';
 import { readerEvent } from './events';
-import { committedOnce, type User } from './read';
+import { committedOnce } from '#core/db';
+import { type User } from './read';
 
 const FEED_PATH = '/feed';
 

@@ -2,7 +2,6 @@
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { freeText, VisibleError } from '#core/common';
-import { isConditionFailure } from '#core/db';
 import { UserEntity } from './entity';
 
 export type User = EntityItem<typeof UserEntity>;
@@ -27,33 +26,4 @@ export async function mustGet(id: string): Promise<User> {
   const user = await byId(id);
   if (!user) throw new VisibleError('user.not_found', NOT_FOUND_MESSAGE, 404);
   return user;
-}
-
-/** Tries of a transaction that only collided with another one (never one a condition refused). */
-const CONFLICT_ATTEMPTS = 4;
-
-type Transaction = {
-  go(): Promise<{ canceled: boolean; data: { code: string }[] }>;
-};
-
-/**
- * Runs a transaction: false when a condition refused it, so the change was made before or the
- * state it was decided from is gone. One cancelled only because another transaction held one of
- * its items is tried again, so a change nobody else made is not lost to a collision.
- */
-export async function committedOnce(write: Transaction): Promise<boolean> {
-  for (let attempt = 1; ; attempt++) {
-    const result = await write.go().catch((error: unknown) => {
-      if (isConditionFailure(error))
-        return { canceled: true, data: [{ code: 'ConditionalCheckFailed' }] };
-      throw error;
-    });
-    if (!result.canceled) return true;
-    const codes = result.data.map((item) => item.code);
-    if (codes.includes('ConditionalCheckFailed')) return false;
-    if (attempt >= CONFLICT_ATTEMPTS) {
-      throw new Error(`The transaction was cancelled (${codes.join(', ')})`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * attempt));
-  }
 }

@@ -17,13 +17,13 @@ import {
   VisibleError,
   type Tracking,
 } from '#core/common';
-import { isConditionFailure } from '#core/db';
+import { committedOnce, isConditionFailure } from '#core/db';
 import { emailSchema } from '#core/mail';
 import { UserEntity } from './entity';
 import { readerEvent } from './events';
 import { queueScoring } from './queue-scoring';
 import { fromInvitation, INVITATION_LINK_INVALID, INVITATION_ONBOARDED } from './invitations';
-import { ClueSchema, committedOnce, type User } from './read';
+import { ClueSchema, type User } from './read';
 
 export const MIN_CLUES = 2;
 export const MAX_CLUES = 50;

@@ -35,4 +35,9 @@ test('the privacy policy covers data, collection, sharing, unsubscribing and con
     await expect(page.getByRole('heading', { name: heading })).toBeVisible();
   }
   await expect(page.getByRole('link', { name: 'hello@cluefeed.xyz' })).toBeVisible();
+  // What the code does: no tracking cookies, the session cookies by name, no IP kept with events.
+  await expect(page.getByText('we set no tracking cookies')).toBeVisible();
+  await expect(page.getByText('cluefeed_user', { exact: true })).toBeVisible();
+  await expect(page.getByText(/Your IP address is never stored/)).toBeVisible();
+  await expect(page.getByText(/Mailchimp/).first()).toBeVisible();
 });

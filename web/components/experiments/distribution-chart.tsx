@@ -1,8 +1,7 @@
 // One matching entity's label distribution across runs, drawn on the server as an SVG bar chart
 // (a group of bars per label, one bar per run) with the same figures in a table beside it, so
 // the chart is only a picture of what the table says.
-const PALETTE = ['#4c2fd6', '#0b6b3a', '#a3122a', '#8a4b00', '#14122b', '#1d5fa8'];
-export const runColour = (index: number) => PALETTE[index % PALETTE.length]!;
+import { chartColour } from '#web/components/chart-colours';
 
 const BAR = 14;
 const GAP = 10;
@@ -27,12 +26,12 @@ export function DistributionChart({
   const scale = (CHART_WIDTH - LABEL_WIDTH - 40) / most;
   const titleId = `chart-${entity.replace(/[^a-z0-9]+/gi, '-')}`;
   return (
-    <figure className="compare-figure">
+    <figure className="chart-figure">
       <svg
         role="img"
         aria-labelledby={titleId}
         viewBox={`0 0 ${CHART_WIDTH} ${height}`}
-        className="compare-chart"
+        className="chart"
       >
         <title id={titleId}>{`Labels for ${entity}, per run`}</title>
         {labels.map((label, row) => {
@@ -52,7 +51,7 @@ export function DistributionChart({
                       y={y}
                       width={Math.max(value * scale, value > 0 ? 2 : 0)}
                       height={BAR - 2}
-                      fill={runColour(index)}
+                      fill={chartColour(index)}
                     />
                     <text
                       x={LABEL_WIDTH + value * scale + 4}

@@ -6,7 +6,8 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/nod
 import { Link, useLoaderData } from '@remix-run/react';
 import { isVisibleError } from '#core/common';
 import * as Experiments from '#core/experiments';
-import { DistributionChart, runColour } from '#web/components/experiments/distribution-chart';
+import { chartColour } from '#web/components/chart-colours';
+import { DistributionChart } from '#web/components/experiments/distribution-chart';
 import { costText, durationText } from '#web/components/experiments/run-output';
 import { requireAdmin } from '#web/lib/admin.server';
 import { privatePageHeaders } from '#web/lib/cache';
@@ -109,7 +110,7 @@ export default function CompareRuns() {
                 <th scope="row">
                   <span
                     className="run-swatch"
-                    style={{ background: runColour(index) }}
+                    style={{ background: chartColour(index) }}
                     aria-hidden="true"
                   />{' '}
                   {run.name}

@@ -40,6 +40,9 @@ export default function AdminLayout() {
           <MenuToggler className="admin__toggler" />
           <ul>
             <li>
+              <NavLink to="/admin-panel/campaign-analytics">Campaign analytics</NavLink>
+            </li>
+            <li>
               <NavLink to="/admin-panel/content-automations">Content Automations</NavLink>
             </li>
             <li>
