@@ -25,6 +25,7 @@ import {
   report,
   runBench,
   runtimeCpu,
+  signIn,
   startApp,
   table,
   verdict,
@@ -195,29 +196,9 @@ async function seed(baseUrl: string): Promise<Seeded> {
   }
 
   const cookie = await timed('sign-in (POST /login)', () =>
-    signIn(baseUrl, reader.email, reader.password),
+    signIn(baseUrl, '/login', { login: reader.email, password: reader.password }),
   );
   return { cookie, firstTitle, deepTitle, defaultCount: first.count, timings };
-}
-
-/** Signs in through /login as a browser does and gives the session's Cookie header. */
-async function signIn(baseUrl: string, login: string, password: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/login`, {
-    method: 'POST',
-    body: new URLSearchParams({ login, password }),
-    headers: { Origin: baseUrl },
-    redirect: 'manual',
-  });
-  await response.arrayBuffer();
-  const cookie = response.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .filter((pair) => pair?.startsWith('cluefeed_user='))
-    .join('; ');
-  if (response.status !== 302 || !cookie) {
-    throw new Error(`Signing in at /login answered ${response.status} without a session`);
-  }
-  return cookie;
 }
 
 type Target = {

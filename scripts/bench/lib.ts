@@ -81,7 +81,16 @@ export function onCleanup(async: () => Promise<void>, sync: () => void = () => {
 // The app as a child process
 // ---------------------------------------------------------------------------
 
-export type RunningApp = { baseUrl: string; port: number; child: ChildProcess };
+export type RunningApp = {
+  baseUrl: string;
+  port: number;
+  child: ChildProcess;
+  /**
+   * The first group of `pattern` in a line the app printed on stdout (since it started), waiting
+   * up to `timeoutMs` for it: e.g. the jobs queue's endpoint from npm start's banner.
+   */
+  printed: (pattern: RegExp, timeoutMs?: number) => Promise<string>;
+};
 
 function groupAlive(pid: number): boolean {
   try {
@@ -160,16 +169,47 @@ export async function startApp(
 
   let ready = false;
   let output = '';
+  // The start's stdout lines (its banner), for `printed`; later lines only while someone waits.
+  const startLines: string[] = [];
+  let partial = '';
+  const waiting = new Set<(line: string) => void>();
+  const lines = (text: string) => {
+    const parts = (partial + text).split('\n');
+    partial = parts.pop() ?? '';
+    for (const line of parts) {
+      if (startLines.length < 1_000) startLines.push(line);
+      for (const wait of waiting) wait(line);
+    }
+  };
   // Everything goes to our stderr; the app's stdout (a line per e-mail, say) only until it is ready.
   const relay = (source: 'stdout' | 'stderr') => (chunk: Buffer) => {
     const text = chunk.toString();
     output = (output + text).slice(-20_000);
+    if (source === 'stdout') lines(text);
     if (!ready || source === 'stderr') {
       process.stderr.write(text.replace(/^(?=.)/gm, '[app] '));
     }
   };
   child.stdout?.on('data', relay('stdout'));
   child.stderr?.on('data', relay('stderr'));
+  const printed = (pattern: RegExp, timeoutMs = 60_000) =>
+    new Promise<string>((resolve, reject) => {
+      const found = (line: string) => pattern.exec(line)?.[1];
+      const already = startLines.map(found).find((value) => value !== undefined);
+      if (already !== undefined) return resolve(already);
+      const timer = setTimeout(() => {
+        waiting.delete(wait);
+        reject(new Error(`The app printed no line matching ${pattern} in ${timeoutMs} ms`));
+      }, timeoutMs);
+      const wait = (line: string) => {
+        const value = found(line);
+        if (value === undefined) return;
+        clearTimeout(timer);
+        waiting.delete(wait);
+        resolve(value);
+      };
+      waiting.add(wait);
+    });
 
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (options.timeoutMs ?? 240_000);
@@ -192,7 +232,30 @@ export async function startApp(
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   ready = true;
-  return { baseUrl, port, dynamoPort, child };
+  return { baseUrl, port, dynamoPort, child, printed };
+}
+
+/** Signs in through a sign-in form (no redirect followed) and gives the session's Cookie header. */
+export async function signIn(
+  baseUrl: string,
+  path: string,
+  form: Record<string, string>,
+): Promise<string> {
+  const response = await fetch(baseUrl + path, {
+    method: 'POST',
+    body: new URLSearchParams(form),
+    headers: { Origin: baseUrl },
+    redirect: 'manual',
+  });
+  await response.arrayBuffer();
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  if (response.status !== 302 || !cookie) {
+    throw new Error(`Signing in at ${path} answered ${response.status} without a session`);
+  }
+  return cookie;
 }
 
 /** Requests each URL a few times and checks every answer is 2xx (no redirects followed). */
@@ -232,7 +295,9 @@ export type LoadResult = {
 type LoadOptions = {
   url: string;
   connections: number;
-  duration: number;
+  /** Seconds to run; or `amount`: this many requests, then stop. */
+  duration?: number;
+  amount?: number;
   headers?: Record<string, string>;
   /** Checks each answer's body (as text: ask for it uncompressed); a refusal is a mismatch. */
   verifyBody?: (body: string) => boolean;

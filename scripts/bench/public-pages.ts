@@ -27,6 +27,7 @@ import {
   ratio,
   report,
   runLighthouse,
+  signIn,
   startApp,
   startBareServer,
   table,
@@ -78,25 +79,6 @@ const HEALTHZ_TARGET = 0.3;
 const PAGE_TARGET = 0.6;
 const TARGETED_PAGES = ['home', 'audience', 'post'];
 const ADMIN_PASSWORD = `bench-admin-${randomBytes(8).toString('hex')}`;
-
-/** Signs in through a sign-in form and gives the session's Cookie header. */
-async function signIn(baseUrl: string, path: string, form: Record<string, string>) {
-  const response = await fetch(baseUrl + path, {
-    method: 'POST',
-    body: new URLSearchParams(form),
-    headers: { Origin: baseUrl },
-    redirect: 'manual',
-  });
-  await response.arrayBuffer();
-  const cookie = response.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
-  if (response.status !== 302 || !cookie) {
-    throw new Error(`Signing in at ${path} answered ${response.status} without a session`);
-  }
-  return cookie;
-}
 
 /** A reader stored in the app's table, signed in through /login. */
 async function readerCookie(baseUrl: string) {

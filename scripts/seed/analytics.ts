@@ -75,7 +75,7 @@ export async function seedDemoAnalytics(): Promise<{ subscribers: number; histor
 }
 
 /** A page view as a browser reports it, on a past day. */
-function pageView(
+export function pageView(
   id: string,
   at: string,
   path: string,
