@@ -7,10 +7,13 @@ export const DayRollupEntity = defineEntity({
   model: { entity: 'analyticsDay', version: '1', service: 'cluefeed' },
   attributes: {
     day: { type: 'string', required: true },
-    /** The day's counts (DayCounts in rollup.ts), recounted whole from the day's events. */
-    counts: { type: 'any' },
-    /** Confirmed subscribers per audience id at the day's end: the day before's plus the day's. */
-    subscribers: { type: 'any' },
+    /**
+     * The day's counts (DayCounts in rollup.ts) as JSON, recounted whole from the day's events:
+     * one string reads far faster than a map of hundreds of counters.
+     */
+    counts: { type: 'string' },
+    /** Confirmed subscribers per audience id at the day's end (JSON): the day before's plus the day's. */
+    subscribers: { type: 'string' },
     /** When the counts were last recounted. */
     countedAt: { type: 'string' },
   },

@@ -5,6 +5,7 @@ export {
   countEvents,
   DAY_CAPS,
   DayRollupEntity,
+  daysStored,
   FUNNEL_STEPS,
   OTHER,
   rollUpAnalytics,

@@ -212,7 +212,11 @@ async function daysToCount(now: number): Promise<string[]> {
 export async function rollUpDay(day: string): Promise<DayCounts | undefined> {
   const counts = await countDay(day);
   if (isEmpty(counts)) return undefined;
-  await DayRollupEntity.upsert({ day, counts, countedAt: new Date().toISOString() }).go();
+  await DayRollupEntity.upsert({
+    day,
+    counts: JSON.stringify(counts),
+    countedAt: new Date().toISOString(),
+  }).go();
   return counts;
 }
 
@@ -226,22 +230,44 @@ export type DayRollup = {
   countedAt?: string;
 };
 
-/** The stored days from `from` to `to`, in order: one Query. */
-export async function daysStored(from: string, to: string): Promise<DayRollup[]> {
+type StoredDay = { day: string; counts?: string; subscribers?: string; countedAt?: string };
+
+const parsed = (item: StoredDay): DayRollup => ({
+  day: item.day,
+  counts: item.counts === undefined ? undefined : (JSON.parse(item.counts) as DayCounts),
+  subscribers:
+    item.subscribers === undefined
+      ? undefined
+      : (JSON.parse(item.subscribers) as Record<string, number>),
+  countedAt: item.countedAt,
+});
+
+/**
+ * The stored days from `from` to `to`, in order: one Query, paged to its end. The rollup reads
+ * strongly consistent (it reads what its chunks just wrote); the page needs not.
+ */
+export async function daysStored(
+  from: string,
+  to: string,
+  { consistent = false } = {},
+): Promise<DayRollup[]> {
   const { data } = await DayRollupEntity.query
     .byDay({})
     .between({ day: from }, { day: to })
-    .go({ pages: 'all', consistent: true });
-  return data as DayRollup[];
+    .go({ pages: 'all', consistent });
+  return data.map(parsed);
 }
 
 /** The last stored day before `day` (its totals are the ones `day` starts from). */
-export async function dayBefore(day: string): Promise<DayRollup | undefined> {
+export async function dayBefore(
+  day: string,
+  { consistent = false } = {},
+): Promise<DayRollup | undefined> {
   const { data } = await DayRollupEntity.query
     .byDay({})
     .lt({ day })
-    .go({ order: 'desc', limit: 1, consistent: true });
-  return data[0] as DayRollup | undefined;
+    .go({ order: 'desc', limit: 1, consistent });
+  return data[0] && parsed(data[0]);
 }
 
 /**
@@ -249,14 +275,19 @@ export async function dayBefore(day: string): Promise<DayRollup | undefined> {
  * stored day since: a day's total is the day before's plus its joins minus its leaves.
  */
 async function carrySubscribers(from: string, to: string): Promise<void> {
-  const [before, days] = await Promise.all([dayBefore(from), daysStored(from, to)]);
+  const [before, days] = await Promise.all([
+    dayBefore(from, { consistent: true }),
+    daysStored(from, to, { consistent: true }),
+  ]);
   let running: Record<string, number> = { ...before?.subscribers };
   for (const { day, counts } of days) {
     const next: Record<string, number> = { ...running };
     for (const [id, n] of Object.entries(counts?.joined ?? {})) add(next, id, n);
     for (const [id, n] of Object.entries(counts?.left ?? {})) add(next, id, -n);
     running = Object.fromEntries(Object.entries(next).filter(([, n]) => n !== 0));
-    await DayRollupEntity.patch({ day }).set({ subscribers: running }).go();
+    await DayRollupEntity.patch({ day })
+      .set({ subscribers: JSON.stringify(running) })
+      .go();
   }
 }
 

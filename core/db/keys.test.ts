@@ -60,8 +60,8 @@ const samples: Record<string, () => Sample> = {
     doc: 'DayRollup',
     item: {
       day: '2026-11-20',
-      counts: { campaigns: { 'visit\tlaunch\tsp': 3 }, readers: { active: 1 } },
-      subscribers: { [id()]: 12 },
+      counts: JSON.stringify({ campaigns: { 'visit\tlaunch\tsp': 3 }, readers: { active: 1 } }),
+      subscribers: JSON.stringify({ [id()]: 12 }),
       countedAt: at,
     },
   }),
