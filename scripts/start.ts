@@ -248,8 +248,12 @@ async function main() {
   if (demoIssue) {
     // In the background: the issue goes out through the worker and the outbox while you look.
     void sendDemoIssue('npm-start')
-      .then(async ({ issueId, clicks }) => {
-        console.log(`Demo newsletter ${issueId} sent; its readers clicked ${clicks} stories.`);
+      .then(async ({ issueId, done, clicks }) => {
+        console.log(
+          done
+            ? `Demo newsletter ${issueId} sent; its readers clicked ${clicks} stories.`
+            : `Demo newsletter ${issueId} is still being sent; its readers will not click.`,
+        );
         await rollUp();
       })
       .catch((error: unknown) =>

@@ -119,6 +119,28 @@ describe('counting events', () => {
   });
 });
 
+describe('capping what visitors send', () => {
+  it('keeps a campaign that brought subscriptions before made-up values seen more often', () => {
+    const at = new Date().toISOString();
+    const madeUp = Array.from({ length: CampaignAnalytics.DAY_CAPS.utm + 10 }, (_, i) =>
+      Array.from({ length: 5 }, (_, view) => ({
+        ...Analytics.eventItem({ name: 'subscribe', key: `x${i}:${view}`, path: '/' }, at),
+        name: 'page_view',
+        utm: `made-up-${i}`,
+      })),
+    ).flat();
+    const real = [
+      { ...Analytics.eventItem({ name: 'subscribe', key: 'v', path: '/' }, at), name: 'page_view' },
+      Analytics.eventItem({ name: 'subscribe', key: 'real', path: '/a/x' }, at),
+    ].map((event) => ({ ...event, utm: 'spring' }));
+    const counts = CampaignAnalytics.countEvents([...madeUp, ...real]);
+    expect(counts.campaigns['visit\tspring\t']).toBe(1);
+    expect(counts.campaigns['subscribe\tspring\t']).toBe(1);
+    // 49 made-up values kept beside it, the rest counted together.
+    expect(counts.campaigns[`visit\t${CampaignAnalytics.OTHER}\t`]).toBe(11 * 5);
+  });
+});
+
 describe('the rollup', () => {
   it('equals a recount of the stored events and subscribers after a burst and a crash', async () => {
     const home = await createAudience({ title: 'audit smart contracts' });

@@ -135,16 +135,30 @@ export function countEvents(events: readonly Analytics.AnalyticsEvent[]): DayCou
 
 const suggestionKey = (text: string) => text.trim().toLowerCase().slice(0, 100);
 
-/** Keeps the `cap` most frequent values of `valueOf` (and ''), mapping the rest to OTHER. */
-function capped<T>(items: readonly T[], valueOf: (item: T) => string, cap: number) {
-  const frequency: Record<string, number> = {};
-  for (const item of items) add(frequency, valueOf(item));
+/**
+ * Keeps `cap` values of `valueOf` (and ''), mapping the rest to OTHER: first those that brought
+ * the most steps (subscriptions, confirmations, readers), then those seen most in page views. A
+ * visitor can make up utm values for page views, but not the steps a real campaign brings, so
+ * made-up values cannot push a real campaign into OTHER.
+ */
+function capped(
+  events: readonly Analytics.AnalyticsEvent[],
+  valueOf: (event: Analytics.AnalyticsEvent) => string,
+  cap: number,
+) {
+  const steps: Record<string, number> = {};
+  const views: Record<string, number> = {};
+  for (const event of events) add(event.name === 'page_view' ? views : steps, valueOf(event));
   const kept = new Set(
-    Object.entries(frequency)
-      .filter(([value]) => value !== '')
-      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
-      .slice(0, cap)
-      .map(([value]) => value),
+    [...new Set([...Object.keys(steps), ...Object.keys(views)])]
+      .filter((value) => value !== '')
+      .sort(
+        (a, b) =>
+          (steps[b] ?? 0) - (steps[a] ?? 0) ||
+          (views[b] ?? 0) - (views[a] ?? 0) ||
+          (a < b ? -1 : 1),
+      )
+      .slice(0, cap),
   );
   return (value: string) => (value === '' || kept.has(value) ? value : OTHER);
 }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import * as Automations from '#core/automations';
 import * as CampaignAnalytics from '#core/campaign-analytics';
+import * as Curation from '#core/curation';
 import * as Jobs from '#core/jobs';
 import { runToEnd } from '#tests/integration/job-queue';
 import { useOwnTable } from '#tests/integration/own-table';
@@ -80,6 +81,13 @@ describe('the demo analytics', () => {
     expect(issue).toMatchObject({ id: issueId, clicks, failed: 0 });
     expect(issue!.sent).toBe(received.length);
     expect(sum(issue!.stories.map((story) => story.clicks))).toBe(clicks);
+    // Only stories the daily issue carried were clicked (never a weekly audience's).
+    const sent = (await Newsletter.issueById(issueId))!;
+    const carried = await Promise.all(
+      sent.audienceIds.map((id) => Curation.picksForAudience(id, { from: sent.from, to: sent.to })),
+    );
+    const carriedIds = carried.flat().map((pick) => pick.articleId);
+    for (const story of issue!.stories) expect(carriedIds).toContain(story.articleId);
     expect(newsletters.topStories.length).toBeGreaterThan(0);
     expect(newsletters.topStories[0]!.title).not.toBe('(article no longer stored)');
   }, 120_000);

@@ -70,9 +70,13 @@ export async function clickDemoIssue(issueId: string): Promise<number> {
     const subscriber = await Subscribers.byEmail(`demo-reader-${number}@example.org`);
     const delivery = subscriber && (await Newsletter.deliveryOf(issueId, subscriber.id));
     if (!subscriber || delivery?.status !== 'sent') continue;
+    // The stories of the audiences the daily issue carried for them (weekly ones wait).
+    const daily = (await Audiences.byIds([...(subscriber.audienceIds ?? [])])).filter(
+      (audience) => audience.frequency === 'daily' && issue.audienceIds.includes(audience.id),
+    );
     const picks = await Promise.all(
-      [...(subscriber.audienceIds ?? [])].map((audienceId) =>
-        Curation.picksForAudience(audienceId, { from: issue.from, to: issue.to }),
+      daily.map((audience) =>
+        Curation.picksForAudience(audience.id, { from: issue.from, to: issue.to }),
       ),
     );
     for (const pick of picks.flat().slice(0, stories)) {
@@ -94,7 +98,8 @@ export async function clickDemoIssue(issueId: string): Promise<number> {
 
 /**
  * Sends today's daily issue with the real job on the running worker, waits (at most `waitMs`) for
- * its e-mails to settle, then has the demo readers click. Answers the issue id and the clicks.
+ * its e-mails to settle, then has the demo readers click. Answers the issue id, whether it was
+ * done in time, and the clicks.
  */
 export async function sendDemoIssue(systemUserId: string, waitMs = 180_000) {
   const process = await Jobs.enqueue(
@@ -105,8 +110,8 @@ export async function sendDemoIssue(systemUserId: string, waitMs = 180_000) {
   const issueId = Newsletter.periodIssueId('daily', decodeTime(process.id));
   const until = Date.now() + waitMs;
   while ((await Newsletter.issueById(issueId))?.status !== 'done') {
-    if (Date.now() > until) return { issueId, clicks: 0 };
+    if (Date.now() > until) return { issueId, done: false, clicks: 0 };
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-  return { issueId, clicks: await clickDemoIssue(issueId) };
+  return { issueId, done: true, clicks: await clickDemoIssue(issueId) };
 }
