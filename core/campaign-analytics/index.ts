@@ -10,6 +10,7 @@ export {
   OTHER,
   rollUpAnalytics,
   rollUpDay,
+  STEP_OF,
   RollupWatermarkEntity,
   watermark,
   type DayCounts,

@@ -9,6 +9,7 @@ import * as Newsletter from '#core/newsletter';
 import {
   addDays,
   dayBefore,
+  emptyDayCounts,
   dayCount,
   dayOf,
   daysBetween,
@@ -125,6 +126,9 @@ export type AnalyticsReport = {
   readers: { trend: ({ day: string } & ReaderCounts)[] };
 };
 
+/** What a day without a stored item counted. */
+const noEvents = emptyDayCounts();
+
 const zeroSteps = (): StepCounts =>
   Object.fromEntries(FUNNEL_STEPS.map((step) => [step, 0])) as StepCounts;
 
@@ -158,7 +162,7 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
     ),
   ]);
   const items = new Map(stored.map((item) => [item.day, item]));
-  const countsOf = (day: string): DayCounts | undefined => items.get(day)?.counts;
+  const countsOf = (day: string): DayCounts => items.get(day)?.counts ?? noEvents;
 
   // Funnel: the filters narrow the campaign rows; referrers are counted across campaigns.
   const campaigns = new Map<string, { utm: string; vus: string; counts: StepCounts }>();
@@ -168,7 +172,7 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
   const totals = zeroSteps();
   const trend = days.map((day) => {
     const counts = zeroSteps();
-    for (const [key, n] of Object.entries(countsOf(day)?.campaigns ?? {})) {
+    for (const [key, n] of Object.entries(countsOf(day).campaigns)) {
       const [step, utm = '', vus = ''] = key.split(SEPARATOR) as [FunnelStep, string, string];
       if (utm) utms.add(utm);
       vuses.add(vus);
@@ -180,7 +184,7 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
       counts[step] += n;
       totals[step] += n;
     }
-    for (const [key, n] of Object.entries(countsOf(day)?.referrers ?? {})) {
+    for (const [key, n] of Object.entries(countsOf(day).referrers)) {
       const [step, raud = ''] = key.split(SEPARATOR) as [FunnelStep, string];
       const row = referrers.get(raud) ?? { raud, counts: zeroSteps() };
       row.counts[step] += n;
@@ -201,7 +205,7 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
     ...series.flatMap((totalsOfDay) => Object.keys(totalsOfDay)),
   ]);
   const rangeSum = (pick: (counts: DayCounts) => Record<string, number>, id: string) =>
-    sum(days.map((day) => pick(countsOf(day) ?? emptyCounts)[id] ?? 0));
+    sum(days.map((day) => pick(countsOf(day))[id] ?? 0));
   const rows = [...audienceIds].map((id): AudienceRow => {
     const audience = known.get(id);
     const start = startTotals[id] ?? 0;
@@ -234,14 +238,14 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
       (a, b) =>
         b.votes - a.votes || b.votesInRange - a.votesInRange || a.title.localeCompare(b.title),
     );
-  const suggestions = summed(days.map((day) => countsOf(day)?.suggestions ?? {}))
+  const suggestions = summed(days.map((day) => countsOf(day).suggestions))
     .map(([text, count]) => ({ key: text, text, count }))
     .sort(byCount)
     .slice(0, 50)
     .map(({ text, count }) => ({ text, count }));
 
   // Newsletters: each issue's own counters; the most clicked stories of the range from rollups.
-  const storyClicks = summed(days.map((day) => countsOf(day)?.clicks ?? {}));
+  const storyClicks = summed(days.map((day) => countsOf(day).clicks));
   const byArticle = new Map<string, number>();
   for (const [key, n] of storyClicks) {
     const articleId = key.split(SEPARATOR)[1];
@@ -299,22 +303,11 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
     readers: {
       trend: days.map((day) => ({
         day,
-        ...(countsOf(day)?.readers ?? { active: 0, likes: 0, dislikes: 0, clueChanges: 0 }),
+        ...countsOf(day).readers,
       })),
     },
   };
 });
-
-const emptyCounts: DayCounts = {
-  campaigns: {},
-  referrers: {},
-  joined: {},
-  left: {},
-  votes: {},
-  suggestions: {},
-  clicks: {},
-  readers: { active: 0, likes: 0, dislikes: 0, clueChanges: 0 },
-};
 
 /** Counts of the same keys over several days, added up. */
 function summed(records: Record<string, number>[]): [string, number][] {

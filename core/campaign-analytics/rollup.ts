@@ -25,7 +25,7 @@ export const FUNNEL_STEPS = [
 export type FunnelStep = (typeof FUNNEL_STEPS)[number];
 
 /** The funnel step each event counts for. */
-const STEP_OF: Partial<Record<Analytics.AnalyticsEvent['name'], FunnelStep>> = {
+export const STEP_OF: Partial<Record<Analytics.AnalyticsEvent['name'], FunnelStep>> = {
   page_view: 'visit',
   subscribe: 'subscribe',
   subscription_confirmed: 'confirm',
@@ -70,9 +70,9 @@ const add = (counts: Record<string, number>, key: string, by = 1) => {
   counts[key] = (counts[key] ?? 0) + by;
 };
 
-/** A day's counts from its events. */
-export function countEvents(events: readonly Analytics.AnalyticsEvent[]): DayCounts {
-  const counts: DayCounts = {
+/** The counts of a day without events. */
+export function emptyDayCounts(): DayCounts {
+  return {
     campaigns: {},
     referrers: {},
     joined: {},
@@ -82,6 +82,11 @@ export function countEvents(events: readonly Analytics.AnalyticsEvent[]): DayCou
     clicks: {},
     readers: { active: 0, likes: 0, dislikes: 0, clueChanges: 0 },
   };
+}
+
+/** A day's counts from its events. */
+export function countEvents(events: readonly Analytics.AnalyticsEvent[]): DayCounts {
+  const counts = emptyDayCounts();
   const utms = capped(events, (event) => event.utm ?? '', DAY_CAPS.utm);
   const rauds = capped(events, (event) => event.raud ?? '', DAY_CAPS.raud);
   for (const event of events) {
@@ -171,14 +176,9 @@ function foldRare(counts: Record<string, number>, cap: number): Record<string, n
   return folded;
 }
 
-/** Reads a day's events (its shards at once, each a page at a time) and counts them. */
+/** Reads a day's events and counts them. */
 export async function countDay(day: string): Promise<DayCounts> {
-  const shards = await Promise.all(
-    Array.from({ length: Analytics.ANALYTICS_SHARDS }, (_, shard) =>
-      Analytics.AnalyticsEventEntity.query.byDay({ day, shard }).go({ pages: 'all' }),
-    ),
-  );
-  return countEvents(shards.flatMap(({ data }) => data));
+  return countEvents(await Analytics.forDay(day));
 }
 
 /** How far behind its stamp an event may commit and still be counted by the next rollup. */

@@ -81,26 +81,6 @@ const MIX = [
 ] as const;
 type MixName = (typeof MIX)[number][0];
 
-/** The funnel step an event counts for in the report (core/campaign-analytics STEP_OF). */
-const STEP: Partial<Record<MixName, string>> = {
-  page_view: 'visit',
-  subscribe: 'subscribe',
-  subscription_confirmed: 'confirm',
-  invited: 'invited',
-  funnel_started: 'funnel_started',
-  onboarded: 'onboarded',
-  feed_first_visit: 'feed_first_visit',
-};
-
-/** A small deterministic generator (as the demo analytics' seed), so every run writes the same. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
 const ms = (value: number | undefined) =>
   value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(1);
@@ -125,8 +105,9 @@ async function* events(
   slugs: string[],
 ): AsyncGenerator<AnalyticsEvent> {
   const Analytics = await import('#core/analytics');
-  const { pageView } = await import('#scripts/seed/analytics');
-  const next = random(21);
+  const { STEP_OF } = await import('#core/campaign-analytics');
+  const { pageView, seededRandom } = await import('#scripts/seed/analytics');
+  const next = seededRandom(21);
   const cumulative: [MixName, number][] = [];
   let total = 0;
   for (const [name, share] of MIX) cumulative.push([name, (total += share)]);
@@ -160,7 +141,7 @@ async function* events(
       yield pageView(`bench-${n}`, at, `/a/${slug}`, { ...tracking, raud });
       continue;
     }
-    const funnel = STEP[name] !== undefined;
+    const funnel = STEP_OF[name] !== undefined;
     const event = {
       name,
       key,
@@ -213,6 +194,7 @@ async function* events(
 /** Writes the events with WRITE_CONCURRENCY BatchWriteItem requests in flight; counts them. */
 async function writeEvents(source: AsyncGenerator<AnalyticsEvent>) {
   const Analytics = await import('#core/analytics');
+  const { STEP_OF } = await import('#core/campaign-analytics');
   const expected: Expected = { steps: {}, firstCampaign: {}, byName: {} };
   const add = (counts: Record<string, number>, key: string) =>
     (counts[key] = (counts[key] ?? 0) + 1);
@@ -226,7 +208,7 @@ async function writeEvents(source: AsyncGenerator<AnalyticsEvent>) {
       if (done) break;
       batch.push(value);
       add(expected.byName, value.name);
-      const step = STEP[value.name as MixName];
+      const step = STEP_OF[value.name];
       if (step && value.utm) {
         add(expected.steps, step);
         if (value.utm === CAMPAIGNS[0]) add(expected.firstCampaign, step);

@@ -21,7 +21,7 @@ const CAMPAIGNS = [
 ] as const;
 
 /** A small deterministic generator, so the demo's history is the same on every machine. */
-function random(seed: number) {
+export function seededRandom(seed: number) {
   let state = seed >>> 0;
   return () => {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
@@ -94,7 +94,7 @@ export function pageView(
 
 /** Four weeks of the events the product records, one batch of puts per day. */
 async function seedHistory(audienceIds: string[], slugs: string[]): Promise<number> {
-  const next = random(42);
+  const next = seededRandom(42);
   const today = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
   let written = 0;
   for (let back = HISTORY_DAYS; back >= 1; back--) {
