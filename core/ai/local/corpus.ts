@@ -6,6 +6,7 @@
 // serialised compactly, read back; where it is kept is ../corpus.ts.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import * as v from 'valibot';
+import { learnProfiles, TOPIC_COUNT, type Profile } from './domain';
 import { terms } from './text';
 import { rawTextVector, type WordVectors } from './vectors';
 
@@ -23,6 +24,8 @@ export type Corpus = {
   /** Documents per category and per source (normalised, see facetKey). */
   facets: Record<FacetKind, ReadonlyMap<string, number>>;
   centroid: readonly number[];
+  /** Topic profiles learned for names the field's lexicon lacks (domain.ts). */
+  profiles: ReadonlyMap<string, Profile>;
 };
 
 /** Stems kept at most, the most frequent first: the serialised snapshot stays far below 400 KB. */
@@ -84,6 +87,7 @@ export function buildCorpus(
     unlisted: kept.length < all.size ? 1 : 0,
     facets,
     centroid: [],
+    profiles: new Map(),
   };
   // The centroid of the documents' unit vectors, with word weights from the statistics above;
   // the general one of running text for a handful of documents.
@@ -97,30 +101,49 @@ export function buildCorpus(
   }
   const centroid =
     known >= MIN_CENTROID_DOCUMENTS ? sum.map((x) => round(x / known)) : [...vectors.centroid];
-  return { ...stats, centroid };
+  const profiles = learnProfiles(analysed, (stem) => idf(stats, stem));
+  return { ...stats, centroid, profiles };
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 const Counts = v.array(v.tuple([v.string(), v.pipe(v.number(), v.integer(), v.minValue(1))]));
+/** A learned profile as [topic index, weight] pairs: its few non-zero topics. */
+const Profiles = v.array(
+  v.tuple([
+    v.string(),
+    v.array(
+      v.tuple([
+        v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(TOPIC_COUNT - 1)),
+        v.number(),
+      ]),
+    ),
+  ]),
+);
 const Serialised = v.object({
-  version: v.literal(1),
+  // Version 1 snapshots were written before topic profiles; they read as having none.
+  version: v.picklist([1, 2]),
   documents: v.pipe(v.number(), v.integer(), v.minValue(0)),
   unlisted: v.picklist([0, 1]),
   df: Counts,
   facets: v.object({ category: Counts, source: Counts }),
   centroid: v.array(v.number()),
+  profiles: v.optional(Profiles, []),
 });
 
 /** The corpus as gzip'd JSON in base64: the same statistics always give the same text. */
 export function serialiseCorpus(corpus: Corpus): string {
   const json: v.InferOutput<typeof Serialised> = {
-    version: 1,
+    version: 2,
     documents: corpus.documents,
     unlisted: corpus.unlisted as 0 | 1,
     df: [...corpus.df],
     facets: { category: [...corpus.facets.category], source: [...corpus.facets.source] },
     centroid: [...corpus.centroid],
+    profiles: [...corpus.profiles].map(([stem, profile]) => [
+      stem,
+      [...profile.keys()].filter((t) => profile[t]! > 0).map((t) => [t, round(profile[t]!)]),
+    ]),
   };
   return gzipSync(JSON.stringify(json), { level: 9 }).toString('base64');
 }
@@ -134,5 +157,12 @@ export function parseCorpus(text: string): Corpus {
     unlisted: json.unlisted,
     facets: { category: new Map(json.facets.category), source: new Map(json.facets.source) },
     centroid: json.centroid,
+    profiles: new Map(
+      json.profiles.map(([stem, pairs]) => {
+        const profile = new Float32Array(TOPIC_COUNT);
+        for (const [t, weight] of pairs) profile[t] = weight;
+        return [stem, profile];
+      }),
+    ),
   };
 }

@@ -14,6 +14,7 @@
 // and the reason says so in a sentence (reason.ts).
 import { labelOf, type ArticleInput, type RelevanceAnswer } from '../tasks';
 import { FACET_KINDS, facetKey, idf, type Corpus } from './corpus';
+import { domainVector, fieldMatch } from './domain';
 import { reasonFor, topicOf } from './reason';
 import { bigrams, terms, topicWeight, type Term } from './text';
 import { cosine, textVector, type WordVectors } from './vectors';
@@ -23,6 +24,12 @@ export type Ranker = { corpus: Corpus; vectors: WordVectors };
 const PHRASE_BONUS = 0.1;
 /** The cosine of centred vectors at which a clue and an article are on one topic (topic score 1). */
 const SAME_TOPIC = 0.6;
+/** Words rarer than this in general English are jargon wherever they appear. */
+const EVERYDAY_RANK = 50_000;
+/** The cosine of topic profiles below which a clue and an article are in different fields. */
+const OTHER_FIELD = 0.3;
+/** The cosine of topic profiles at which they are in one field (field score 1). */
+const SAME_FIELD = 0.85;
 /** The chance that a story is for a reader when nothing in it matches anything of theirs. */
 const PRIOR = 0.05;
 /** Pseudo-clues at the corpus's shares that temper a reader's few clues' category counts. */
@@ -109,6 +116,20 @@ function facetLift(article: ArticleInput, facets: (string | undefined)[], corpus
   return lift;
 }
 
+/**
+ * How surely a word of the field's lexicon means the field: jargon general English rarely uses
+ * ("reentrancy", "rollup") surely, everyday words ("market", "players") less, by the word's
+ * frequency rank in general English (the word vectors' order).
+ */
+function fieldSignal(vectors: WordVectors): (term: Term) => number {
+  const everyday = Math.log(EVERYDAY_RANK);
+  return (term) => {
+    const rank = vectors.rank(term.word);
+    if (rank === undefined) return 1;
+    return Math.min(1, Math.log(rank + 1) / everyday) ** 4;
+  };
+}
+
 const rounded = (score: number) => Math.round(score * 1000) / 1000;
 
 /** Rates one article against any number of clue sets (an article meets several audiences). */
@@ -124,6 +145,8 @@ export function articleRater(
   const present = new Set(articleTerms.map((term) => term.stem));
   const pairs = new Set([...bigrams(title), ...bigrams(summary)]);
   const articleVector = textVector(vectors, articleTerms, weight, corpus.centroid).vector;
+  const signal = fieldSignal(vectors);
+  const articleField = domainVector(articleTerms, weight, corpus.profiles, signal);
   const facets = new Set(
     FACET_KINDS.flatMap((kind) => (article[kind] ? [facetKey(article[kind])] : [])),
   );
@@ -143,7 +166,22 @@ export function articleRater(
         const { vector, known } = textVector(vectors, list, weight, corpus.centroid);
         const closeness = Math.min(1, Math.max(0, cosine(vector, articleVector) / SAME_TOPIC));
         const topic = known * closeness;
-        const text = 1 - (1 - lexical) * (1 - topic);
+        // The field: both texts' topic profiles (domain.ts), trusted for the share of weight each
+        // one's known words carry. Where both are of the field and in different parts of it,
+        // general word vectors are not evidence ("collision" is a car crash to them).
+        const clueField = domainVector(list, weight, corpus.profiles, signal);
+        const sameField = Math.min(
+          1,
+          Math.max(
+            0,
+            (fieldMatch(clueField.vector, articleField.vector) - OTHER_FIELD) /
+              (SAME_FIELD - OTHER_FIELD),
+          ),
+        );
+        const trust = clueField.known * articleField.known;
+        const field = trust * sameField;
+        const general = topic * (1 - trust * (1 - sameField));
+        const text = 1 - (1 - lexical) * (1 - general) * (1 - field);
         return { clue, facet, text, stems: words.stems };
       })
       .sort((a, b) => b.text - a.text);

@@ -13,6 +13,8 @@ export type WordVectors = {
   centroid: readonly number[];
   /** A word's vector, or undefined when it is not among the known words. */
   of(word: string): Float32Array | undefined;
+  /** A word's place among the known words, most frequent in general English first. */
+  rank(word: string): number | undefined;
 };
 
 type Asset = {
@@ -46,6 +48,7 @@ function decode(asset: Asset): WordVectors {
       const i = index.get(word);
       return i === undefined ? undefined : at(i);
     },
+    rank: (word) => index.get(word),
   };
 }
 
