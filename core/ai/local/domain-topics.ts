@@ -27,9 +27,9 @@ export const DOMAIN_TOPICS: DomainTopic[] = [
     id: 'lending',
     name: 'lending and liquidations',
     terms:
-      'lending, lending market, lending markets, lending protocol, borrow, borrowing, borrower, borrowers, lender, loan, loans, collateral, collateralised, overcollateralised, liquidation, liquidations, liquidator, liquidators, liquidation engine, liquidation bots, health factor, bad debt, interest rate, interest rates, isolated markets, risk curator, risk curators, Aave, Compound, Morpho, Euler, Spark, oracle, oracles, oracle lag, oracle latency, price oracle, price feed, price feeds, Chainlink, Pyth, stale price, TWAP, leverage, margin, credit',
+      'lending, lending market, lending markets, lending protocol, borrow, borrowing, borrower, borrowers, lender, loan, loans, collateral, collateralised, overcollateralised, liquidation, liquidations, liquidator, liquidators, liquidation engine, keepers, health factor, bad debt, interest rate, interest rates, isolated markets, risk curator, risk curators, Aave, Compound, Morpho, Euler, Spark, oracle, oracles, oracle lag, oracle latency, price oracle, price feed, price feeds, Chainlink, Pyth, stale price, TWAP, leverage, margin, credit',
     about:
-      'Money markets where people lend and borrow crypto against collateral. When prices fall, positions are liquidated by liquidators and bots; the price comes from oracles and price feeds, and oracle lag or stale prices cause unfair liquidations and bad debt. Risk curators set parameters for isolated lending markets.',
+      'Money markets where people lend and borrow crypto against collateral. When prices fall, positions are liquidated by liquidators and keepers; the price comes from oracles and price feeds, and oracle lag or stale prices cause unfair liquidations and bad debt. Risk curators set parameters for isolated lending markets.',
   },
   {
     id: 'defi',
@@ -43,9 +43,9 @@ export const DOMAIN_TOPICS: DomainTopic[] = [
     id: 'mev',
     name: 'MEV',
     terms:
-      'MEV, maximal extractable value, miner extractable value, searcher, searchers, searching, builder, builders, block builder, block builders, bundle, bundles, backrun, backrunning, backruns, sandwich, sandwiching, sandwich attack, front-running, frontrunning, front-run, frontrun, front-runners, bots, bot, arbitrage, arbitrageur, arbitrageurs, order flow, order flow auction, order flow auctions, OFA, private mempool, mempool, relay, relays, PBS, proposer-builder separation, Flashbots, MEV-Boost, bundle simulator, simulation, cross-domain MEV, priority gas, toxic flow',
+      'MEV, maximal extractable value, miner extractable value, searcher, searchers, searching, builder, builders, block builder, block builders, bundle, bundles, backrun, backrunning, backruns, sandwich, sandwiching, sandwich attack, frontrunning, frontrun, frontrunners, bots, bot, arbitrage, arbitrageur, arbitrageurs, order flow, order flow auction, order flow auctions, OFA, private mempool, mempool, relay, relays, PBS, proposer-builder separation, Flashbots, MEV-Boost, bundle simulator, simulation, cross-domain MEV, priority gas, toxic flow',
     about:
-      'Value that bots capture by ordering transactions in a block: searchers run arbitrage, backrunning and front-running bots that sandwich traders, send bundles to block builders and relays, and order flow auctions pay some of it back to users.',
+      'Value that bots capture by ordering transactions in a block: searchers run arbitrage, backrunning and frontrunning bots that sandwich traders, send bundles to block builders and relays, and order flow auctions pay some of it back to users.',
   },
   {
     id: 'stablecoins',
