@@ -60,6 +60,36 @@ export function ndcgAt(k: number, scores: Scores, gains: Gains): number | undefi
   );
 }
 
+/** How many relevant (gain > 0) candidates the first k hold, and how many exist in the group. */
+function relevantInTop(k: number, scores: Scores, gains: Gains) {
+  const order = ranked(scores, gains);
+  const isRelevant = (id: string) => (gains[id] ?? 0) > 0;
+  return {
+    hits: order.slice(0, k).filter(isRelevant).length,
+    relevant: order.filter(isRelevant).length,
+    shown: Math.min(k, order.length),
+  };
+}
+
+/**
+ * Precision@k: the share of the reader's top k that is relevant (of the whole group when it has
+ * fewer than k candidates). Undefined when none is relevant, like nDCG.
+ */
+export function precisionAt(k: number, scores: Scores, gains: Gains): number | undefined {
+  const { hits, relevant, shown } = relevantInTop(k, scores, gains);
+  return relevant === 0 ? undefined : hits / shown;
+}
+
+/**
+ * Relevant share@k: the relevant candidates in the top k over as many as could be there,
+ * min(k, relevant count); 1 when the top k is as full of relevant stories as the labels allow.
+ * Unlike precision it does not punish a reader who has only three relevant stories.
+ */
+export function relevantShareAt(k: number, scores: Scores, gains: Gains): number | undefined {
+  const { hits, relevant } = relevantInTop(k, scores, gains);
+  return relevant === 0 ? undefined : hits / Math.min(k, relevant);
+}
+
 export type Summary = {
   groups: number;
   /** Groups each metric was defined for (and averaged over). */
@@ -68,6 +98,8 @@ export type Summary = {
   mrr: number;
   ndcg5: number;
   ndcg10: number;
+  precision10: number;
+  share10: number;
   /** Groups in the labels that the output lacks, or the other way round. */
   missing: string[];
 };
@@ -96,6 +128,8 @@ export function summarise(
   const mrr = mean(pairs.map(({ scores, gains }) => reciprocalRank(scores, gains)));
   const ndcg5 = mean(pairs.map(({ scores, gains }) => ndcgAt(5, scores, gains)));
   const ndcg10 = mean(pairs.map(({ scores, gains }) => ndcgAt(10, scores, gains)));
+  const precision10 = mean(pairs.map(({ scores, gains }) => precisionAt(10, scores, gains)));
+  const share10 = mean(pairs.map(({ scores, gains }) => relevantShareAt(10, scores, gains)));
   return {
     groups: pairs.length,
     counted: { auc: aucs.n, mrr: mrr.n, ndcg: ndcg5.n },
@@ -103,6 +137,8 @@ export function summarise(
     mrr: mrr.mean,
     ndcg5: ndcg5.mean,
     ndcg10: ndcg10.mean,
+    precision10: precision10.mean,
+    share10: share10.mean,
     missing,
   };
 }

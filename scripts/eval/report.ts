@@ -1,5 +1,5 @@
 // npm run eval:metrics -- LABELS.jsonl OUT.jsonl
-// Prints mean group AUC, MRR and nDCG@5/@10 of an eval:relevance output against labels
+// Prints mean group AUC, MRR, nDCG@5/@10, precision@10 and relevant share@10 of an eval:relevance output against labels
 // ({"id", "relevant": {candidateId: gain 0..3}} per line; unlabelled candidates have gain 0).
 import { readFile } from 'node:fs/promises';
 import { summarise, type Gains, type Scores } from './metrics';
@@ -41,6 +41,8 @@ async function main(): Promise<number> {
       `MRR:            ${f(summary.mrr)}`,
       `nDCG@5:         ${f(summary.ndcg5)}`,
       `nDCG@10:        ${f(summary.ndcg10)} (${summary.counted.ndcg} groups with a relevant candidate)`,
+      `precision@10:   ${f(summary.precision10)} (relevant stories in each reader's top 10, over 10 or the group's size if smaller)`,
+      `share@10:       ${f(summary.share10)} (relevant stories in each reader's top 10, over min(10, their relevant stories))`,
       ...(summary.missing.length ? [`not in both files: ${summary.missing.join(', ')}`] : []),
     ].join('\n'),
   );
