@@ -27,7 +27,7 @@ const SAME_TOPIC = 0.6;
 /** Words rarer than this in general English are jargon wherever they appear. */
 const EVERYDAY_RANK = 50_000;
 /** The cosine of topic profiles below which a clue and an article are in different fields. */
-const OTHER_FIELD = 0.3;
+const OTHER_FIELD = 0.2;
 /** The cosine of topic profiles at which they are in one field (field score 1). */
 const SAME_FIELD = 0.85;
 /** The chance that a story is for a reader when nothing in it matches anything of theirs. */
