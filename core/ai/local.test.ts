@@ -51,13 +51,13 @@ describe('local provider', () => {
     expect(answer.label).toBe(Ai.labelOf(answer.score));
     expect(answer.relevantClues).toEqual(['I build DeFi protocols']);
     expect(answer.reason).toBe(
-      'Very relevant because you build DeFi protocols: it covers every DeFi lending protocol.',
+      'It covers every DeFi lending protocol, for your clue on DeFi protocols.',
     );
   });
 
   it('writes the reason in the shape the relevance task asks every provider for', async () => {
-    // One sentence: the label, "because you" and the clue, then what in the article matches it.
-    const shape = /^(Slightly|Moderately|Quite|Very) relevant because you [^.]+: it [^.]+\.$/;
+    // One sentence: what in the article matches, then a phrase of the clue it serves.
+    const shape = /^It [^.]+, for your clue on [^.]+\.$/;
     const asked = [
       Ai.articleRelevance.system,
       JSON.stringify(Ai.articleRelevance.jsonSchema),
@@ -72,7 +72,7 @@ describe('local provider', () => {
       ['I run Solana validators'],
     );
     expect(answer.reason).toMatch(shape);
-    expect(answer.reason).toContain('because you run Solana validators');
+    expect(answer.reason).toContain('for your clue on Solana validators');
   });
 
   it('is deterministic', async () => {

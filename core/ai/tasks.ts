@@ -89,15 +89,16 @@ export type RelevanceAnswer = v.InferOutput<typeof RelevanceAnswer>;
 
 /** The shape of a reason, the same for every provider (the local one writes it, see local/reason.ts). */
 const REASON_EXAMPLE =
-  'Quite relevant because you audit smart contracts: it walks through a reentrancy exploit in a ' +
-  'lending protocol.';
+  'It walks through a reentrancy exploit in a lending protocol, for your clue on smart ' +
+  'contract audits.';
 
 const relevanceProperties = {
   label: { type: 'string', enum: [...RELEVANCE_LABELS] },
   score: { type: 'number', description: '0 (unrelated) to 1 (exactly what the reader wants)' },
   reason: text(
-    'One sentence the reader would write, naming the clue it matched in their words and what in ' +
-      `the article matches it, e.g. '${REASON_EXAMPLE}'`,
+    'One sentence the reader would write: what in the article matches, and which clue it serves ' +
+      'with a short phrase of that clue (never whole clues), or that the article is outside ' +
+      `their clues, e.g. '${REASON_EXAMPLE}'`,
   ),
   relevantClues: texts(
     'Every clue the article matches, copied exactly as given: at least one from Slightly ' +
@@ -110,9 +111,9 @@ const RELEVANCE_SYSTEM =
   'wrote about themselves). Judge the article only by its title and summary. Answer in the JSON ' +
   'schema given: a label, a score from 0 to 1 that agrees with the label, a reason and the clues ' +
   'it matches, copied exactly (at least one unless the label is Not Relevant). The reason is one ' +
-  'sentence a reader would write: the label, "because you" and the clue it matched, then what ' +
-  `the article says that matches it, e.g. '${REASON_EXAMPLE}' When it is not relevant, say what ` +
-  'it is about instead.';
+  'sentence a reader would write: what the article says that matches, then the clue it serves ' +
+  `named by a short phrase of that clue, never whole clues, e.g. '${REASON_EXAMPLE}' When it ` +
+  "is not relevant, say it is outside the reader's clues and what it is about instead.";
 
 /** One article against one reader's or audience's clues. */
 export const articleRelevance: AiTask<{ article: ArticleInput; clues: string[] }, RelevanceAnswer> =

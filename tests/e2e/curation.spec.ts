@@ -98,12 +98,14 @@ test.describe('scoring, matching and picks', () => {
     );
     const best = scores.sort((a, b) => b.score - a.score)[0]!;
     expect(best.relevantClues).toEqual(['run Ethereum validators']);
-    // Every story rated from 'Slightly Relevant' up names the clue it matched, in a sentence.
+    // Every story rated from 'Slightly Relevant' up says what matched and names a phrase of the clue.
     const rated = scores.filter((score) => score.label !== 'Not Relevant');
     expect(rated.some((score) => score.label === 'Slightly Relevant')).toBe(true);
     for (const score of rated) {
       expect(score.relevantClues).toEqual(['run Ethereum validators']);
-      expect(score.reason).toMatch(/^\w+ relevant because you run Ethereum validators: it .+\.$/);
+      expect(score.reason).toMatch(
+        /^(It covers .+, for|A loose match: it touches on .+, near) your clue on Ethereum validators\.$/,
+      );
     }
     await page.goto(`/admin-panel/articles/${best.articleId}`);
     const row = page

@@ -66,7 +66,10 @@ describe('the web3 field', () => {
     const name = 'Quasarine';
     expect(leaning(`I follow ${name}`)).toBeUndefined();
     const documents = [
-      { title: `${name} ships a new Solana validator client`, summary: 'Compute units and Anchor.' },
+      {
+        title: `${name} ships a new Solana validator client`,
+        summary: 'Compute units and Anchor.',
+      },
       { title: `Solana validators try ${name}`, summary: 'Priority fees fall on Solana.' },
       { title: `${name} and Agave: two Solana clients`, summary: 'Client diversity on Solana.' },
       { title: 'Aave lending markets add collateral', summary: 'Liquidations and oracles.' },

@@ -102,6 +102,23 @@ export function fieldMatch(clue: Float64Array, article: Float64Array): number {
   return Math.max(dot, covered);
 }
 
+/** How much a word's topics point the way of a text's (a unit direction): their cosine, 0 unknown. */
+export function affinity(
+  stem: string,
+  direction: Float64Array,
+  extra?: ReadonlyMap<string, Profile>,
+): number {
+  const profile = lexiconProfiles().get(stem) ?? extra?.get(stem);
+  if (!profile) return 0;
+  let dot = 0;
+  let norm = 0;
+  for (let t = 0; t < TOPIC_COUNT; t++) {
+    dot += profile[t]! * direction[t]!;
+    norm += profile[t]! ** 2;
+  }
+  return norm === 0 ? 0 : dot / Math.sqrt(norm);
+}
+
 /** The topic a pair of texts shares most: the index that adds most to their cosine. */
 export function sharedTopic(a: Float64Array, b: Float64Array): number | undefined {
   let best: number | undefined;

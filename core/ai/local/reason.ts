@@ -1,11 +1,10 @@
 // The local provider's reason: one sentence a reader would write on why a story is (or is not)
-// for them. It gives the label, names the clues that matched in the reader's own words, turned
-// to "you", and says what the story is about with a noun phrase of its title (else its summary):
-// "Quite relevant because you audit smart contracts: it covers a reentrancy bug in a lending
-// market."
+// for them. It says what the story is about with a noun phrase of its title (else its summary)
+// that holds what matched, and which clue it serves with a phrase of that clue, never the clues
+// whole: "It covers a reentrancy bug in a lending market, for your clue on smart contract
+// security." A story without a match says it is outside the reader's clues.
 import type { ArticleInput, RelevanceLabel } from '../tasks';
 import {
-  inSecondPerson,
   nounPhrases,
   sentenceCase,
   spell,
@@ -17,18 +16,8 @@ import {
 
 /** A topic longer than this drops its prepositional phrase ("a bug" rather than "a bug in ..."). */
 const MAX_TOPIC_WORDS = 10;
-/** More clues than this make a list, not a sentence; the rest stay in relevantClues. */
-const NAMED_CLUES = 2;
 /** Enough of a summary for its opening sentences: the topic is looked for there only. */
 const SUMMARY_CHARS = 600;
-
-const LEAD: Record<RelevanceLabel, string> = {
-  'Not Relevant': 'Not relevant',
-  'Slightly Relevant': 'Slightly relevant',
-  'Moderately Relevant': 'Moderately relevant',
-  'Quite Relevant': 'Quite relevant',
-  'Very Relevant': 'Very relevant',
-};
 
 /** A summary's opening sentences as plain text, cut at a sentence end (else a word end). */
 function opening(summary: string): string {
@@ -90,29 +79,63 @@ export function topicOf(
   return chosen && spelt(chosen.candidate, chosen.needsArticle);
 }
 
-const listed = (items: string[]) =>
-  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+/** A phrase of a clue and how much of the story it explains. */
+type Aspect = { text: string; hits: number; words: number };
 
 /**
- * The sentence. `clues` are the clues the story matched, best first (empty when not relevant);
- * `nearest` is the best-scoring clue, which a 'Not Relevant' reason sets the story against.
+ * The part of a clue a story serves, in the clue's own words: its noun phrase holding most of the
+ * words the story matched, directly or by field (`matched` answers for a stem), the shortest on
+ * ties. "I research smart contract security: audits, exploits and formal verification" is
+ * served by a story on storage layouts through "smart contract security", and by one on
+ * provers through "formal verification". Undefined when the clue has no noun phrase.
+ */
+export function aspectOf(clue: string, matched: (stem: string) => number): string | undefined {
+  const list = words(clue);
+  let best: Aspect | undefined;
+  for (const phrase of nounPhrases(list)) {
+    // A determiner or possessive reads oddly after "your clue on": the phrase starts after it.
+    let start = phrase.determiner ? phrase.start + 1 : phrase.start;
+    while (start < phrase.end - 1 && list[start]!.possessive) start++;
+    const span = list.slice(start, phrase.end);
+    const hits = span.flatMap((w) => w.stems).reduce((sum, stem) => sum + matched(stem), 0);
+    const found = { text: clueSpelling(span, clue), hits, words: span.length };
+    if (!best || hits > best.hits || (hits === best.hits && hits > 0 && found.words < best.words))
+      best = found;
+  }
+  return best && best.hits > 0 ? best.text : best?.text;
+}
+
+/** A clue's phrase as it reads mid-sentence: the reader's capitals kept, but not "I"'s sentence. */
+function clueSpelling(span: Word[], clue: string): string {
+  const first = span[0]!;
+  const head = clue.trimStart().startsWith(first.text)
+    ? sentenceCase(span.slice(0, 2), clue)
+    : first.text;
+  return spell([{ ...first, text: head }, ...span.slice(1)]);
+}
+
+/**
+ * The reason, in one sentence a reader would write: what in the story matched and which of their
+ * clues it serves (`aspect`, a phrase of that clue), or that it lies outside their clues. The
+ * label is shown beside it, so the sentence does not repeat it.
  */
 export function reasonFor(input: {
   label: RelevanceLabel;
-  clues: string[];
-  nearest: string;
   topic?: string;
+  aspect?: string;
 }): string {
-  const { label, topic } = input;
-  if (label === 'Not Relevant') {
-    const reader = inSecondPerson(input.nearest);
+  const { label, topic, aspect } = input;
+  if (label === 'Not Relevant' || !aspect) {
     return topic
-      ? `Not relevant: it is about ${topic}, while ${reader}.`
-      : `Not relevant: nothing in its title or summary matches that ${reader}.`;
+      ? `Outside your clues: it is about ${topic}.`
+      : 'Outside your clues: nothing in its title or summary matches them.';
   }
-  const because = listed(input.clues.slice(0, NAMED_CLUES).map(inSecondPerson));
-  const what = topic
-    ? `: it ${label === 'Slightly Relevant' ? 'touches on' : 'covers'} ${topic}`
-    : '';
-  return `${LEAD[label]} because ${because}${what}.`;
+  if (label === 'Slightly Relevant') {
+    return topic
+      ? `A loose match: it touches on ${topic}, near your clue on ${aspect}.`
+      : `A loose match, near your clue on ${aspect}.`;
+  }
+  return topic
+    ? `It covers ${topic}, for your clue on ${aspect}.`
+    : `It matches your clue on ${aspect}.`;
 }

@@ -14,8 +14,8 @@
 // and the reason says so in a sentence (reason.ts).
 import { labelOf, type ArticleInput, type RelevanceAnswer } from '../tasks';
 import { FACET_KINDS, facetKey, idf, type Corpus } from './corpus';
-import { domainVector, fieldMatch } from './domain';
-import { reasonFor, topicOf } from './reason';
+import { affinity, domainVector, fieldMatch } from './domain';
+import { aspectOf, reasonFor, topicOf } from './reason';
 import { bigrams, terms, topicWeight, type Term } from './text';
 import { cosine, textVector, type WordVectors } from './vectors';
 
@@ -24,6 +24,8 @@ export type Ranker = { corpus: Corpus; vectors: WordVectors };
 const PHRASE_BONUS = 0.1;
 /** The cosine of centred vectors at which a clue and an article are on one topic (topic score 1). */
 const SAME_TOPIC = 0.6;
+/** A story's word whose topics point this near the clue's is part of what matched. */
+const RELATED = 0.5;
 /** Words rarer than this in general English are jargon wherever they appear. */
 const EVERYDAY_RANK = 50_000;
 /** The cosine of topic profiles below which a clue and an article are in different fields. */
@@ -182,7 +184,7 @@ export function articleRater(
         const field = trust * sameField;
         const general = topic * (1 - trust * (1 - sameField));
         const text = 1 - (1 - lexical) * (1 - general) * (1 - field);
-        return { clue, facet, text, stems: words.stems };
+        return { clue, facet, text, stems: words.stems, field: clueField.vector };
       })
       .sort((a, b) => b.text - a.text);
     const [best, ...rest] = scored;
@@ -206,16 +208,23 @@ export function articleRater(
     const earned = own.filter((s) => labelOf(s.own) !== 'Not Relevant');
     const named = label === 'Not Relevant' ? [] : earned.length > 0 ? earned : own.slice(0, 1);
     const lead = named[0] ?? best!;
-    const topic = topicOf(article, { direct: new Set(lead.stems), related: new Set() });
+    // What matched: the clue's words the story uses, and the story's words in the clue's part of
+    // the field (and the other way round, for the clue's phrase the story serves).
+    const direct = new Set(lead.stems);
+    const related = new Set(
+      articleTerms
+        .map((term) => term.stem)
+        .filter((stem) => affinity(stem, lead.field, corpus.profiles) >= RELATED),
+    );
+    const topic = topicOf(article, { direct, related });
+    const aspect = aspectOf(
+      lead.clue,
+      (stem) => (direct.has(stem) ? 2 : 0) + affinity(stem, articleField.vector, corpus.profiles),
+    );
     return {
       label,
       score,
-      reason: reasonFor({
-        label,
-        clues: named.map((s) => s.clue),
-        nearest: best!.clue,
-        topic,
-      }),
+      reason: reasonFor({ label, topic, aspect }),
       relevantClues: named.map((s) => s.clue),
     };
   };
