@@ -1,10 +1,11 @@
 // npm run bench:scoring: article x audience pairs scored per second with the local provider
 // (against DynamoDB Local in memory, scores stored, CHUNKS_IN_PARALLEL chunks at a time as the
 // worker runs them), beside the local provider's own rating speed with no storage (the baseline),
-// and that beside today's ranker (main at 266856c, kept in baseline/) on the same pairs; and model
+// and that beside today's ranker (main at 446fbaa, kept in baseline/) on the same pairs and
+// corpus; each ranker's resident memory in a process of its own (ranker-memory.ts); and model
 // calls per 1,000 pairs through the real openai client against the fake OpenAI server.
-// Exits 1 when a count is not what the run should have stored, or when the local provider rates
-// at less than half the speed of today's ranker. The baseline is measured before and after the
+// Exits 1 when a count is not what the run should have stored, when the local provider rates
+// at less than half the speed of today's ranker, or when it holds 200 MB more than it. The baseline is measured before and after the
 // stored runs; ratios to it are printed only when it held still (scripts/bench/lib.ts).
 // Then a reader's feed list (ADR 0033): the read p50/p99 of one page for a reader with
 // BENCH_READER_SCORES scores, one read at a time, as a request reads it.
@@ -12,6 +13,7 @@
 //   BENCH_PARALLEL=4           chunks scored at once
 //   BENCH_READER_SCORES=2000   a reader's scores for the feed-list read
 //   BENCH_FEED_READS=200       feed-list reads timed
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ulid } from 'ulid';
@@ -35,8 +37,20 @@ const ARTICLES = Math.floor(envNumber('BENCH_ARTICLES', 200));
 const PARALLEL = Math.floor(envNumber('BENCH_PARALLEL', 4));
 const READER_SCORES = Math.floor(envNumber('BENCH_READER_SCORES', 2000));
 const FEED_READS = Math.floor(envNumber('BENCH_FEED_READS', 200));
-/** The local provider may rate no slower than half of today's ranker (issue 17). */
+/** The local provider may rate no slower than half of today's ranker (issues 17 and 31). */
 const MIN_SPEED_RATIO = 0.5;
+/** Nor hold more than this much more resident memory than it (issue 31). */
+const MAX_MEMORY_GROWTH_MB = 200;
+
+/** A ranker's resident memory after rating the seed, measured in a process of its own. */
+function rankerMemoryMb(which: 'today' | 'product'): number {
+  const out = execFileSync(
+    'npx',
+    ['tsx', new URL('./ranker-memory.ts', import.meta.url).pathname, which],
+    { encoding: 'utf8' },
+  );
+  return (JSON.parse(out.trim().split('\n').at(-1)!) as { rssMb: number }).rssMb;
+}
 
 async function main(): Promise<number> {
   console.error('Starting DynamoDB Local (in memory) and the fake OpenAI server...');
@@ -74,10 +88,16 @@ async function main(): Promise<number> {
   // The corpus snapshot the import's refresh would have stored for these articles.
   await Ai.refreshCorpus(articles);
 
+  console.error("Each ranker's resident memory, in a process of its own...");
+  const memory = { today: rankerMemoryMb('today'), product: rankerMemoryMb('product') };
+
   console.error(`Today's ranker rating ${pairs} pairs, nothing stored...`);
-  todaysRanker(articles[0]!, targets[0]!.clues);
+  const snapshot = await Ai.corpusSnapshot();
+  const todays = { corpus: snapshot!.corpus, vectors: await Ai.wordVectors() };
+  todaysRanker(articles[0]!, targets[0]!.clues, todays);
   let started = performance.now();
-  for (const article of articles) for (const { clues } of targets) todaysRanker(article, clues);
+  for (const article of articles)
+    for (const { clues } of targets) todaysRanker(article, clues, todays);
   const todayMs = performance.now() - started;
 
   console.error(`Baseline: the local provider rating ${pairs} pairs, nothing stored...`);
@@ -195,7 +215,9 @@ async function main(): Promise<number> {
   ];
   const speedRatio = todayMs / baselineMs;
   const fastEnough = speedRatio >= MIN_SPEED_RATIO;
-  const ok = checks.every((check) => check.actual === check.expected) && fastEnough;
+  const growth = memory.product - memory.today;
+  const smallEnough = growth <= MAX_MEMORY_GROWTH_MB;
+  const ok = checks.every((check) => check.actual === check.expected) && fastEnough && smallEnough;
   console.log(
     [
       ...report(
@@ -257,6 +279,9 @@ async function main(): Promise<number> {
       `The local provider rates ${perSecond(pairs, baselineMs)} pairs/s, today's ranker ` +
         `${perSecond(pairs, todayMs)}: ratio ${speedRatio.toFixed(2)} ` +
         `(at least ${MIN_SPEED_RATIO}: ${fastEnough ? 'ok' : 'TOO SLOW'}).`,
+      `Resident memory after rating the seed: today's ranker ${memory.today.toFixed(0)} MB, the ` +
+        `local provider's ${memory.product.toFixed(0)} MB: ${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB ` +
+        `(at most +${MAX_MEMORY_GROWTH_MB}: ${smallEnough ? 'ok' : 'TOO BIG'}).`,
       '',
       checksTable(checks),
       ok ? 'Counts and speed PASS' : 'FAIL: see the checks and the speed ratio above',

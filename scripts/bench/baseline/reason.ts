@@ -1,3 +1,4 @@
+// The local reason as main had it at 446fbaa, for the baseline ranker beside it.
 // The local provider's reason: one sentence a reader would write on why a story is (or is not)
 // for them. It gives the label, names the clues that matched in the reader's own words, turned
 // to "you", and says what the story is about with a noun phrase of its title (else its summary):
