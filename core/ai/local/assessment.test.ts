@@ -59,7 +59,9 @@ describe('local clue assessment', () => {
   });
 
   it('names only specific words as topics', async () => {
-    const { reasoning } = await assess('I build DeFi lending on Ethereum, with a focus on security');
+    const { reasoning } = await assess(
+      'I build DeFi lending on Ethereum, with a focus on security',
+    );
     expect(reasoning).toMatch(/\(defi, lending, ethereum, security\)/);
   });
 
