@@ -17,6 +17,7 @@ export { defaultRetryPolicy, backoffDelay, retryAfterMs, type RetryPolicy } from
 export { openAiProvider, toAiError, type OpenAiSettings } from './openai';
 export { localProvider, type LocalProviderOptions } from './local/index';
 export { storyClues } from './local/chat';
+export { storyChips } from './local/chips';
 export {
   buildCorpus,
   facetKey,

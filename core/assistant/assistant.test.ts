@@ -189,9 +189,9 @@ describe('feedback on an article', () => {
         currentClues,
       });
     expect(CHAT_CHIP).toBe('Let me chat with the assistant');
-    expect((await liked([])).suggestions).toEqual(['I follow EigenLayer', 'I follow AVSs']);
+    expect((await liked([])).suggestions).toEqual(['More on EigenLayer', 'More on AVSs']);
     const { suggestions } = await liked(['i follow eigenlayer', 'I research MEV']);
-    expect(suggestions).toEqual(['I follow AVSs', 'I follow operator sets']);
+    expect(suggestions).toEqual(['More on AVSs', 'More on operator sets']);
   });
 
   it('offers no clue chips for a disliked story: a clue would attract more like it', async () => {

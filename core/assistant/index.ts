@@ -387,7 +387,7 @@ export async function initializeThread(
   ).go();
   const suggestions =
     story && input.category === 'positive_feeback_on_article'
-      ? Ai.storyClues(story, clues, STORY_CHIPS)
+      ? Ai.storyChips(story, clues, STORY_CHIPS)
       : [];
   return { threadId, messages: [shown(opening)], suggestions };
 }

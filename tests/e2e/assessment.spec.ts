@@ -82,3 +82,36 @@ test.describe('refused input', () => {
     await expect(form.getByRole('status')).toBeEmpty();
   });
 });
+
+test('the funnel’s call rates gibberish and vague clues low, and asks for more only with examples', async ({
+  request,
+}) => {
+  const assess = async (clue: string, prefix = PREFIX, pointer?: string) => {
+    const answer = await request.post('/api/audience-name-assessment', {
+      data: { prefix, pointer, clue },
+    });
+    expect(answer.status()).toBe(200);
+    return (await answer.json()) as { rank: string; suggestions: string[] };
+  };
+  for (const clue of ['asdf qwer', 'zxcv bnm', 'things on the internet', 'stuff']) {
+    expect(await assess(clue), clue).toMatchObject({ rank: 'VERY_LOW', suggestions: [] });
+  }
+  expect(['VERY_LOW', 'LOW']).toContain((await assess('news about crypto and web3')).rank);
+  // 'Good start! Can you make it more specific? For example:' comes with examples to pick.
+  for (const [clue, prefix, pointer] of [
+    ['news about crypto and web3', PREFIX],
+    ['lending on Ethereum', PREFIX],
+    ['lending on Ethereum', 'I build', 'protocols for'],
+    ['vote in a DAO', PREFIX],
+    [MIDDLING, PREFIX],
+  ] as const) {
+    const { rank, suggestions } = await assess(clue, prefix, pointer);
+    if (rank === 'LOW' || rank === 'OK') expect(suggestions.length, clue).toBeGreaterThan(0);
+  }
+  expect(
+    await assess(
+      'I build DeFi lending on Ethereum, with a focus on smart-contract security',
+      'I am',
+    ),
+  ).toMatchObject({ rank: 'VERY_HIGH' });
+});

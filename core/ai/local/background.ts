@@ -1,6 +1,6 @@
 // A small background corpus of web3 news lines, for clue assessment (assessment.ts: which words
 // are common in this domain and so say little) and suggestions (suggestions.ts: the specific
-// topics a broad clue may mean). Relevance no longer reads it: it learns from the product's own
+// topics a broad clue may mean, and the concrete examples for one nothing in it narrows). Relevance no longer reads it: it learns from the product's own
 // articles (ADR 0031). Changing it changes assessments and suggestions, so tests pin its effects.
 export const BACKGROUND = [
   'New DeFi lending protocol launches with isolated markets and risk parameters',
@@ -55,4 +55,10 @@ export const BACKGROUND = [
   'Wallet designers simplify signing, recovery and onboarding for self-custody users',
   'Solana developers optimise compute units and programs in Rust',
   'MEV searchers run bundles, backruns and arbitrage through block builders',
+  // The domain's own broad words, as general web3 news uses them: "crypto", "web3" and
+  // "blockchain" fit nearly every story, so a clue of only them is broad.
+  'Crypto roundup: the week in web3 and blockchain',
+  'Web3 community debates the future of crypto on social media',
+  'Crypto and web3 companies hire as the blockchain industry grows',
+  'Blockchain projects announce web3 partnerships and crypto integrations',
 ];

@@ -48,7 +48,9 @@ const idfOf = (docs: number, df: number) =>
  * The IDF that `bm25([document])` gives, without learning the background corpus again on every
  * call (an assessment's main cost): its document frequencies are counted once per process.
  */
-export function idfWithDocument(document: string[]): Pick<Weights, 'idf' | 'maxIdf'> {
+export function idfWithDocument(
+  document: string[],
+): Pick<Weights, 'idf' | 'maxIdf'> & { inBackground(stem: string): boolean } {
   const background = (backgroundCounts ??= countBackground());
   const docs = background.docs + 1;
   const stems = new Set(document);
@@ -68,6 +70,8 @@ export function idfWithDocument(document: string[]): Pick<Weights, 'idf' | 'maxI
   return {
     idf: (stem) => (df(stem) > 0 ? idfOf(docs, df(stem)) : maxIdf),
     maxIdf,
+    /** Whether the web3 background corpus uses the stem: a word of the domain. */
+    inBackground: (stem) => background.df.has(stem),
   };
 }
 

@@ -209,3 +209,53 @@ export function moreSpecific(descriptor: string, starter: string, closest: numbe
   }
   return found.slice(0, MAX_SUGGESTIONS);
 }
+
+/** Words in an example's topic: one word is rarely a topic, more read as a headline. */
+const TOPIC_WORDS = { min: 2, max: 3 };
+/** How specific (0..1) each of a topic's words must be: the domain's broad words are no focus. */
+const MIN_TOPIC_SPECIFICITY = 0.75;
+
+/**
+ * Concrete clues for a descriptor that nothing in it can make more specific: the reader's words
+ * with a focus the closest background lines name ("lending on Ethereum" -> "lending on Ethereum
+ * with a focus on liquidation thresholds"), one per line, closest first. A focus is the line's
+ * most specific noun phrase after its subject (a headline's subject is who acts, and taggers
+ * misread its verb), of words the descriptor lacks, that reads alone.
+ */
+export function concreteExamples(
+  descriptor: string,
+  closest: number[],
+  specificity: (stem: string) => number,
+): string[] {
+  const tidy = descriptor
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\s.,;:!]+$/, '');
+  const own = new Set(words(tidy).map(key));
+  const stemsOf = (topic: Word[]) => topic.flatMap((w) => w.stems);
+  const weight = (topic: Word[]) => stemsOf(topic).reduce((s, stem) => s + specificity(stem), 0);
+  const found: string[] = [];
+  for (const index of closest) {
+    const line = backgroundLines()[index]!;
+    const [focus] = line.phrases
+      .slice(1)
+      .map((phrase) => ({ phrase, topic: body(line.list, phrase) }))
+      .filter(
+        ({ phrase, topic }) =>
+          !phrase.determiner &&
+          topic.length >= TOPIC_WORDS.min &&
+          topic.length <= TOPIC_WORDS.max &&
+          topic.every((w) => isContent(w) && !own.has(key(w)) && !w.possessive) &&
+          stemsOf(topic).every((stem) => specificity(stem) >= MIN_TOPIC_SPECIFICITY) &&
+          standsAlone(phrase),
+      )
+      .sort((a, b) => weight(b.topic) - weight(a.topic));
+    if (!focus) continue;
+    const from = focus.phrase.start;
+    const topic = focus.topic.map((_, i) => asWritten(line, from + i));
+    const example = `${tidy} with a focus on ${spell(topic)}`;
+    if (example.length <= MAX_CHARS && !found.includes(example)) found.push(example);
+    if (found.length >= MAX_SUGGESTIONS) break;
+  }
+  return found;
+}

@@ -1,7 +1,10 @@
-// The banner a like or dislike opens (spec: Feed feedback), kept in view at the foot of the
-// stories while the reader scrolls: its chips, the first 'Let me chat with the assistant' (the
-// side panel on the story's conversation), each other one a clue to add; then 'Thank you for
-// your feedback, it means a lot!'. A refusal shows the spec's error banner.
+// The banner a like or dislike opens (spec: Feed feedback): its chips, the first 'Let me chat
+// with the assistant' (the side panel on the story's conversation), each other one a clue to add;
+// then 'Thank you for your feedback, it means a lot!'. A refusal shows the spec's error banner.
+// The page owns it (the story may move or leave when the list is rebuilt), and it shows in flow
+// under the story it is about while that story is on the page, so it never covers a story's text.
+import { useEffect, useState, type ReactElement } from 'react';
+import { createPortal } from 'react-dom';
 import { Link, useFetcher } from '@remix-run/react';
 import type { ActionResult } from '#web/lib/feed.server';
 import { FEEDBACK_BANNERS } from '#web/lib/feed-texts';
@@ -23,31 +26,75 @@ type Props = {
   panelHref(threadId: string): string;
 };
 
-export function FeedbackBanner({ answered, panelHref }: Props) {
+/**
+ * The card of the story with this id while it is on the page. Looked up after every render: the
+ * list may have been rebuilt and the story moved or gone. Before hydration (and without
+ * JavaScript) there is none, and the banner stays where the page puts it.
+ */
+function useCardOf(articleId: string | undefined): Element | undefined {
+  const [card, setCard] = useState<Element>();
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- every render; it sets only on a change
+  useEffect(() => {
+    const found = articleId
+      ? (document.getElementById(`story-${articleId}`)?.closest('.story-card') ?? undefined)
+      : undefined;
+    if (found !== card) setCard(found);
+  });
+  return card;
+}
+
+export function FeedbackBanner(props: Props) {
+  const { banner, articleId, answer } = useFeedbackBanner(props);
+  const card = useCardOf(articleId);
+  // A new answer under a story low in the window: scrolled just enough to show it whole.
+  useEffect(() => {
+    card?.querySelector('.feed-banner--feedback')?.scrollIntoView({ block: 'nearest' });
+  }, [card, answer]);
+  if (!banner) return null;
+  return card ? createPortal(banner, card) : banner;
+}
+
+/** What the newest answer shows, which story it is about, and the answer itself. */
+function useFeedbackBanner({ answered, panelHref }: Props): {
+  banner?: ReactElement;
+  articleId?: string;
+  answer?: Answer;
+} {
   const feedback = useFetcher<Answer>({ key: FEEDBACK_FETCHER });
   const chip = useFetcher<Answer>({ key: 'feedback-chip' });
   const page = answered && 'articleId' in answered ? answered : undefined;
   // The newest answer wins: a chip answers after the feedback that offered it.
   const latest = [chip.data, feedback.data, page].find(Boolean);
   const opened = [feedback.data, page].find(isOpened);
+  const about = (answer: Answer | undefined) =>
+    answer && 'articleId' in answer ? answer.articleId : undefined;
   if (isError(latest)) {
-    return (
-      <div className="feed-banner feed-banner--error feed-banner--floating" role="alert">
-        <p className="feed-banner__title">{FEEDBACK_BANNERS.errorTitle}</p>
-        <p>{latest.error}</p>
-      </div>
-    );
+    return {
+      articleId: about(latest),
+      answer: latest,
+      banner: (
+        <div className="feed-banner feed-banner--error feed-banner--feedback" role="alert">
+          <p className="feed-banner__title">{FEEDBACK_BANNERS.errorTitle}</p>
+          <p>{latest.error}</p>
+        </div>
+      ),
+    };
   }
-  if (isThanks(latest) || isThanks(page)) {
-    return (
-      <div className="feed-banner feed-banner--floating" role="status">
-        <p className="feed-banner__title">{FEEDBACK_BANNERS.chipThanks}</p>
-      </div>
-    );
+  const thanks = [latest, page].find(isThanks);
+  if (thanks) {
+    return {
+      articleId: about(thanks),
+      answer: thanks,
+      banner: (
+        <div className="feed-banner feed-banner--feedback" role="status">
+          <p className="feed-banner__title">{FEEDBACK_BANNERS.chipThanks}</p>
+        </div>
+      ),
+    };
   }
-  if (!opened) return null;
-  return (
-    <div className="feed-banner feed-banner--floating" role="status">
+  if (!opened) return {};
+  const banner = (
+    <div className="feed-banner feed-banner--feedback" role="status">
       <ul className="chips" aria-label="What would you like to do?">
         {opened.chips.map((text, index) =>
           index === 0 ? (
@@ -78,4 +125,5 @@ export function FeedbackBanner({ answered, panelHref }: Props) {
       </ul>
     </div>
   );
+  return { banner, articleId: opened.articleId, answer: opened };
 }

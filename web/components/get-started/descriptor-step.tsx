@@ -101,9 +101,12 @@ function Feedback({ entry, onPick }: { entry: Entry; onPick(name: string): void 
         </label>
       </p>
       {entry.rank === 'VERY_LOW' && <p>{FEEDBACK.VERY_LOW}</p>}
-      {(entry.rank === 'LOW' || entry.rank === 'OK') && (
-        <Suggestions title={FEEDBACK.moreSpecific} items={entry.suggestions} onPick={onPick} />
-      )}
+      {(entry.rank === 'LOW' || entry.rank === 'OK') &&
+        (entry.suggestions.length > 0 ? (
+          <Suggestions title={FEEDBACK.moreSpecific} items={entry.suggestions} onPick={onPick} />
+        ) : (
+          <p>{FEEDBACK.moreSpecificWithoutExamples}</p>
+        ))}
       {entry.rank === 'HIGH' && <p>{FEEDBACK.HIGH}</p>}
       {entry.rank === 'VERY_HIGH' && <p>{FEEDBACK.VERY_HIGH}</p>}
     </>
@@ -115,22 +118,21 @@ function Examples({ examples, onPick }: { examples: string[]; onPick(name: strin
   return <Suggestions title={FEEDBACK.examples} items={examples} onPick={onPick} />;
 }
 
+/** A lead ending in 'For example:' and the items after it; callers give at least one item. */
 function Suggestions(props: { title: string; items: string[]; onPick(name: string): void }) {
   const id = useId();
   return (
     <>
       <p id={id}>{props.title}</p>
-      {props.items.length > 0 && (
-        <ul aria-labelledby={id} className="cloud">
-          {props.items.map((item) => (
-            <li key={item}>
-              <button type="button" className="cloud__item" onClick={() => props.onPick(item)}>
-                {item}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ul aria-labelledby={id} className="cloud">
+        {props.items.map((item) => (
+          <li key={item}>
+            <button type="button" className="cloud__item" onClick={() => props.onPick(item)}>
+              {item}
+            </button>
+          </li>
+        ))}
+      </ul>
     </>
   );
 }

@@ -183,6 +183,8 @@ export const FEEDBACK = {
   VERY_LOW:
     'This descriptor is too broad and will not help us with finding relevant information for you. Please try typing something more specific.',
   moreSpecific: 'Good start! Can you make it more specific? For example:',
+  /** The same prompt when there is no example to show: never 'For example:' with nothing after. */
+  moreSpecificWithoutExamples: 'Good start! Can you make it more specific?',
   HIGH: 'Great job! This description really helps us with picking stories for you',
   VERY_HIGH: 'Amazing descriptor! Sit tight any super-relevant stories are coming your way!',
 } as const;
