@@ -116,7 +116,8 @@ const OPENING: Record<ThreadCategory, (clues: string[]) => string> = {
     'What do you do in web3? Do you build, invest in, research or collect something?',
   change_clues: (clues) =>
     clues.length === 0
-      ? 'You have not given us any clues yet. What do you do in web3? Do you build, invest in, research or collect something?'
+      ? 'You have not given us any clues yet. Tell me what you follow in web3, for example “I build ' +
+        'DeFi lending on Ethereum”, and what you would rather not see.'
       : `Here are the clues you've given us:\n\n${clues.map((clue) => `- ${clue}`).join('\n')}\n\nWhat would you like to add, change or remove?`,
   negative_feeback_on_article: () =>
     'Sorry this story was not for you. What about it missed the mark, so I can adjust your clues?',
