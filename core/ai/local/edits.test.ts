@@ -323,6 +323,23 @@ const CASES: Record<string, Case> = {
     clues: [MEV],
     reply: /^Sorry, I did not understand that\./,
   },
+  '"Don\'t show me X stuff" mutes X': {
+    said: ["Don't show me Solana stuff"],
+    clues: [LENDING],
+    mute: ['Solana'],
+  },
+  'less of one thing and more of another in one sentence': {
+    said: ['Show me less NFT news and more DeFi'],
+    clues: [MEV],
+    add: ['I want more on DeFi'],
+    mute: ['NFT'],
+    reply: 'More of: DeFi. Less of: NFT. Choose Review my clues when you are done.',
+  },
+  'a negated first-person sentence is no clue: the assistant asks': {
+    said: ['I am not a developer'],
+    clues: [MEV],
+    reply: /^Sorry, I did not understand that\./,
+  },
   // Show again.
   'show a muted topic again': {
     said: ['Show me Solana again'],

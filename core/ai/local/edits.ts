@@ -470,6 +470,10 @@ const READERS: [RegExp, Reader][] = [
   [/^stop (?:seeing|getting|reading) (.+)$/i, (m, s, c) => muting(m[1]!, s, c, false)],
   [/^no more (.+)$/i, (m, s, c) => muting(m[1]!, s, c, false)],
   [
+    /^(?:I )?(?:do not|never) (?:show|send|give|recommend)(?: me| us)? (.+)$/i,
+    (m, s, c) => muting(m[1]!, s, c, false),
+  ],
+  [
     /^(?:I )?(?:do not|never|will not) (?:want|need|like)(?: to (?:see|read|get|hear about))?(?: any ?more| any)? (.+)$/i,
     (m, s, c) => muting(m[1]!, s, c, false),
   ],
@@ -531,8 +535,18 @@ const READERS: [RegExp, Reader][] = [
     /^(?:add|include|track|cover|watch|put in|start following|follow|subscribe to|add in|plus) (.+?)(?: (?:to|in|into|on) (?:my|the) (?:clues|clue list|list|feed|interests))?$/i,
     (m, s) => adding(m[1]!, s),
   ],
-  [/^I\b.*/i, (m, s) => adding(m[0], s)],
+  [/^I\b.*/i, (m, s) => (NEGATED.test(m[0]) ? negated(m[0], s) : adding(m[0], s))],
 ];
+
+const NEGATED = /\b(?:not|never|no longer)\b/i;
+
+/** "I am not a developer": no clue; a clue it names goes, else the assistant asks. */
+function negated(text: string, state: State): Reading {
+  const pointed = pointAt(text.replace(/^I (?:\w+ )?(?:not|never|no longer)\s+/i, ''), state);
+  return pointed.clues.length === 1
+    ? heard(remove(state, pointed.clues[0]!))
+    : asking(QUESTIONS.help);
+}
 
 /** A clause nobody's phrasing matched: a topic to add (or, on a disliked story, to mute). */
 function fragment(text: string, state: State, context: EditContext): Reading {
@@ -558,7 +572,7 @@ function readClause(raw: string, state: State, context: EditContext): Reading {
 
 /** Where a new request starts inside a sentence ("..., I mostly care about ...", "and add X"). */
 const CLAUSE_START =
-  /^(?:(?:and|but|then|also|so|plus|please|pls|can you|could you|would you|oh and)\s+)*(?:I\b|add\b|remove\b|drop\b|delete\b|stop\b|no more\b|keep\b|replace\b|swap\b|change\b|mute\b|hide\b|show me\b|give me\b|more (?:on|about|of)\b|less\b|fewer\b|forget\b|include\b|unmute\b|get rid\b|take out\b|do not\b|don't\b|not\b|only\b|bring back\b|follow\b|skip\b|block\b|enough\b)/i;
+  /^(?:(?:and|but|then|also|so|plus|please|pls|can you|could you|would you|oh and)\s+)*(?:I\b|add\b|remove\b|drop\b|delete\b|stop\b|no more\b|keep\b|replace\b|swap\b|change\b|mute\b|hide\b|show me\b|give me\b|more\b|less\b|fewer\b|forget\b|include\b|unmute\b|get rid\b|take out\b|do not\b|don't\b|not\b|only\b|bring back\b|follow\b|skip\b|block\b|enough\b)/i;
 
 /** A message's requests: its sentences, cut where a new request starts. */
 export function clausesOf(message: string): string[] {
