@@ -159,6 +159,8 @@ describe('local provider', () => {
       cluesToBeAdded: ['I run Solana validators'],
       cluesToBeRemoved: ['I collect generative art'],
       cluesToRemain: [],
+      mutesToBeAdded: [],
+      mutesToBeRemoved: [],
     });
   });
 

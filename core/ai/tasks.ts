@@ -199,6 +199,8 @@ const ClueChanges = v.object({
   cluesToBeAdded: v.array(v.string()),
   cluesToBeRemoved: v.array(v.string()),
   cluesToRemain: v.array(v.string()),
+  mutesToBeAdded: v.array(v.string()),
+  mutesToBeRemoved: v.array(v.string()),
 });
 export type ClueChanges = v.InferOutput<typeof ClueChanges>;
 
@@ -208,31 +210,53 @@ const StoryInput = v.object({
   summary: v.pipe(v.string(), v.maxLength(5_000)),
 });
 
+/** A topic the reader does not want ("Solana", "DAO treasury management"). */
+const Mute = v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(200));
+
 /**
- * The clues a conversation with the assistant settled on (the spec's clues review). `story` is
- * the story a feedback thread is about: the rendered prompt names it for a language model, and
- * the local provider reads it here.
+ * The clues a conversation with the assistant settled on (the spec's clues review), and the
+ * topics the reader asked not to see (mutes) or to see again. `story` is the story a feedback
+ * thread is about and `feedback` whether the reader liked it: the rendered prompt names them for
+ * a language model, and the local provider reads them here.
  */
 export const assistantClues: AiTask<
-  { category: 'onboarding' | 'change_clues'; currentClues: string[]; story?: Story },
+  {
+    category: 'onboarding' | 'change_clues';
+    currentClues: string[];
+    currentMutes?: string[];
+    story?: Story;
+    feedback?: 'liked' | 'disliked';
+  },
   ClueChanges
 > = {
   name: 'assistant-clues',
   schemaName: 'assistant_clues',
   system:
-    'From the conversation so far, list the clues (short first-person sentences such as ' +
-    "'I build DeFi protocols') the reader wants added, the current clues to remove, and the " +
-    'current clues to keep, copying current clues exactly. Answer in the JSON schema given.',
+    'From the conversation so far, list exactly what the reader asked for, nothing more. Clues ' +
+    "are short first-person sentences such as 'I build DeFi protocols' or 'I care about oracle " +
+    "risk', written cleanly (no 'please', no 'also'). List the new clues to add, the current " +
+    'clues to remove and the current clues to keep, copying current clues exactly. When the ' +
+    'reader drops or keeps only part of a clue ("drop the formal verification part"), remove the ' +
+    "clue and add it rewritten ('I research smart contract security: audits, exploits and " +
+    "formal verification' becomes 'I research smart contract security: audits and exploits'). " +
+    'A topic the reader does not want ("stop showing me Solana", "no more X", "less about Y") ' +
+    "is a mute: a short topic phrase such as 'Solana' or 'DAO treasury management', never a " +
+    'clue; list new ones in mutesToBeAdded and the current mutes they want back in ' +
+    'mutesToBeRemoved. Answer in the JSON schema given.',
   input: v.object({
     category: v.picklist(['onboarding', 'change_clues']),
     currentClues: v.pipe(v.array(Clue), v.maxLength(100)),
+    currentMutes: v.optional(v.pipe(v.array(Mute), v.maxLength(100))),
     story: v.optional(StoryInput),
+    feedback: v.optional(v.picklist(['liked', 'disliked'])),
   }),
   answer: ClueChanges,
   jsonSchema: strictObject({
     cluesToBeAdded: texts('New clues, each a short first-person sentence'),
     cluesToBeRemoved: texts('Current clues the reader no longer wants, copied exactly'),
     cluesToRemain: texts('Current clues to keep, copied exactly'),
+    mutesToBeAdded: texts('Topics the reader asked not to see, each a short topic phrase'),
+    mutesToBeRemoved: texts('Current mutes the reader wants to see again, copied exactly'),
   }),
 };
 

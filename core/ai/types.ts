@@ -81,6 +81,15 @@ export type ChatRequest = {
    * no instructions, reads it here.
    */
   story?: Story;
+  /**
+   * The thread this chat belongs to, for the local provider, which reads no instructions: the
+   * onboarding interview or a change of clues (feedback included), with the reader's clues.
+   */
+  thread?: {
+    category: 'onboarding' | 'change_clues';
+    currentClues: string[];
+    feedback?: 'liked' | 'disliked';
+  };
   signal?: AbortSignal;
 };
 export type ChatReply = { message: string; usage: AiUsage; model: AiModelRef };

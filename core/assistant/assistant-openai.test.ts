@@ -113,6 +113,8 @@ describe('the assistant with an OpenAI model', () => {
       cluesToBeAdded: ['I follow EigenLayer operator sets'],
       cluesToBeRemoved: [],
       cluesToRemain: ['I research MEV'],
+      mutesToBeAdded: [],
+      mutesToBeRemoved: [],
     });
     const review = (await retrieveClues({ userId, threadId })).at(-1)!;
     const sent = completions()[0]!.body.messages as { role: string; content: string }[];
@@ -159,6 +161,8 @@ describe('the assistant with an OpenAI model', () => {
       cluesToBeAdded: ['I run Solana validators'],
       cluesToBeRemoved: ['I collect generative art', 'I never had this clue'],
       cluesToRemain: ['I research MEV'],
+      mutesToBeAdded: [],
+      mutesToBeRemoved: [],
     });
 
     const review = (await retrieveClues({ userId, threadId })).at(-1)!;
@@ -181,6 +185,56 @@ describe('the assistant with an OpenAI model', () => {
       // A clue the user does not have cannot be removed, whatever the model says.
       cluesToBeRemoved: [{ clue: 'I collect generative art' }],
       cluesToRemain: [{ clue: 'I research MEV' }],
+    });
+  });
+
+  it('reads mutes out of the strict json_schema answer, unmuting only what the reader mutes', async () => {
+    const userId = user();
+    const currentClues = [
+      'I research smart contract security: audits, exploits and formal verification',
+    ];
+    const { threadId } = await initializeThread({ userId, category: 'change_clues', currentClues });
+    await sendMessage({
+      userId,
+      threadId,
+      message:
+        'Drop the formal verification part. Stop showing me Solana, and NFT drops are fine again.',
+    });
+    const chat = completions()[0]!.body;
+    // The chat carries no local-provider facts: the model reads its system prompt.
+    expect(Object.keys(chat).sort()).not.toContain('thread');
+    fake.requests.length = 0;
+    fake.answer = () => ({
+      cluesToBeAdded: ['I research smart contract security: audits and exploits'],
+      cluesToBeRemoved: currentClues,
+      cluesToRemain: [],
+      mutesToBeAdded: ['Solana', 'solana', 'nft drops'],
+      mutesToBeRemoved: ['nft drops', 'Bitcoin'],
+    });
+
+    const review = (
+      await retrieveClues({ userId, threadId, currentMutes: ['NFT drops', 'DAO treasury'] })
+    ).at(-1)!;
+
+    const { json_schema } = completions()[0]!.body.response_format as {
+      json_schema: { schema: { required: string[] } };
+    };
+    expect(json_schema.schema.required).toEqual([
+      'cluesToBeAdded',
+      'cluesToBeRemoved',
+      'cluesToRemain',
+      'mutesToBeAdded',
+      'mutesToBeRemoved',
+    ]);
+    const sent = completions()[0]!.body.messages as { role: string; content: string }[];
+    expect(sent.at(-1)!.content).toContain('I do not want to see: NFT drops; DAO treasury.');
+    expect(review.payload).toEqual({
+      cluesToBeAdded: [{ clue: 'I research smart contract security: audits and exploits' }],
+      cluesToBeRemoved: currentClues.map((clue) => ({ clue })),
+      cluesToRemain: [],
+      // Each once; a topic already muted is not muted again; only a muted topic is unmuted.
+      mutesToBeAdded: [{ mute: 'Solana' }],
+      mutesToBeRemoved: [{ mute: 'NFT drops' }],
     });
   });
 

@@ -225,7 +225,9 @@ describe('feedback on an article', () => {
       threadId,
       message: 'I also follow zero-knowledge rollups.',
     });
-    expect(reply.at(-1)!.message).toMatch(/^Noted: you follow zero-knowledge rollups\./);
+    expect(reply.at(-1)!.message).toBe(
+      'Added: zero-knowledge rollups. Choose Review my clues when you are done.',
+    );
     const review = (await retrieveClues({ userId, threadId })).at(-1)!;
     expect(JSON.parse(review.message)).toEqual({
       cluesToBeAdded: [{ clue: 'I follow zero-knowledge rollups' }],
@@ -244,12 +246,134 @@ describe('feedback on an article', () => {
       currentClues: ['I research MEV'],
     });
     const reply = await sendMessage({ userId, threadId, message: 'More like this, please!' });
-    expect(reply.at(-1)!.message).toMatch(/^Noted: you follow EigenLayer and you follow AVSs\./);
+    expect(reply.at(-1)!.message).toMatch(/^Added: EigenLayer and AVSs\./);
     const review = (await retrieveClues({ userId, threadId })).at(-1)!;
     expect(review.payload).toEqual({
       cluesToBeAdded: [{ clue: 'I follow EigenLayer' }, { clue: 'I follow AVSs' }],
       cluesToBeRemoved: [],
       cluesToRemain: [{ clue: 'I research MEV' }],
+    });
+  });
+});
+
+const LENDING = 'I build DeFi lending on Ethereum, with a focus on smart-contract security';
+const RESEARCH = 'I research smart contract security: audits, exploits and formal verification';
+const ONBOARDING_QUESTION =
+  /what do you do in web3|what exactly do you|which chains|what is your role/i;
+
+/** A change-clues thread for a new reader with the clues of issue 31's trial. */
+async function changing(currentClues = [LENDING, RESEARCH]) {
+  const userId = user();
+  const { threadId } = await initializeThread({ userId, category: 'change_clues', currentClues });
+  const say = async (message: string) =>
+    (await sendMessage({ userId, threadId, message })).at(-1)!.message;
+  return { userId, threadId, say };
+}
+
+describe('changing clues understands what the reader asks (issue 31)', () => {
+  it('says each request back in clean words, never an onboarding question', async () => {
+    const { userId, threadId, say } = await changing();
+    expect(await say('Add MEV and liquidation bots please')).toBe(
+      'Added: MEV and liquidation bots. Choose Review my clues when you are done.',
+    );
+    expect(
+      await say(
+        'I also care about liquidation mechanics and oracle risk. Please stop showing me Solana and DAO treasury stories.',
+      ),
+    ).toBe(
+      'Added: liquidation mechanics and oracle risk. Stop showing: Solana and DAO treasury. ' +
+        'Choose Review my clues when you are done.',
+    );
+    expect(
+      await say('Drop the formal verification part, I mostly care about audits and exploits'),
+    ).toBe(
+      `Changed: “${RESEARCH}” to “I research smart contract security: audits and exploits”. ` +
+        'Already in your clues: audits and exploits. Choose Review my clues when you are done.',
+    );
+    const messages = await retrieveClues({ userId, threadId });
+    for (const reply of messages.filter((m) => m.role === 'assistant' && !m.template)) {
+      expect(reply.message).not.toMatch(ONBOARDING_QUESTION);
+    }
+    const expected = {
+      cluesToBeAdded: [
+        { clue: 'I research smart contract security: audits and exploits' },
+        { clue: 'I follow MEV and liquidation bots' },
+        { clue: 'I care about liquidation mechanics and oracle risk' },
+      ],
+      cluesToBeRemoved: [{ clue: RESEARCH }],
+      cluesToRemain: [{ clue: LENDING }],
+      mutesToBeAdded: [{ mute: 'Solana' }, { mute: 'DAO treasury' }],
+    };
+    expect(messages.at(-1)!.payload).toEqual(expected);
+    expect(JSON.parse(messages.at(-1)!.message)).toEqual(expected);
+    expect(parseClues(messages.at(-1)!.message)?.mutesToBeAdded).toEqual([
+      'Solana',
+      'DAO treasury',
+    ]);
+  });
+
+  it('asks exactly one question when it cannot tell, and acts on the answer', async () => {
+    const { userId, threadId, say } = await changing();
+    expect(await say('remove it')).toBe(
+      `Which clue should I remove: “${LENDING}” or “${RESEARCH}”?`,
+    );
+    const gibberish = await say('asdf qwer');
+    expect(gibberish).toMatch(/^Sorry, I did not understand that\./);
+    expect(gibberish.match(/\?/g)).toHaveLength(1);
+    expect(gibberish).not.toMatch(ONBOARDING_QUESTION);
+    expect(await say('Remove Solana')).toBe(
+      'None of your clues mentions Solana. Should I stop showing you stories on “Solana” instead?',
+    );
+    expect(await say('yes please')).toMatch(/^Stop showing: Solana\./);
+    const review = (await retrieveClues({ userId, threadId })).at(-1)!;
+    expect(review.payload).toEqual({
+      cluesToBeAdded: [],
+      cluesToBeRemoved: [],
+      cluesToRemain: [{ clue: LENDING }, { clue: RESEARCH }],
+      mutesToBeAdded: [{ mute: 'Solana' }],
+    });
+  });
+
+  it('unmutes only a topic the reader mutes, in their spelling', async () => {
+    const { userId, threadId, say } = await changing(['I research MEV']);
+    await say('Show me Solana again, and bring back Bitcoin');
+    const review = (
+      await retrieveClues({ userId, threadId, currentMutes: ['solana', 'DAO treasury'] })
+    ).at(-1)!;
+    expect(review.payload).toEqual({
+      cluesToBeAdded: [],
+      cluesToBeRemoved: [],
+      cluesToRemain: [{ clue: 'I research MEV' }],
+      mutesToBeRemoved: [{ mute: 'solana' }],
+    });
+  });
+
+  it('opens a thread without clues with no onboarding question', async () => {
+    const { threadId } = await changing([]);
+    const [opening] = await messagesOf(threadId);
+    expect(opening!.message).toMatch(/^You have not given us any clues yet\./);
+    expect(opening!.message).not.toMatch(ONBOARDING_QUESTION);
+  });
+
+  it('mutes the topic of a disliked story on "no more like this", asking nothing', async () => {
+    const userId = user();
+    const article = await createArticle(EIGENLAYER);
+    const { threadId } = await initializeThread({
+      userId,
+      category: 'negative_feeback_on_article',
+      articleId: article.id,
+      currentClues: ['I research MEV'],
+    });
+    const reply = await sendMessage({ userId, threadId, message: 'No more stories like this.' });
+    expect(reply.at(-1)!.message).toBe(
+      'Stop showing: EigenLayer. Choose Review my clues when you are done.',
+    );
+    const review = (await retrieveClues({ userId, threadId })).at(-1)!;
+    expect(review.payload).toEqual({
+      cluesToBeAdded: [],
+      cluesToBeRemoved: [],
+      cluesToRemain: [{ clue: 'I research MEV' }],
+      mutesToBeAdded: [{ mute: 'EigenLayer' }],
     });
   });
 });

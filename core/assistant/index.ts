@@ -7,7 +7,7 @@
 //   initializeThread({ userId, category, articleId?, currentClues? })
 //                                            -> { threadId, messages, suggestions }
 //   sendMessage({ userId, threadId, message })                        -> messages
-//   retrieveClues({ userId, threadId, currentClues? })                -> messages (last: clues JSON)
+//   retrieveClues({ userId, threadId, currentClues?, currentMutes? })  -> messages (last: clues JSON)
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import { monotonicFactory } from 'ulid';
 import * as v from 'valibot';
@@ -28,10 +28,14 @@ export { isHiddenJson, parseClues, splitMessage, type ClueReview } from './messa
 export type ThreadCategory = (typeof THREAD_CATEGORIES)[number];
 export type MessageTemplate = (typeof MESSAGE_TEMPLATES)[number];
 export type ClueItem = { clue: string };
+/** A topic the reader does not want to see ("Solana"), as a clues review lists it. */
+export type MuteItem = { mute: string };
 export type CluesPayload = {
   cluesToBeAdded?: ClueItem[];
   cluesToBeRemoved?: ClueItem[];
   cluesToRemain?: ClueItem[];
+  mutesToBeAdded?: MuteItem[];
+  mutesToBeRemoved?: MuteItem[];
 };
 
 /** A message as the chat shows it (spec: id, role, message, template, payload, doNotSkip). */
@@ -75,6 +79,9 @@ export const ASSISTANT_LIMITS = {
   clues: 100,
   /** As long as a stored clue (core/users' ClueSchema), so every reader's clues fit. */
   clueLength: 500,
+  mutes: 100,
+  /** A mute is a topic phrase ("DAO treasury management"), not a sentence. */
+  muteLength: 200,
 };
 
 /** Each operation counts; a person chats at a few messages a minute, a script far faster. */
@@ -109,7 +116,8 @@ const OPENING: Record<ThreadCategory, (clues: string[]) => string> = {
     'What do you do in web3? Do you build, invest in, research or collect something?',
   change_clues: (clues) =>
     clues.length === 0
-      ? 'You have not given us any clues yet. What do you do in web3? Do you build, invest in, research or collect something?'
+      ? 'You have not given us any clues yet. Tell me what you follow in web3, for example “I build ' +
+        'DeFi lending on Ethereum”, and what you would rather not see.'
       : `Here are the clues you've given us:\n\n${clues.map((clue) => `- ${clue}`).join('\n')}\n\nWhat would you like to add, change or remove?`,
   negative_feeback_on_article: () =>
     'Sorry this story was not for you. What about it missed the mark, so I can adjust your clues?',
@@ -178,6 +186,22 @@ export const RetrieveCluesInput = v.object({
   threadId: Id('A conversation'),
   /** Overrides the clues stored when the thread began (they may have changed since). */
   currentClues: Clues,
+  /** The topics the reader mutes now, so "show me Solana again" can unmute one. */
+  currentMutes: v.optional(
+    v.pipe(
+      v.array(
+        v.pipe(
+          freeText({
+            max: ASSISTANT_LIMITS.muteLength,
+            tooLong: `A muted topic has at most ${ASSISTANT_LIMITS.muteLength} characters`,
+            lines: 'collapse',
+          }),
+          v.nonEmpty('A muted topic cannot be empty'),
+        ),
+      ),
+      v.maxLength(ASSISTANT_LIMITS.mutes, `At most ${ASSISTANT_LIMITS.mutes} muted topics`),
+    ),
+  ),
 });
 
 const nextId = monotonicFactory();
@@ -190,6 +214,19 @@ export type StartedThread = { threadId: string; messages: Message[]; suggestions
 
 const isFeedback = (category: ThreadCategory) =>
   category === 'negative_feeback_on_article' || category === 'positive_feeback_on_article';
+
+/** Which conversation a thread is, as the AI port's chat and clue review take it. */
+const threadFacts = (thread: Thread) => ({
+  category: thread.category === 'onboarding' ? ('onboarding' as const) : ('change_clues' as const),
+  ...(isFeedback(thread.category)
+    ? {
+        feedback:
+          thread.category === 'positive_feeback_on_article'
+            ? ('liked' as const)
+            : ('disliked' as const),
+      }
+    : {}),
+});
 
 /** Cut at a word boundary, with an ellipsis when anything was left out. */
 function cut(text: string, max: number): string {
@@ -424,6 +461,7 @@ export async function sendMessage(
       system,
       messages: [...conversation(history), { role: 'user', content: input.message }],
       ...(thread.story ? { story: forModel(thread.story) } : {}),
+      thread: { ...threadFacts(thread), currentClues: thread.currentClues ?? [] },
       signal: AbortSignal.timeout(ANSWER_DEADLINE_MS),
     });
   } catch (error) {
@@ -436,10 +474,13 @@ export async function sendMessage(
   return [...history, ...added];
 }
 
-const cluesQuestion = (current: string[]) =>
-  current.length > 0
-    ? `My current clues are:\n${current.join('\n')}\n\nWhich clues should I add, remove and keep?`
+function cluesQuestion(current: string[], mutes: string[] | undefined): string {
+  const muting = mutes && mutes.length > 0 ? `\n\nI do not want to see: ${mutes.join('; ')}.` : '';
+  return current.length > 0 || muting
+    ? `My current clues are:\n${current.join('\n')}${muting}\n\nWhich clues should I add, ` +
+        'remove and keep, and which topics should I stop seeing or see again?'
     : 'Which clues describe me, from what I told you?';
+}
 
 /** The clue review's word on the story a feedback thread is about. */
 function storyNote(thread: Thread): string {
@@ -458,9 +499,37 @@ const suggestionFor = (clues: string[]) =>
       : 'These clues will pick your stories. You can change them any time from your feed.';
 
 /**
+ * The review's mutes, each once and bounded; only a topic the reader mutes can be unmuted (in the
+ * reader's spelling) when the caller says which they mute. Present only when there are some.
+ */
+function mutesOf(changes: Ai.ClueChanges, current: string[] | undefined) {
+  const tidy = (topics: string[]) => {
+    const seen = new Set<string>();
+    return topics
+      .map((topic) => topic.replace(/\s+/g, ' ').trim())
+      .filter((topic) => topic && topic.length <= ASSISTANT_LIMITS.muteLength)
+      .filter((topic) => !seen.has(topic.toLowerCase()) && seen.add(topic.toLowerCase()))
+      .slice(0, ASSISTANT_LIMITS.mutes);
+  };
+  const muted = (topic: string) =>
+    current === undefined
+      ? topic
+      : current.find((mine) => mine.toLowerCase() === topic.toLowerCase());
+  const added = tidy(changes.mutesToBeAdded).filter(
+    (topic) => current === undefined || muted(topic) === undefined,
+  );
+  const removed = tidy(changes.mutesToBeRemoved.map(muted).filter((topic) => topic !== undefined));
+  return {
+    ...(added.length > 0 ? { mutesToBeAdded: added.map((mute) => ({ mute })) } : {}),
+    ...(removed.length > 0 ? { mutesToBeRemoved: removed.map((mute) => ({ mute })) } : {}),
+  };
+}
+
+/**
  * Reads the clues out of the conversation and stores them as a clues review, the thread's last
  * message: JSON { clues, suggestion } for onboarding, { cluesToBeAdded, cluesToBeRemoved,
- * cluesToRemain } otherwise, each clue as { clue }.
+ * cluesToRemain, mutesToBeAdded?, mutesToBeRemoved? } otherwise, each clue as { clue } and each
+ * muted topic as { mute }.
  */
 export async function retrieveClues(
   rawInput: v.InferInput<typeof RetrieveCluesInput>,
@@ -474,6 +543,8 @@ export async function retrieveClues(
     cluesToBeAdded: [],
     cluesToBeRemoved: [],
     cluesToRemain: current,
+    mutesToBeAdded: [],
+    mutesToBeRemoved: [],
   };
   if (turns.some((turn) => turn.role === 'user')) {
     try {
@@ -482,11 +553,12 @@ export async function retrieveClues(
         model,
         task: Ai.assistantClues,
         input: {
-          category: thread.category === 'onboarding' ? 'onboarding' : 'change_clues',
+          ...threadFacts(thread),
           currentClues: current,
+          ...(input.currentMutes ? { currentMutes: input.currentMutes } : {}),
           ...(thread.story ? { story: forModel(thread.story) } : {}),
         },
-        user: storyNote(thread) + cluesQuestion(current),
+        user: storyNote(thread) + cluesQuestion(current, input.currentMutes),
         history: turns,
         signal: AbortSignal.timeout(ANSWER_DEADLINE_MS),
       });
@@ -500,17 +572,19 @@ export async function retrieveClues(
       .filter((clue) => clue && clue.length <= ASSISTANT_LIMITS.clueLength)
       .slice(0, ASSISTANT_LIMITS.clues)
       .map((clue) => ({ clue }));
-  const payload = {
+  const payload: CluesPayload = {
     cluesToBeAdded: items(changes.cluesToBeAdded),
     // Only clues the user has can be removed or kept, whatever the model says.
     cluesToBeRemoved: items(changes.cluesToBeRemoved.filter((clue) => current.includes(clue))),
     cluesToRemain: items(changes.cluesToRemain.filter((clue) => current.includes(clue))),
+    // Mutes are part of a change of clues; onboarding's review (the signup) takes clues only.
+    ...(thread.category === 'onboarding' ? {} : mutesOf(changes, input.currentMutes)),
   };
   const json =
     thread.category === 'onboarding'
       ? {
           clues: payload.cluesToBeAdded,
-          suggestion: suggestionFor(payload.cluesToBeAdded.map((item) => item.clue)),
+          suggestion: suggestionFor((payload.cluesToBeAdded ?? []).map((item) => item.clue)),
         }
       : payload;
   const added = await append(thread, [

@@ -8,6 +8,10 @@ const ClueItems = {
   type: 'list',
   items: { type: 'map', properties: { clue: { type: 'string', required: true } } },
 } as const;
+const MuteItems = {
+  type: 'list',
+  items: { type: 'map', properties: { mute: { type: 'string', required: true } } },
+} as const;
 
 export const ChatMessageEntity = defineEntity({
   model: { entity: 'chatMessage', version: '1', service: 'cluefeed' },
@@ -17,13 +21,15 @@ export const ChatMessageEntity = defineEntity({
     role: { type: ['user', 'assistant'] as const, required: true },
     message: { type: 'string', required: true },
     template: { type: MESSAGE_TEMPLATES },
-    /** A clues review's changes, each item { clue }. */
+    /** A clues review's changes, each clue { clue } and each muted topic { mute }. */
     payload: {
       type: 'map',
       properties: {
         cluesToBeAdded: ClueItems,
         cluesToBeRemoved: ClueItems,
         cluesToRemain: ClueItems,
+        mutesToBeAdded: MuteItems,
+        mutesToBeRemoved: MuteItems,
       },
     },
     /** Shown even when its text looks like hidden JSON (a templated message is rendered by its template). */

@@ -39,7 +39,7 @@ describe('isHiddenJson', () => {
 });
 
 describe('parseClues', () => {
-  it('reads an onboarding review and a change review, items as { clue } or text', () => {
+  it('reads an onboarding review and a change review, items as { clue }, { mute } or text', () => {
     expect(
       parseClues('{"clues":[{"clue":"I build lending protocols"}],"suggestion":"Add one more"}'),
     ).toEqual({
@@ -48,10 +48,12 @@ describe('parseClues', () => {
       cluesToBeAdded: ['I build lending protocols'],
       cluesToBeRemoved: [],
       cluesToRemain: [],
+      mutesToBeAdded: [],
+      mutesToBeRemoved: [],
     });
     expect(
       parseClues(
-        '{"cluesToBeAdded":["I run validators"],"cluesToBeRemoved":[{"clue":"I trade NFTs"}],"cluesToRemain":[{"clue":"I research MEV"}]}',
+        '{"cluesToBeAdded":["I run validators"],"cluesToBeRemoved":[{"clue":"I trade NFTs"}],"cluesToRemain":[{"clue":"I research MEV"}],"mutesToBeAdded":[{"mute":"Solana"}],"mutesToBeRemoved":["NFT drops"]}',
       ),
     ).toEqual({
       clues: ['I run validators'],
@@ -59,6 +61,8 @@ describe('parseClues', () => {
       cluesToBeAdded: ['I run validators'],
       cluesToBeRemoved: ['I trade NFTs'],
       cluesToRemain: ['I research MEV'],
+      mutesToBeAdded: ['Solana'],
+      mutesToBeRemoved: ['NFT drops'],
     });
   });
 

@@ -39,22 +39,24 @@ export type ClueReview = {
   cluesToBeAdded: string[];
   cluesToBeRemoved: string[];
   cluesToRemain: string[];
+  /** Topics to stop showing and to show again (a change of clues only). */
+  mutesToBeAdded: string[];
+  mutesToBeRemoved: string[];
 };
 
-/** Items as the assistant sends them ({ clue }) or as plain text; anything else is skipped. */
-function cluesIn(value: unknown): string[] | undefined {
+/** Items as the assistant sends them ({ clue }, { mute }) or as text; anything else is skipped. */
+function cluesIn(value: unknown, key: 'clue' | 'mute' = 'clue'): string[] | undefined {
   if (value === undefined) return [];
   if (!Array.isArray(value)) return undefined;
   return value
-    .map((item: unknown) =>
-      typeof item === 'string'
-        ? item
-        : typeof item === 'object' &&
-            item !== null &&
-            typeof (item as { clue?: unknown }).clue === 'string'
-          ? (item as { clue: string }).clue
-          : '',
-    )
+    .map((item: unknown) => {
+      if (typeof item === 'string') return item;
+      const field =
+        typeof item === 'object' && item !== null
+          ? (item as Record<string, unknown>)[key]
+          : undefined;
+      return typeof field === 'string' ? field : '';
+    })
     .map((clue) => clue.trim())
     .filter(Boolean);
 }
@@ -79,10 +81,12 @@ export function parseClues(
   const added = cluesIn(record.cluesToBeAdded);
   const removed = cluesIn(record.cluesToBeRemoved);
   const remain = cluesIn(record.cluesToRemain);
+  const mute = cluesIn(record.mutesToBeAdded, 'mute');
+  const unmute = cluesIn(record.mutesToBeRemoved, 'mute');
   const known = ['clues', 'cluesToBeAdded', 'cluesToBeRemoved', 'cluesToRemain'].some(
     (key) => key in record,
   );
-  if (!known || !clues || !added || !removed || !remain) {
+  if (!known || !clues || !added || !removed || !remain || !mute || !unmute) {
     log('Assistant: clues JSON of an unknown shape ignored', text.slice(0, 200));
     return undefined;
   }
@@ -93,5 +97,7 @@ export function parseClues(
     cluesToBeAdded: 'cluesToBeAdded' in record ? added : found,
     cluesToBeRemoved: removed,
     cluesToRemain: remain,
+    mutesToBeAdded: mute,
+    mutesToBeRemoved: unmute,
   };
 }

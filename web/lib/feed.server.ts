@@ -17,7 +17,13 @@ export const CHAT_FAILURES: Record<string, string> = {
 };
 
 export type ChatBubble = { id: string; role: 'user' | 'assistant'; bubbles: string[] };
-export type ClueReviewView = { toAdd: string[]; toRemove: string[]; toKeep: string[] };
+export type ClueReviewView = {
+  toAdd: string[];
+  toRemove: string[];
+  toKeep: string[];
+  mutesToAdd?: string[];
+  mutesToRemove?: string[];
+};
 export type Panel = {
   threadId: string;
   category: Assistant.ThreadCategory;

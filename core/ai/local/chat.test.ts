@@ -122,6 +122,8 @@ describe('clues from an interview', () => {
       ],
       cluesToBeRemoved: [],
       cluesToRemain: [],
+      mutesToBeAdded: [],
+      mutesToBeRemoved: [],
     });
   });
 
@@ -150,6 +152,8 @@ describe('clues from an interview', () => {
       cluesToBeAdded: [],
       cluesToBeRemoved: ['I play NFT gaming titles'],
       cluesToRemain: ['I collect generative art'],
+      mutesToBeAdded: [],
+      mutesToBeRemoved: [],
     });
   });
 });
@@ -202,38 +206,5 @@ describe('clues from a story', () => {
     expect(storyClues(EIGENLAYER, ['I FOLLOW EIGENLAYER', 'I run AVSs on mainnet'])).toEqual([
       'I follow operator sets',
     ]);
-  });
-});
-
-describe('clues in feedback on a story', () => {
-  const feedback = (answer: string): ChatMessage[] => [{ role: 'user', content: answer }];
-
-  it('adds a first-person sentence as said, and keeps every current clue', () => {
-    const current = ['I build lending protocols on Ethereum', 'I research MEV'];
-    expect(
-      cluesFrom(feedback('I also follow zero-knowledge rollups.'), current, EIGENLAYER),
-    ).toEqual({
-      cluesToBeAdded: ['I follow zero-knowledge rollups'],
-      cluesToBeRemoved: [],
-      cluesToRemain: current,
-    });
-  });
-
-  it("proposes the story's clues when the reader wants more like it, and says them back", () => {
-    for (const answer of ['More like this, please!', 'I want more stories like that one.']) {
-      const transcript = feedback(answer);
-      expect(cluesFrom(transcript, ['I research MEV'], EIGENLAYER).cluesToBeAdded, answer).toEqual([
-        'I follow EigenLayer',
-        'I follow AVSs',
-      ]);
-      expect(interviewReply(transcript, EIGENLAYER), answer).toMatch(
-        /^Noted: you follow EigenLayer and you follow AVSs\. /,
-      );
-    }
-  });
-
-  it('makes nothing of "more like this" when it is negated or there is no story', () => {
-    expect(cluesFrom(feedback('No more like this.'), [], EIGENLAYER).cluesToBeAdded).toEqual([]);
-    expect(cluesFrom(feedback('More like this, please!'), []).cluesToBeAdded).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
 // protocols" to "I build lending protocols on Ethereum and Arbitrum"). It acknowledges an answer
 // by the clue it made of it, addressed to the reader ("Noted: you collect generative art"), and an
 // answer that says there is nothing more ("No, that covers it") ends the interview: no clue.
-// In feedback on a story, "more like this" makes clues of the story's key phrases (storyClues).
+// Conversations about changing clues are read by edits.ts; storyClues makes a story's clue chips.
 import type { ItemSentence, ItemToken } from 'wink-nlp';
 import type { ChatMessage, Story } from '../types';
 import type { ClueChanges } from '../tasks';
@@ -109,10 +109,6 @@ const CLOSING =
 /** A bare refusal: the end only as the answer to 'anything else?'. */
 const REFUSAL = /^(no|nope|nah|nothing|none)\b/i;
 const HEDGES = /\b(also|mostly|mainly|really|just|primarily|currently)\b\s*/gi;
-/** A reader asking for more stories like the one they give feedback on. */
-const MORE_LIKE_THIS =
-  /\bmore (\w+ )?(like|of) (this|that|it|these|those)\b|\b(similar|related) (stories|articles|ones|news|pieces)\b|\bmore stories\b/i;
-const NEGATION = /\b(no|not|never|less|fewer|don'?t|do not)\b/i;
 
 function activityOf(text: string): string | undefined {
   for (const word of text.toLowerCase().split(/[^a-z]+/)) {
@@ -136,15 +132,15 @@ const wordsOf = (sentence: string) =>
     .toLowerCase()
     .replace(/’/g, "'")
     .match(/[a-z0-9']+/g) ?? [];
-const saysNothing = (sentence: string) => wordsOf(sentence).every((w) => EMPTY_WORDS.has(w));
+export const saysNothing = (sentence: string) => wordsOf(sentence).every((w) => EMPTY_WORDS.has(w));
 
 /** Whether this sentence, answering `question`, says the reader has nothing more to add. */
 const closes = (sentence: string, question: Question | undefined) =>
   saysNothing(sentence) &&
   (CLOSING.test(sentence) || (question === 'more' && REFUSAL.test(sentence)));
 
-const listed = (items: string[]) =>
-  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+export const listed = (items: string[], conj = 'and') =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${conj} ${items.at(-1)}`;
 
 function questionOf(message: ChatMessage): Question | undefined {
   if (message.role !== 'assistant') return undefined;
@@ -157,7 +153,7 @@ function questionOf(message: ChatMessage): Question | undefined {
 const CLOSING_REPLY = "Thanks, that's all I need. Choose Complete Interview to see your clues.";
 
 /** A clue said back to the reader: "I collect generative art" -> "you collect generative art". */
-function addressed(clue: string): string {
+export function addressed(clue: string): string {
   return clue
     .replace(/^I am\b/, 'you are')
     .replace(/^I was\b/, 'you were')
@@ -174,7 +170,7 @@ function addressed(clue: string): string {
  * The next reply of the interview: the clues the last answer made, said back to the reader, then
  * the next question, or the end when the answer says there is nothing more.
  */
-export function interviewReply(messages: ChatMessage[], story?: Story): string {
+export function interviewReply(messages: ChatMessage[]): string {
   const asked = new Set(messages.map(questionOf).filter((q) => q !== undefined));
   const answers = messages.filter((m) => m.role === 'user').map((m) => m.content);
   const said = answers.join('\n');
@@ -189,10 +185,8 @@ export function interviewReply(messages: ChatMessage[], story?: Story): string {
   const lastAt = messages.findLastIndex((m) => m.role === 'user');
   const last = messages[lastAt]?.content ?? '';
   const answered = messages.slice(0, Math.max(0, lastAt)).map(questionOf).findLast(Boolean);
-  const before = new Set(
-    cluesFrom(messages.slice(0, Math.max(0, lastAt)), [], story).cluesToBeAdded,
-  );
-  const heard = cluesFrom(messages, [], story).cluesToBeAdded.filter((clue) => !before.has(clue));
+  const before = new Set(cluesFrom(messages.slice(0, Math.max(0, lastAt)), []).cluesToBeAdded);
+  const heard = cluesFrom(messages, []).cluesToBeAdded.filter((clue) => !before.has(clue));
   const ack = REMOVAL.test(last)
     ? 'Noted, I will drop that. '
     : heard.length > 0
@@ -232,15 +226,8 @@ function sentencesOf(text: string): string[] {
   return out;
 }
 
-/**
- * The reader's clues out of a conversation; removals matched to current clues. With the story a
- * feedback thread is about, "more like this" adds the clues its key phrases make.
- */
-export function cluesFrom(
-  messages: ChatMessage[],
-  currentClues: string[],
-  story?: Story,
-): ClueChanges {
+/** The reader's clues out of an interview; removals matched to current clues. */
+export function cluesFrom(messages: ChatMessage[], currentClues: string[]): ClueChanges {
   const clues: string[] = [];
   const removals: string[] = [];
   let question: Question | undefined;
@@ -255,10 +242,6 @@ export function cluesFrom(
     }
     if (message.role !== 'user') continue;
     for (const sentence of sentencesOf(message.content)) {
-      if (story && MORE_LIKE_THIS.test(sentence) && !NEGATION.test(sentence)) {
-        clues.push(...storyClues(story, currentClues));
-        continue;
-      }
       // "No, that covers it", "Not sure", "Thanks": nothing the reader follows.
       if (saysNothing(sentence) || terms(sentence).length === 0) continue;
       if (REMOVAL.test(sentence)) {
@@ -318,6 +301,8 @@ export function cluesFrom(
     cluesToBeAdded: added,
     cluesToBeRemoved: [...removed],
     cluesToRemain: currentClues.filter((clue) => !removed.has(clue)),
+    mutesToBeAdded: [],
+    mutesToBeRemoved: [],
   };
 }
 

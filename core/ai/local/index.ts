@@ -19,6 +19,7 @@ import type { ArticleInput } from '../tasks';
 import type { Ai, AiTask, ChatMessage } from '../types';
 import { assessClue } from './assessment';
 import { cluesFrom, interviewReply } from './chat';
+import { editReply, editsFrom } from './edits';
 import { buildCorpus, type Corpus } from './corpus';
 import { embedText } from './embeddings';
 import { pickStories } from './picks';
@@ -58,8 +59,10 @@ const SOLVERS = new Map<string, Solver>([
     };
   }),
   solver(audienceNameAssessment, (input) => assessClue(input)),
-  solver(assistantClues, ({ currentClues, story }, { history }) =>
-    cluesFrom(history, currentClues, story),
+  solver(assistantClues, ({ category, currentClues, ...context }, { history }) =>
+    category === 'onboarding'
+      ? cluesFrom(history, currentClues)
+      : editsFrom(history, { currentClues, ...context }),
   ),
   solver(pickBestContent, (input) => pickStories(input)),
   solver(storyFromArticles, ({ articles }) => storyOf(articles)),
@@ -104,8 +107,12 @@ export function localProvider({ corpus = storedCorpus }: LocalProviderOptions = 
         model,
       };
     },
-    async chat({ model, system, messages, story }) {
-      const message = interviewReply(messages, story);
+    async chat({ model, system, messages, story, thread }) {
+      // Without a thread it is an interview, as every chat was before threads said which.
+      const message =
+        thread?.category === 'change_clues'
+          ? editReply(messages, { ...thread, ...(story ? { story } : {}) })
+          : interviewReply(messages);
       const input = words(system) + messages.reduce((n, m) => n + words(m.content), 0);
       return { message, usage: usageOf(model, input, words(message)), model };
     },

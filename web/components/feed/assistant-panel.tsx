@@ -125,7 +125,10 @@ function ClueReview({
   keepChattingHref: string;
 }) {
   const review = panel.review!;
-  const changes = review.toAdd.length + review.toRemove.length;
+  const mutesToAdd = review.mutesToAdd ?? [];
+  const mutesToRemove = review.mutesToRemove ?? [];
+  const changes =
+    review.toAdd.length + review.toRemove.length + mutesToAdd.length + mutesToRemove.length;
   const list = (title: string, clues: string[]) =>
     clues.length > 0 && (
       <>
@@ -142,6 +145,8 @@ function ClueReview({
       {list('Clues to add', review.toAdd)}
       {list('Clues to remove', review.toRemove)}
       {list('Clues to keep', review.toKeep)}
+      {list('Stop showing', mutesToAdd)}
+      {list('Show again', mutesToRemove)}
       {changes === 0 && <p>The assistant did not hear a change to your clues yet.</p>}
       <div className="actions">
         <Link to={keepChattingHref} className="button button--ghost" preventScrollReset>
