@@ -1,4 +1,5 @@
 // The local ranker's corpus statistics: learned from texts, compact, and read back as written.
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   buildCorpus,
@@ -9,6 +10,7 @@ import {
   serialiseCorpus,
   type CorpusDocument,
 } from './corpus';
+import { MAX_LEARNED } from './domain';
 import { wordVectors } from './vectors';
 
 const vectors = await wordVectors();
@@ -88,18 +90,43 @@ describe('corpus statistics', () => {
     expect(() => parseCorpus(Buffer.from('{"version":2}').toString('base64'))).toThrow();
   });
 
-  it('keeps at most MAX_STEMS stems, so the snapshot stays far below the 400 KB item limit', () => {
-    // A worst case: twice as many distinct stems as are kept, each in two documents, none alike.
+  it('reads back learned topic profiles, and a version 1 snapshot as having none', () => {
+    const documents = ['Firedancer', 'Agave'].flatMap((client) => [
+      { title: `${client} ships a Solana validator client`, summary: 'Compute units on Solana.' },
+      { title: `Solana validators try ${client}`, summary: 'Priority fees and Anchor.' },
+    ]);
+    const corpus = buildCorpus(documents, vectors, { dropRare: false });
+    expect(corpus.profiles.size).toBeGreaterThan(0);
+    expect(parseCorpus(serialiseCorpus(corpus)).profiles).toEqual(corpus.profiles);
+    const older = JSON.stringify({
+      version: 1,
+      documents: 1,
+      unlisted: 0,
+      df: [['solana', 1]],
+      facets: { category: [], source: [] },
+      centroid: [],
+    });
+    expect(parseCorpus(gzipSync(older).toString('base64')).profiles.size).toBe(0);
+  });
+
+  it('keeps at most MAX_STEMS stems and MAX_LEARNED profiles, so the snapshot stays far below the 400 KB item limit', () => {
+    // A worst case: twice as many distinct stems as are kept, each in two documents, none alike,
+    // every document of the field (a topic's name in it), so every stem learns a profile.
     // Letters only (digits would make number tokens), ending in x, which no stemming rule touches.
     const word = (i: number) =>
       `zq${[...i.toString(26)].map((c) => String.fromCharCode(97 + parseInt(c, 26))).join('')}x`;
     const stems = 2 * MAX_STEMS;
     const documents = Array.from({ length: stems / 25 }, (_, d) => {
       const words = Array.from({ length: 50 }, (_, k) => word((d * 50 + k) % stems));
-      return { title: words.slice(0, 25).join(' '), summary: words.slice(25).join(' ') };
+      const field = ['Solana', 'reentrancy', 'stablecoin', 'rollups'][d % 4];
+      return {
+        title: `${field} ${words.slice(0, 25).join(' ')}`,
+        summary: words.slice(25).join(' '),
+      };
     });
     const corpus = buildCorpus(documents, vectors);
     expect(corpus.df.size).toBe(MAX_STEMS);
+    expect(corpus.profiles.size).toBe(MAX_LEARNED);
     expect(serialiseCorpus(corpus).length).toBeLessThan(350_000);
   });
 });

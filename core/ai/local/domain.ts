@@ -139,6 +139,8 @@ const MIN_DOCUMENTS = 2;
 /** A learned topic weighing less than this share of the stem's profile is noise. */
 const MIN_SHARE = 0.2;
 const LEARNED_TOPICS = 3;
+/** Learned profiles kept at most, the most used names first: the snapshot stays one small item. */
+export const MAX_LEARNED = 5_000;
 
 /**
  * Profiles for the stems the lexicon lacks, learned from the documents they occur in: the mean
@@ -163,8 +165,11 @@ export function learnProfiles(
     }
   }
   const profiles = new Map<string, Profile>();
-  for (const [stem, { sum, documents: count }] of sums) {
-    if (count < MIN_DOCUMENTS) continue;
+  const used = [...sums]
+    .filter(([, entry]) => entry.documents >= MIN_DOCUMENTS)
+    .sort((a, b) => b[1].documents - a[1].documents || (a[0] < b[0] ? -1 : 1))
+    .slice(0, MAX_LEARNED);
+  for (const [stem, { sum, documents: count }] of used) {
     const mean = sum.map((x) => x / count);
     const total = mean.reduce((a, x) => a + x, 0);
     const top = [...mean.keys()]
