@@ -1,6 +1,7 @@
 // The local ranker as readers meet it, through the provider: a reading history is a profile (its
 // categories count, and a story on the same topic in other words ranks high), scores spread over
 // the five labels, and the statistics come from a corpus of the product's articles.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as Ai from '#core/ai';
 import { audiences, posts } from '#scripts/seed/data';
@@ -117,5 +118,81 @@ describe('the local ranker', () => {
     expect((await rate(local, defi, clues)).score).toBeGreaterThan(
       (await rate(local, art, clues)).score,
     );
+  });
+});
+
+describe('a web3 reader in their own words, against every demo story', () => {
+  // The shipped development set's candidates are the demo's stories: its posts and feed articles.
+  const [first] = readFileSync(
+    new URL('../../../scripts/eval/web3-readers.jsonl', import.meta.url),
+    'utf8',
+  )
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { candidates: Ai.ArticleInput[] });
+  const stories = first!.candidates;
+  const provider = Ai.localProvider({
+    corpus: async () => Ai.buildCorpus(stories, vectors),
+  });
+  const topTen = async (clues: string[]) => {
+    const rated = await Promise.all(
+      stories.map(async (story) => ({ story, answer: await rate(provider, story, clues) })),
+    );
+    return rated.sort((a, b) => b.answer.score - a.answer.score).slice(0, 10);
+  };
+
+  it('puts the security stories that share no word with the clues in the top 10, and no off-topic story', async () => {
+    const top = await topTen([
+      'I build DeFi lending on Ethereum, with a focus on smart-contract security',
+      'I research smart contract security: audits, exploits and formal verification',
+    ]);
+    const titles = top.map(({ story }) => story.title);
+    expect(titles).toEqual(
+      expect.arrayContaining([
+        'Storage collisions in upgradeable proxies: a field guide',
+        'Signature replay across chains: the permit edge cases',
+      ]),
+    );
+    for (const offTopic of [
+      /^Treasury management for DAOs/,
+      /^Client diversity on Solana/,
+      /^Solana validators approve a 20% cut in inflation/,
+      /^Broker reporting rules, explained/,
+      /^How to write a comment letter/,
+    ])
+      expect(titles.filter((title) => offTopic.test(title))).toEqual([]);
+    // Each reason names something of its own story and a phrase of a clue, never a clue whole.
+    for (const { story, answer } of top) {
+      expect(answer.reason).toMatch(/^It covers .+, for your clue on .+\.$/);
+      const topic = /^It covers (.+), for your clue/.exec(answer.reason)![1]!;
+      const storyWords = new Set(
+        `${story.title} ${story.summary}`.toLowerCase().match(/[\p{L}\d-]+/gu),
+      );
+      expect(
+        topic
+          .toLowerCase()
+          .match(/[\p{L}\d-]+/gu)!
+          .some((word) => storyWords.has(word)),
+      ).toBe(true);
+      expect(answer.reason).not.toContain('I build DeFi lending on Ethereum');
+      expect(answer.reason).not.toContain('I research smart contract security');
+    }
+  });
+
+  it("reads readers' words: dollar tokens are stablecoins, front-running bots are MEV", async () => {
+    const stablecoins = await topTen(['I hold dollar tokens and want to know if they are safe']);
+    expect(
+      stablecoins
+        .slice(0, 5)
+        .map(({ story }) => story.title)
+        .join(' | '),
+    ).toMatch(/[Ss]tablecoin|reserve/);
+    const mev = await topTen(['I run front-running bots']);
+    expect(
+      mev
+        .slice(0, 5)
+        .map(({ story }) => story.title)
+        .join(' | '),
+    ).toMatch(/MEV|[Bb]ackrun|[Bb]undle|[Oo]rder flow|builder/);
   });
 });
