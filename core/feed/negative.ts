@@ -14,6 +14,8 @@ export const NAMED = 0.6;
 export const SAME_EVENT = 0.6;
 /** A story this close to a disliked one is on its topic: it sinks within its label. */
 export const SAME_TOPIC = 0.3;
+/** A disliked story is read after every other 'Not Relevant' one. */
+const DISLIKED_SINK = 100;
 
 const rank = (label: RelevanceLabel) => RELEVANCE_LABELS.indexOf(label);
 const lower = (label: RelevanceLabel, steps: number) =>
@@ -63,7 +65,7 @@ export async function judge<T extends Candidate>(
   }));
   return stories.map((story) => {
     if (disliked.has(story.articleId)) {
-      return { ...story, ...changed(story.label, 'Not Relevant'), sink: 0 };
+      return { ...story, ...changed(story.label, 'Not Relevant'), sink: DISLIKED_SINK };
     }
     if (phrases.length === 0 && dislikes.length === 0) return { ...story, sink: 0 };
     const read = matching.story(story.article);

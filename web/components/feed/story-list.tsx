@@ -3,7 +3,8 @@
 // it followed) when the rebuilt list no longer holds the story, until the reader changes page or
 // ratings. Undo puts the card back at once; the rebuilt list then holds it again. Without
 // JavaScript, the server's word is used: a story the reader disliked that the list still shows
-// above 'Not Relevant' (not rebuilt yet) is shown taken out.
+// above 'Not Relevant' (not rebuilt yet) is shown taken out. A reader who chose 'Not Relevant'
+// sees the rebuilt list's card there.
 import { useFetcher } from '@remix-run/react';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { FeedStory } from '#core/feed';
@@ -52,10 +53,12 @@ export function StoryList({ stories, showImages, disliked, view }: Props) {
       [story.articleId]: { story, after: now[story.articleId]?.after ?? null, undone: true },
     }));
 
+  // A list that shows the story as 'Not Relevant' was rebuilt and the reader chose that rating:
+  // the story is shown where the list puts it.
   const isOut = (story: FeedStory) => {
     const entry = taken[story.articleId];
-    if (entry) return !entry.undone;
-    return serverOut.has(story.articleId) && story.label !== 'Not Relevant';
+    const out = entry ? !entry.undone : serverOut.has(story.articleId);
+    return out && (!listed.has(story.articleId) || story.label !== 'Not Relevant');
   };
   const shown = (story: FeedStory) =>
     isOut(story) ? (
