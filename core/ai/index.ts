@@ -30,6 +30,13 @@ export {
 export { wordVectors } from './local/vectors';
 export { topicsOf } from './local/text';
 export {
+  negativeMatching,
+  type Matching,
+  type ReadPhrase,
+  type ReadStory,
+  type StoryText,
+} from './local/mutes';
+export {
   CORPUS_CACHE_MS,
   corpusSnapshot,
   refreshCorpus,

@@ -1,6 +1,7 @@
 // Building a reader's feed list (ADR 0039): read their scores for their current clues by
-// production's setup (best label first), their articles and their feedback; order the stories
-// (taste.ts); write them under a new build id; then publish the build by pointing the reader's
+// production's setup (best label first), their articles and their feedback; lower the stories the
+// reader does not want (negative.ts, ADR 0045); order the stories (taste.ts); write them under a
+// new build id; then publish the build by pointing the reader's
 // record at it, conditioned on the build it replaces, and delete the older builds' items. A
 // reader never sees half a list: until the pointer moves, they read the previous build whole.
 // A build is a job's work (the reader's scoring run, a feedback, a schedule): it reads whole
@@ -13,6 +14,7 @@ import { committed } from '#core/db';
 import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { FeedbackEntity, FeedStoryEntity } from './entities';
+import { judge } from './negative';
 import { readingOrder, tasteOf } from './taste';
 
 /** Most stories a feed list holds: the best of the reader's scores. */
@@ -59,6 +61,22 @@ async function articlesOf(ids: string[]): Promise<Map<string, Articles.Article>>
     for (const article of await Articles.byIds(ids.slice(start, start + 100))) {
       found.set(article.id, article);
     }
+  }
+  return found;
+}
+
+/** The stories of the reader's newest dislikes (their mutes), from the list's or read anew. */
+async function dislikedStories(
+  reader: Pick<Users.User, 'mutes'>,
+  listed: Map<string, Articles.Article>,
+): Promise<Map<string, Articles.Article>> {
+  const ids = (reader.mutes ?? []).flatMap((mute) => (mute.articleId ? [mute.articleId] : []));
+  const missing = ids.filter((id) => !listed.has(id));
+  const read = missing.length > 0 ? await articlesOf(missing) : new Map();
+  const found = new Map<string, Articles.Article>();
+  for (const id of ids) {
+    const article = listed.get(id) ?? read.get(id);
+    if (article) found.set(id, article);
   }
   return found;
 }
@@ -158,11 +176,18 @@ export async function buildFeed(userId: string): Promise<BuildOutcome> {
     return [{ ...score, source: article.source, article, topics: Ai.topicsOf(article.title) }];
   });
   const build = ulid();
-  const ordered = readingOrder(candidates, tasteOf(feedback));
+  const judged = await judge(candidates, {
+    mutes: reader.mutes ?? [],
+    disliked: new Set(
+      feedback.flatMap((item) => (item.kind === 'dislike' ? [item.articleId] : [])),
+    ),
+    dislikedStories: await dislikedStories(reader, articles),
+  });
+  const ordered = readingOrder(judged, tasteOf(feedback));
   const counts = RELEVANCE_LABELS.map(() => 0);
   for (const story of ordered) counts[RELEVANCE_LABELS.indexOf(story.label)]!++;
   await putAll(
-    ordered.map(({ article, band, position, label, relevantClues, reason }) => ({
+    ordered.map(({ article, band, position, label, modelLabel, relevantClues, reason }) => ({
       userId,
       build,
       slot: slotOf(band, position),
@@ -174,6 +199,7 @@ export async function buildFeed(userId: string): Promise<BuildOutcome> {
       excerpt: excerptOf(article.summary || article.title),
       publishedAt: article.publishedAt,
       label,
+      ...(modelLabel ? { modelLabel } : {}),
       relevantClues,
       reason,
       ...(given.has(article.id) ? { feedback: given.get(article.id) } : {}),

@@ -25,7 +25,10 @@ export const FeedStoryEntity = defineEntity({
     /** At most EXCERPT_LENGTH characters of the story, an ellipsis after a cut. */
     excerpt: { type: 'string', required: true },
     publishedAt: { type: 'string', required: true },
+    /** The label shown: the model's, lowered by what the reader does not want (ADR 0045). */
     label: { type: RELEVANCE_LABELS, required: true },
+    /** The model's label, when the reader's mutes or dislikes lowered it. */
+    modelLabel: { type: RELEVANCE_LABELS },
     /** The reader's clues the story matched, as the reader wrote them. */
     relevantClues: { type: 'list', items: { type: 'string' }, default: () => [] },
     reason: { type: 'string' },

@@ -1,7 +1,10 @@
 // A reader's like or dislike of a story in their feed (spec: Feed feedback). It is stored with the
 // mark that their list must be rebuilt, in one transaction; the build (job.ts) then moves the
-// story's source and topics up or down (taste.ts). One feedback per story: liking a disliked story
-// turns it round. Each real change records `story_liked` or `story_disliked` in the same write.
+// story's source and topics up or down (taste.ts). A dislike is also one of what the reader does
+// not want (ADR 0045): the same write names the story in their mutes, under their clues' revision,
+// and the build puts it in 'Not Relevant' and lowers its neighbours (negative.ts). One feedback per
+// story: liking a disliked story turns it round; withdrawing it (Undo) removes it. Each real
+// change records `story_liked` or `story_disliked` in the same write.
 import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
 import * as Analytics from '#core/analytics';
@@ -61,6 +64,18 @@ export async function giveFeedback(
   const previous = before.data?.kind;
   if (previous === kind) return { article, kind, changed: false };
   const at = new Date().toISOString();
+  const named = (reader.mutes ?? []).some(
+    (mute) => mute.from === 'dislike' && mute.articleId === articleId,
+  );
+  // A dislike adds the story to the reader's mutes, a like of a disliked story takes it out: both
+  // are decided from the mutes as read, so they are written under the revision they were read at.
+  const mutes =
+    kind === 'dislike'
+      ? Users.mutesWithDislike(reader, { articleId, title: article.title }, at)
+      : named
+        ? Users.mutesWithoutDislike(reader, articleId)
+        : undefined;
+  const revision = reader.cluesRevision ?? 0;
   const write = createWriteTransaction(
     { feedback: FeedbackEntity, users: Users.UserEntity, event: Analytics.AnalyticsEventEntity },
     ({ feedback, users, event }) => [
@@ -81,7 +96,13 @@ export async function giveFeedback(
               updatedAt: at,
             })
             .commit(),
-      users.patch({ id: userId }).set({ feedRequestedAt: at }).commit(),
+      mutes
+        ? users
+            .patch({ id: userId })
+            .set({ mutes, cluesRevision: revision + 1, feedRequestedAt: at })
+            .where(Users.atRevision(revision))
+            .commit()
+        : users.patch({ id: userId }).set({ feedRequestedAt: at }).commit(),
       event
         .create(
           Users.readerEvent(
@@ -111,4 +132,60 @@ export async function giveFeedback(
 /** Records which conversation a feedback opened (a later like or dislike opens another). */
 export async function linkThread(userId: string, articleId: string, threadId: string) {
   await FeedbackEntity.patch({ userId, articleId }).set({ threadId }).go();
+}
+
+export type Withdrawal = { changed: boolean };
+
+/**
+ * Withdraws the reader's feedback on a story (Undo): it is removed, with the story's place in
+ * their mutes, and their list rebuilt without it. Conditioned on the feedback being this kind (a
+ * like given meanwhile elsewhere is not undone by an Undo of the dislike: 409) and on the mutes as
+ * read; feedback already withdrawn changes nothing.
+ */
+export async function withdrawFeedback(
+  userId: string,
+  rawInput: v.InferInput<typeof FeedbackInput>,
+): Promise<Withdrawal> {
+  const { articleId, kind } = parse(FeedbackInput, rawInput);
+  const [before, reader] = await Promise.all([
+    FeedbackEntity.get({ userId, articleId }).go({ consistent: true }),
+    Users.mustGet(userId),
+  ]);
+  if (!before.data) return { changed: false };
+  if (before.data.kind !== kind) {
+    throw new VisibleError('feed.feedback_busy', FEEDBACK_MESSAGES.busy, 409);
+  }
+  await RateLimit.hit(FEEDBACK_LIMIT, userId);
+  const at = new Date().toISOString();
+  const named = (reader.mutes ?? []).some(
+    (mute) => mute.from === 'dislike' && mute.articleId === articleId,
+  );
+  const revision = reader.cluesRevision ?? 0;
+  const write = createWriteTransaction(
+    { feedback: FeedbackEntity, users: Users.UserEntity },
+    ({ feedback, users }) => [
+      feedback
+        .delete({ userId, articleId })
+        .where((attr, op) => op.eq(attr.kind, kind))
+        .commit(),
+      named
+        ? users
+            .patch({ id: userId })
+            .set({
+              mutes: Users.mutesWithoutDislike(reader, articleId),
+              cluesRevision: revision + 1,
+              feedRequestedAt: at,
+            })
+            .where(Users.atRevision(revision))
+            .commit()
+        : users.patch({ id: userId }).set({ feedRequestedAt: at }).commit(),
+    ],
+  );
+  if (!(await committed(write))) {
+    const now = await FeedbackEntity.get({ userId, articleId }).go({ consistent: true });
+    if (!now.data) return { changed: false };
+    throw new VisibleError('feed.feedback_busy', FEEDBACK_MESSAGES.busy, 409);
+  }
+  await requestBuild(userId);
+  return { changed: true };
 }

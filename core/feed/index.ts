@@ -1,5 +1,6 @@
-// The reader's feed (spec: Feed; ADR 0039): their stories, ranked for their clues and their
-// feedback, from a list built after each scoring run and each feedback, read a page at a time.
+// The reader's feed (spec: Feed; ADR 0039): their stories, ranked for their clues, their
+// feedback and what they do not want (ADR 0045), from a list built after each scoring run and
+// each feedback, read a page at a time.
 export { FeedStoryEntity, FeedbackEntity, FEEDBACK_KINDS } from './entities';
 export {
   buildFeed,
@@ -26,10 +27,14 @@ export {
 export {
   giveFeedback,
   linkThread,
+  withdrawFeedback,
   FeedbackInput,
   FEEDBACK_LIMIT,
   FEEDBACK_MESSAGES,
   type Feedback,
+  type Withdrawal,
 } from './feedback';
+export { changePreferences, unmute, UnmuteInput, PREFERENCE_MESSAGES } from './preferences';
+export { judge, NAMED, SAME_EVENT, SAME_TOPIC } from './negative';
 export { buildFeedJob, requestBuild } from './job';
 export { adjustment, readingOrder, tasteOf, MAX_ADJUSTMENT } from './taste';

@@ -58,6 +58,8 @@ export type FeedStory = {
   excerpt: string;
   publishedAt: string;
   label: RelevanceLabel;
+  /** The model's label, when the reader's mutes or dislikes lowered it. */
+  modelLabel?: RelevanceLabel;
   relevantClues: string[];
   reason?: string;
   feedback?: 'like' | 'dislike';

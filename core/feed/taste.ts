@@ -4,8 +4,9 @@
 // bounded: a story all of whose topics were disliked once moves half as far as one from a
 // disliked source, so one dislike never sinks every story about the reader's own subject.
 // Within a label, stories are read by adjustment, then newest first: a story from a disliked
-// source falls below the others of its label, one from a liked source rises. The label itself is
-// the model's judgement of how well the story matches the reader's clues and is never changed.
+// source falls below the others of its label, one from a liked source rises. The label is the
+// model's judgement, lowered only by what the reader said they do not want (negative.ts), which
+// also says how far a story sinks within its label.
 import type { RelevanceLabel } from '#core/ai';
 import { RELEVANCE_LABELS } from '#core/ai';
 
@@ -54,8 +55,8 @@ export const bandOf = (label: RelevanceLabel): number =>
 export type Ranked<T> = T & { band: number; position: number };
 
 /**
- * The feed's reading order: best label first; within a label, by the reader's feedback, then
- * newest published, then by article id so the order never depends on the read.
+ * The feed's reading order: best label first; within a label, by the reader's feedback less its
+ * sink, then newest published, then by article id so the order never depends on the read.
  */
 export function readingOrder<
   T extends {
@@ -64,10 +65,15 @@ export function readingOrder<
     topics: string[];
     publishedAt: string;
     articleId: string;
+    sink?: number;
   },
 >(stories: T[], taste: Taste): Ranked<T>[] {
   const sorted = stories
-    .map((story) => ({ story, band: bandOf(story.label), adjusted: adjustment(story, taste) }))
+    .map((story) => ({
+      story,
+      band: bandOf(story.label),
+      adjusted: adjustment(story, taste) - (story.sink ?? 0),
+    }))
     .sort(
       (a, b) =>
         a.band - b.band ||

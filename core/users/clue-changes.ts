@@ -1,20 +1,21 @@
 // A reader's clues changed from their feed (spec: 'user-signup flow' with change_clues or a
 // feedback category): the assistant's clues review (cluesToBeAdded / cluesToBeRemoved /
-// cluesToRemain) or a feedback chip's clue to add. One conditional write: it is decided from the
-// reader's clues as read (their `cluesRevision`), so two changes at once never lose one; the
-// unchanged clues keep their ids; the new clue set is then scored and the feed list rebuilt. The
-// same write records `clues_changed`.
+// cluesToRemain, and what the reader does not want: mutesToBeAdded / mutesToBeRemoved, ADR 0045)
+// or a feedback chip's clue to add. One conditional write: it is decided from the reader's clues
+// and mutes as read (their `cluesRevision`), so two changes at once never lose one; the unchanged
+// clues keep their ids; a new clue set is then scored and the feed list rebuilt. The same write
+// records `clues_changed`.
 import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
 import * as Analytics from '#core/analytics';
-import { parse, VisibleError } from '#core/common';
+import { freeText, parse, VisibleError } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
 import { UserEntity } from './entity';
 import { readerEvent } from './events';
 import { queueScoring } from './queue-scoring';
 import { committedOnce } from '#core/db';
-import { ClueSchema, mustGet, type User } from './read';
+import { ClueSchema, mustGet, type Mute, type User } from './read';
 import { MAX_CLUES } from './signup';
 
 /** Each change scores the reader's newest stories again with the model: a few an hour is plenty. */
@@ -30,12 +31,38 @@ export const CLUE_CHANGE_CATEGORIES = [
   'positive_feeback_on_article',
 ] as const;
 
+/** Most "stop showing me" and "less about" requests a reader keeps. */
+export const MAX_MUTES = 20;
+/** Most dislikes kept as preferences (the newest); an older dislike still sinks its own story. */
+export const MAX_DISLIKE_MUTES = 10;
+export const MUTE_KINDS = ['mute', 'less'] as const;
+export type MuteKind = (typeof MUTE_KINDS)[number];
+
 export const CLUE_CHANGE_MESSAGES = {
   nothingToChange: 'Please choose a clue to add or remove',
   tooMany: `You can have at most ${MAX_CLUES} clues`,
   noneLeft: 'Please keep at least one clue',
   busy: 'Your clues changed at the same time somewhere else. Please try again.',
+  tooManyMutes: `You can ask us to leave out at most ${MAX_MUTES} things`,
+  muteEmpty: 'Please say what you do not want to see',
+  muteTooLong: 'What you do not want to see has at most 100 characters',
+  muteKind: 'Please choose to stop showing or to show less',
 } as const;
+
+const MuteText = v.pipe(
+  freeText({
+    max: 100,
+    tooLong: CLUE_CHANGE_MESSAGES.muteTooLong,
+    missing: CLUE_CHANGE_MESSAGES.muteEmpty,
+  }),
+  v.nonEmpty(CLUE_CHANGE_MESSAGES.muteEmpty),
+);
+
+const MuteItems = <T extends v.ObjectEntries>(entries: T) =>
+  v.optional(
+    v.pipe(v.array(v.object(entries)), v.maxLength(MAX_MUTES, CLUE_CHANGE_MESSAGES.tooManyMutes)),
+    [],
+  );
 
 const ClueItems = v.optional(
   v.pipe(
@@ -49,11 +76,78 @@ export const ClueChangesInput = v.object({
   category: v.picklist(CLUE_CHANGE_CATEGORIES, 'Unknown feedback category'),
   cluesToBeAdded: ClueItems,
   cluesToBeRemoved: ClueItems,
+  /** "Stop showing me X" (`mute`, the default) or "less about Y" (`less`). */
+  mutesToBeAdded: MuteItems({
+    mute: MuteText,
+    kind: v.optional(v.picklist(MUTE_KINDS, CLUE_CHANGE_MESSAGES.muteKind), 'mute'),
+  }),
+  mutesToBeRemoved: MuteItems({ mute: MuteText }),
 });
 
 const sameClue = (clue: string) => clue.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase();
 
-export type ClueChangeOutcome = { user: User; changed: boolean };
+/**
+ * `changed`: something was written; `cluesChanged`: the clue set moved, so it is being scored. A
+ * change of mutes alone only reorders the list: its caller queues the build (Feed.changePreferences).
+ */
+export type ClueChangeOutcome = { user: User; changed: boolean; cluesChanged: boolean };
+
+type UserCondition = Parameters<ReturnType<ReturnType<typeof UserEntity.patch>['set']>['where']>[0];
+
+/** The condition every change of clues or mutes is written under: the revision it was read at. */
+export const atRevision =
+  (revision: number): UserCondition =>
+  (attr, op) =>
+    revision === 0
+      ? `(${op.notExists(attr.cluesRevision)} OR ${op.eq(attr.cluesRevision, 0)})`
+      : op.eq(attr.cluesRevision, revision);
+
+/** The reader's requests after adding and removing these (a phrase once; a new kind replaces). */
+function requestsAfter(
+  before: Mute[],
+  added: { mute: string; kind: MuteKind }[],
+  removed: { mute: string }[],
+  at: string,
+): Mute[] {
+  const gone = new Set(removed.map((item) => sameClue(item.mute)));
+  const next = before.filter((mute) => mute.from !== 'request' || !gone.has(sameClue(mute.mute)));
+  for (const { mute, kind } of added) {
+    const same = next.findIndex(
+      (item) => item.from === 'request' && sameClue(item.mute) === sameClue(mute),
+    );
+    if (same < 0) next.push({ id: ulid(), mute, kind, from: 'request', createdAt: at });
+    else if (next[same]!.kind !== kind) next[same] = { ...next[same]!, kind };
+  }
+  return next;
+}
+
+const sameMutes = (a: Mute[], b: Mute[]) =>
+  a.length === b.length && a.every((mute, i) => mute.id === b[i]!.id && mute.kind === b[i]!.kind);
+
+/**
+ * The mutes after a dislike of this story: it is named once, the newest MAX_DISLIKE_MUTES
+ * dislikes are kept. Written by the feedback in the same conditioned write (core/feed).
+ */
+export function mutesWithDislike(
+  user: Pick<User, 'mutes'>,
+  story: { articleId: string; title: string },
+  at: string,
+): Mute[] {
+  const others = (user.mutes ?? []).filter((mute) => mute.articleId !== story.articleId);
+  const dislikes = others.filter((mute) => mute.from === 'dislike');
+  const dropped = new Set(
+    dislikes.slice(0, Math.max(0, dislikes.length + 1 - MAX_DISLIKE_MUTES)).map((m) => m.id),
+  );
+  const mute = story.title.replace(/\s+/g, ' ').trim().slice(0, 100);
+  return [
+    ...others.filter((item) => !dropped.has(item.id)),
+    { id: ulid(), mute, kind: 'less', from: 'dislike', articleId: story.articleId, createdAt: at },
+  ];
+}
+
+/** The mutes without this story's dislike (a dislike withdrawn or turned into a like). */
+export const mutesWithoutDislike = (user: Pick<User, 'mutes'>, articleId: string): Mute[] =>
+  (user.mutes ?? []).filter((mute) => !(mute.from === 'dislike' && mute.articleId === articleId));
 
 /**
  * Applies a clues review: the clues to remove go, the clues to add come (each once, never one the
@@ -65,10 +159,16 @@ export async function applyClueChanges(
   rawInput: v.InferInput<typeof ClueChangesInput>,
 ): Promise<ClueChangeOutcome> {
   const input = parse(ClueChangesInput, rawInput);
-  if (input.cluesToBeAdded.length === 0 && input.cluesToBeRemoved.length === 0) {
+  const asked =
+    input.cluesToBeAdded.length +
+    input.cluesToBeRemoved.length +
+    input.mutesToBeAdded.length +
+    input.mutesToBeRemoved.length;
+  if (asked === 0) {
     throw new VisibleError('clues.nothing', CLUE_CHANGE_MESSAGES.nothingToChange, 400);
   }
   const user = await mustGet(userId);
+  const at = new Date().toISOString();
   const before = user.descriptors ?? [];
   const removed = new Set(input.cluesToBeRemoved.map((item) => sameClue(item.clue)));
   const kept = before.filter((descriptor) => !removed.has(sameClue(descriptor.clue)));
@@ -80,29 +180,34 @@ export async function applyClueChanges(
     return [{ id: ulid(), clue }];
   });
   const descriptors = [...kept, ...added];
-  if (descriptors.length === before.length && added.length === 0) return { user, changed: false };
+  const cluesChanged = descriptors.length !== before.length || added.length > 0;
+  const mutesBefore = user.mutes ?? [];
+  const mutes = requestsAfter(mutesBefore, input.mutesToBeAdded, input.mutesToBeRemoved, at);
+  const mutesChanged = !sameMutes(mutesBefore, mutes);
+  if (!cluesChanged && !mutesChanged) return { user, changed: false, cluesChanged: false };
   if (descriptors.length === 0) {
     throw new VisibleError('clues.none_left', CLUE_CHANGE_MESSAGES.noneLeft, 400);
   }
   if (descriptors.length > MAX_CLUES) {
     throw new VisibleError('clues.too_many', CLUE_CHANGE_MESSAGES.tooMany, 400);
   }
+  if (mutes.filter((mute) => mute.from === 'request').length > MAX_MUTES) {
+    throw new VisibleError('clues.too_many_mutes', CLUE_CHANGE_MESSAGES.tooManyMutes, 400);
+  }
   await RateLimit.hit(CLUE_CHANGE_LIMIT, userId);
   const revision = user.cluesRevision ?? 0;
-  const at = new Date().toISOString();
+  const changes = {
+    ...(cluesChanged ? { descriptors } : {}),
+    ...(mutesChanged ? { mutes } : {}),
+    cluesRevision: revision + 1,
+    feedRequestedAt: at,
+    updatedAt: at,
+  };
   const written = await committedOnce(
     createWriteTransaction(
       { users: UserEntity, event: Analytics.AnalyticsEventEntity },
       ({ users, event }) => [
-        users
-          .patch({ id: userId })
-          .set({ descriptors, cluesRevision: revision + 1, feedRequestedAt: at, updatedAt: at })
-          .where((attr, op) =>
-            revision === 0
-              ? `(${op.notExists(attr.cluesRevision)} OR ${op.eq(attr.cluesRevision, 0)})`
-              : op.eq(attr.cluesRevision, revision),
-          )
-          .commit(),
+        users.patch({ id: userId }).set(changes).where(atRevision(revision)).commit(),
         event
           .create(
             readerEvent(
@@ -116,9 +221,6 @@ export async function applyClueChanges(
     ),
   );
   if (!written) throw new VisibleError('clues.busy', CLUE_CHANGE_MESSAGES.busy, 409);
-  await queueScoring(userId);
-  return {
-    user: { ...user, descriptors, cluesRevision: revision + 1, feedRequestedAt: at, updatedAt: at },
-    changed: true,
-  };
+  if (cluesChanged) await queueScoring(userId);
+  return { user: { ...user, ...changes }, changed: true, cluesChanged };
 }

@@ -52,7 +52,26 @@ export const UserEntity = defineEntity({
     signupDraftRevision: { type: 'number' },
     /** When the reader's first scoring run finished and the 'newsfeed is ready' e-mail was queued. */
     feedReadyAt: { type: 'string' },
-    /** Bumped with every change of `descriptors` from the feed: a clue change is conditioned on it. */
+    /**
+     * What the reader does not want (ADR 0045): "stop showing me X" (`mute`), "less about Y"
+     * (`less`), and their newest dislikes (`less`, from `dislike`, naming the story). Changed
+     * only with `cluesRevision`, in the same conditioned write as the clues.
+     */
+    mutes: {
+      type: 'list',
+      items: {
+        type: 'map',
+        properties: {
+          id: { type: 'string', required: true },
+          mute: { type: 'string', required: true },
+          kind: { type: ['mute', 'less'] as const, required: true },
+          from: { type: ['request', 'dislike'] as const, required: true },
+          articleId: { type: 'string' },
+          createdAt: { type: 'string', required: true },
+        },
+      },
+    },
+    /** Bumped with every change of `descriptors` or `mutes` from the feed: a change is conditioned on it. */
     cluesRevision: { type: 'number', default: 0 },
     /**
      * The reader's feed list now read (core/feed): its build id, stories per label (in the order of

@@ -12,7 +12,15 @@ import { queueScoring } from './queue-scoring';
 import { UserEmailEntity } from './user-email-entity';
 import { searchEntry, UserSearchTermEntity } from './user-search-term-entity';
 import { isFirstMatch, normaliseTerm, searchTerms } from './terms';
-import { byId, ClueSchema, IdSchema, mustGet, NOT_FOUND_MESSAGE, type User } from './read';
+import {
+  byId,
+  ClueSchema,
+  IdSchema,
+  mustGet,
+  NOT_FOUND_MESSAGE,
+  type Mute,
+  type User,
+} from './read';
 
 export { UserEntity, UserEmailEntity, UserSearchTermEntity, USER_STATUSES };
 export {
@@ -29,7 +37,7 @@ export {
   INVITATION_TTL_SECONDS,
   INVITATIONS_PER_ADMIN,
 } from './invitations';
-export { byId, ClueSchema, mustGet, type User };
+export { byId, ClueSchema, mustGet, type Mute, type User };
 export type UserStatus = (typeof USER_STATUSES)[number];
 export type Descriptor = { id: string; clue: string };
 
@@ -305,11 +313,18 @@ export { recordFeedVisit, type FeedVisitor } from './feed-visits';
 export { readerEvent, trackingOf } from './events';
 export {
   applyClueChanges,
+  atRevision,
+  mutesWithDislike,
+  mutesWithoutDislike,
   ClueChangesInput,
   CLUE_CHANGE_CATEGORIES,
   CLUE_CHANGE_LIMIT,
   CLUE_CHANGE_MESSAGES,
+  MAX_DISLIKE_MUTES,
+  MAX_MUTES,
+  MUTE_KINDS,
   type ClueChangeOutcome,
+  type MuteKind,
 } from './clue-changes';
 export {
   signIn,

@@ -5,6 +5,8 @@ import { freeText, VisibleError } from '#core/common';
 import { UserEntity } from './entity';
 
 export type User = EntityItem<typeof UserEntity>;
+/** One of what the reader does not want (ADR 0045). */
+export type Mute = NonNullable<User['mutes']>[number];
 
 export const NOT_FOUND_MESSAGE = 'This user does not exist';
 export const IdSchema = v.pipe(v.string(), v.regex(/^[0-9A-Z]{26}$/, NOT_FOUND_MESSAGE));

@@ -1,7 +1,7 @@
 // 'Load more' (with JavaScript) and the page's revalidations: a revalidation (the image toggle,
 // the poll while a dislike's rebuild runs) answers the appended page again, which replaces it and
 // is never appended twice; once the list is rebuilt, the page shows the rebuilt list's stories,
-// each once.
+// each once, and the disliked one's Undo in its place.
 import { ulid } from 'ulid';
 import type { Page } from '@playwright/test';
 import * as Feed from '#core/feed';
@@ -60,9 +60,21 @@ test.describe("the reader's feed after 'Load more'", () => {
     await expect(page.getByText(/We are updating your feed/)).toHaveCount(0, { timeout: 15_000 });
     await expect.poll(async () => (await titles(page))[0]).not.toBe(disliked);
 
+    // The rebuilt list starts again from its first page. The disliked story is out of the chosen
+    // ratings (now 'Not Relevant'); its Undo keeps its place.
+    const more = page.getByRole('link', { name: 'Load more' });
+    while ((await more.count()) > 0) {
+      const count = await cards(page).count();
+      await more.click();
+      await expect.poll(() => cards(page).count()).toBeGreaterThan(count);
+    }
     const shown = await titles(page);
     expect(new Set(shown).size, 'a story shown twice').toBe(shown.length);
-    expect(shown, 'the disliked story is still on the page').toContain(disliked);
+    expect(shown).toHaveLength(first.length - 1);
+    expect(shown).not.toContain(disliked);
+    await expect(
+      page.getByRole('button', { name: `Undo your dislike of “${disliked}”` }),
+    ).toBeVisible();
   });
 });
 

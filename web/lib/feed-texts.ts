@@ -22,4 +22,15 @@ export const FEED_TEXTS = {
   picking:
     'Your stories are being picked. New stories are scored for your clues every 15 minutes, so check back soon.',
   noneWithRatings: 'No stories have these ratings yet. Choose more ratings above to see others.',
+  mutesTitle: "What you don't want to see",
+  mutesHint: 'Stories about these are moved down your feed. Remove one to see them as before.',
+  removed: 'You disliked this story, so it is out of your stories:',
+  undo: 'Undo',
+} as const;
+
+/** A chip's words for one of what the reader does not want (ADR 0045). */
+export const MUTE_CHIPS = {
+  mute: 'Not',
+  less: 'Less',
+  dislike: 'Less like',
 } as const;

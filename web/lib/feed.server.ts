@@ -8,6 +8,7 @@ import { RELEVANCE_LABELS, type RelevanceLabel } from '#core/ai';
 import { parse, VisibleError } from '#core/common';
 import * as Feed from '#core/feed';
 import * as Users from '#core/users';
+import { MUTE_CHIPS } from './feed-texts';
 
 /** The chat's failures on our side as the spec words them (§8), by the action that failed. */
 export const CHAT_FAILURES: Record<string, string> = {
@@ -21,8 +22,9 @@ export type ClueReviewView = {
   toAdd: string[];
   toRemove: string[];
   toKeep: string[];
-  mutesToAdd?: string[];
-  mutesToRemove?: string[];
+  /** What the reader asked not to see, and what to show again (ADR 0045). */
+  mutesToAdd: string[];
+  mutesToRemove: string[];
 };
 export type Panel = {
   threadId: string;
@@ -75,15 +77,30 @@ async function ownThread(userId: string, threadId: string) {
 const notFound = () =>
   new VisibleError('assistant.thread_not_found', 'This conversation was not found', 404);
 
+/** A review's mutes: optional, as an assistant that hears no "stop showing me" leaves them out. */
+type MutesPayload = {
+  mutesToBeAdded?: { mute: string; kind?: Users.MuteKind }[];
+  mutesToBeRemoved?: { mute: string }[];
+};
+
 /** The clues review a thread ends with, if its last message is one. */
-function reviewOf(messages: Assistant.Message[]): ClueReviewView | undefined {
+function lastReview(messages: Assistant.Message[]) {
   const last = messages.at(-1);
   if (last?.template !== 'clues review' || !last.payload) return undefined;
+  return last.payload as Assistant.CluesPayload & MutesPayload;
+}
+
+function reviewOf(messages: Assistant.Message[]): ClueReviewView | undefined {
+  const review = lastReview(messages);
+  if (!review) return undefined;
   const clues = (items?: { clue: string }[]) => (items ?? []).map((item) => item.clue);
+  const mutes = (items?: { mute: string }[]) => (items ?? []).map((item) => item.mute);
   return {
-    toAdd: clues(last.payload.cluesToBeAdded),
-    toRemove: clues(last.payload.cluesToBeRemoved),
-    toKeep: clues(last.payload.cluesToRemain),
+    toAdd: clues(review.cluesToBeAdded),
+    toRemove: clues(review.cluesToBeRemoved),
+    toKeep: clues(review.cluesToRemain),
+    mutesToAdd: mutes(review.mutesToBeAdded),
+    mutesToRemove: mutes(review.mutesToBeRemoved),
   };
 }
 
@@ -108,7 +125,17 @@ export async function panelOf(
 const cluesOf = (user: Users.User) => (user.descriptors ?? []).map((d) => d.clue);
 
 const Intent = v.picklist(
-  ['images', 'feedback', 'add-clue', 'open-assistant', 'send', 'review', 'apply'],
+  [
+    'images',
+    'feedback',
+    'withdraw',
+    'unmute',
+    'add-clue',
+    'open-assistant',
+    'send',
+    'review',
+    'apply',
+  ],
   'Unknown action',
 );
 
@@ -121,6 +148,8 @@ export type ActionResult =
       threadId: string;
       chips: string[];
     }
+  | { intent: 'withdraw'; articleId: string; changed: boolean }
+  | { intent: 'unmute'; muteId: string; changed: boolean }
   | { intent: 'add-clue'; articleId: string }
   | { intent: 'send' | 'review'; threadId: string }
   | { intent: 'apply'; banner: 'clues' | 'feed' }
@@ -155,6 +184,19 @@ export async function feedAction(user: Users.User, form: URLSearchParams): Promi
         chips: [Assistant.CHAT_CHIP, ...thread.suggestions],
       };
     }
+    case 'withdraw': {
+      const articleId = form.get('articleId') ?? '';
+      const { changed } = await Feed.withdrawFeedback(user.id, {
+        articleId,
+        kind: (form.get('kind') ?? '') as Feed.Feedback['kind'],
+      });
+      return { intent, articleId, changed };
+    }
+    case 'unmute': {
+      const muteId = form.get('muteId') ?? '';
+      const { changed } = await Feed.unmute(user.id, { muteId });
+      return { intent, muteId, changed };
+    }
     case 'add-clue': {
       const category =
         form.get('kind') === 'like' ? 'positive_feeback_on_article' : 'negative_feeback_on_article';
@@ -187,12 +229,16 @@ export async function feedAction(user: Users.User, form: URLSearchParams): Promi
         userId: user.id,
         threadId: thread.id,
         currentClues: cluesOf(user),
+        // What the reader asked not to see, so "show me Solana again" can take one back.
+        currentMutes: (user.mutes ?? [])
+          .filter((mute) => mute.from === 'request')
+          .map((mute) => mute.mute),
       });
       return { intent, threadId: thread.id };
     }
     case 'apply': {
       const thread = await ownThread(user.id, form.get('threadId') ?? '');
-      const review = reviewOf(await Assistant.messagesOf(thread.id));
+      const review = lastReview(await Assistant.messagesOf(thread.id));
       if (!review) {
         throw new VisibleError(
           'clues.no_review',
@@ -201,12 +247,38 @@ export async function feedAction(user: Users.User, form: URLSearchParams): Promi
         );
       }
       const category = thread.category === 'onboarding' ? 'change_clues' : thread.category;
-      await Users.applyClueChanges(user.id, {
+      await Feed.changePreferences(user.id, {
         category,
-        cluesToBeAdded: review.toAdd.map((clue) => ({ clue })),
-        cluesToBeRemoved: review.toRemove.map((clue) => ({ clue })),
+        cluesToBeAdded: review.cluesToBeAdded ?? [],
+        cluesToBeRemoved: review.cluesToBeRemoved ?? [],
+        mutesToBeAdded: review.mutesToBeAdded ?? [],
+        mutesToBeRemoved: review.mutesToBeRemoved ?? [],
       });
       return { intent, banner: category === 'change_clues' ? 'clues' : 'feed' };
     }
   }
 }
+
+export type MuteChip = { id: string; text: string };
+
+/** The reader's mutes as the sidebar's chips: requests first, then their newest dislikes. */
+export function muteChips(user: Pick<Users.User, 'mutes'>): MuteChip[] {
+  const mutes = user.mutes ?? [];
+  const short = (title: string) => (title.length > 48 ? `${title.slice(0, 47).trimEnd()}…` : title);
+  return [
+    ...mutes.filter((mute) => mute.from === 'request'),
+    ...mutes.filter((mute) => mute.from === 'dislike').reverse(),
+  ].map((mute) => ({
+    id: mute.id,
+    text:
+      mute.from === 'dislike'
+        ? `${MUTE_CHIPS.dislike}: ${short(mute.mute)}`
+        : `${MUTE_CHIPS[mute.kind]}: ${mute.mute}`,
+  }));
+}
+
+/** The stories the reader disliked that their list may still show above 'Not Relevant'. */
+export const dislikedStories = (user: Pick<Users.User, 'mutes'>): string[] =>
+  (user.mutes ?? []).flatMap((mute) =>
+    mute.from === 'dislike' && mute.articleId ? [mute.articleId] : [],
+  );

@@ -1,8 +1,10 @@
 // UserFeed (spec: Feed): the signed-in reader's stories from their feed list (core/feed), best
 // rated first, with why each is there; a rating filter, an image toggle, 'Load more', feedback
 // with the assistant in a side panel, and their clues. Only for a reader with a session
-// (requireUser). Every control works without JavaScript: the filter is a GET form, 'Load more' a
-// link, the panel a URL (`?thread=`); with JavaScript, 'Load more' appends and feedback stays put.
+// (requireUser), and what they do not want as chips they can remove (ADR 0045). Every control
+// works without JavaScript: the filter is a GET form, 'Load more' a link, the panel a URL
+// (`?thread=`); with JavaScript, 'Load more' appends, feedback stays put and a disliked story
+// leaves the list at once, with Undo.
 import {
   data,
   redirect,
@@ -26,14 +28,17 @@ import * as Users from '#core/users';
 import { AssistantPanel } from '#web/components/feed/assistant-panel';
 import { FeedControls } from '#web/components/feed/feed-controls';
 import { FeedbackBanner } from '#web/components/feed/feedback-banner';
-import { StoryCard } from '#web/components/feed/story-card';
+import { MuteChips } from '#web/components/feed/mute-chips';
+import { StoryList } from '#web/components/feed/story-list';
 import { readForm } from '#web/lib/api.server';
 import { privatePageHeaders } from '#web/lib/cache';
 import { FEED_TEXTS, FEEDBACK_BANNERS } from '#web/lib/feed-texts';
 import {
   CHAT_FAILURES,
   chosenRatings,
+  dislikedStories,
   feedAction,
+  muteChips,
   panelOf,
   ratingOptions,
 } from '#web/lib/feed.server';
@@ -67,6 +72,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       name: user.name,
       email: user.email,
       clues: (user.descriptors ?? []).map(({ id, clue }) => ({ id, clue })),
+      mutes: muteChips(user),
+      disliked: dislikedStories(user),
       showImages: user.showImages !== false,
       updating: !!user.feedRequestedAt,
       build: user.feedBuild ?? null,
@@ -243,11 +250,12 @@ export default function UserFeed() {
             </p>
           )}
           {stories.length > 0 ? (
-            <ol className="feed__list" aria-label="Stories">
-              {stories.map((story) => (
-                <StoryCard key={story.articleId} story={story} showImages={showImages} />
-              ))}
-            </ol>
+            <StoryList
+              stories={stories}
+              showImages={showImages}
+              disliked={loaded.disliked}
+              view={`${loaded.ratings.join('|')}#${loaded.offset}`}
+            />
           ) : loaded.offset > 0 ? null : (
             <p className="feed__empty">
               {loaded.clues.length === 0
@@ -293,6 +301,7 @@ export default function UserFeed() {
           ) : (
             <p>No clues yet.</p>
           )}
+          <MuteChips chips={loaded.mutes} />
         </aside>
       </div>
       {loaded.panel && (

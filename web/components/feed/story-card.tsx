@@ -1,15 +1,17 @@
 // One story of the reader's feed: image (unless hidden), title linking to the story, source and
 // date, the excerpt, its rating and why it is there (the clues it matched, in the reader's own
 // words), and like / dislike. The feedback's banner is the page's (FeedbackBanner): the story may
-// move when the list is rebuilt, the banner stays.
+// move when the list is rebuilt, the banner stays. A disliked story leaves the list (ADR 0045):
+// in its place, RemovedStory says so and offers Undo.
 import { useFetcher } from '@remix-run/react';
 import type { FeedStory } from '#core/feed';
 import type { ActionResult } from '#web/lib/feed.server';
+import { FEED_TEXTS } from '#web/lib/feed-texts';
 
 /** The one fetcher every story's like / dislike posts through, and the banner reads. */
 export const FEEDBACK_FETCHER = 'feedback';
 
-type Props = { story: FeedStory; showImages: boolean };
+type Props = { story: FeedStory; showImages: boolean; onDislike?(story: FeedStory): void };
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',
@@ -18,7 +20,7 @@ const dateFormat = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
 });
 
-export function StoryCard({ story, showImages }: Props) {
+export function StoryCard({ story, showImages, onDislike }: Props) {
   const feedback = useFetcher<ActionResult | { error: string }>({ key: FEEDBACK_FETCHER });
   const pending =
     feedback.formData?.get('articleId') === story.articleId
@@ -71,7 +73,15 @@ export function StoryCard({ story, showImages }: Props) {
             </p>
           )
         )}
-        <feedback.Form method="post" className="story-card__feedback" preventScrollReset>
+        <feedback.Form
+          method="post"
+          className="story-card__feedback"
+          preventScrollReset
+          onSubmit={(event) => {
+            const submitter = (event.nativeEvent as SubmitEvent).submitter;
+            if (submitter?.getAttribute('value') === 'dislike') onDislike?.(story);
+          }}
+        >
           <input type="hidden" name="articleId" value={story.articleId} />
           <input type="hidden" name="intent" value="feedback" />
           {(['like', 'dislike'] as const).map((kind) => (
@@ -90,6 +100,30 @@ export function StoryCard({ story, showImages }: Props) {
           ))}
         </feedback.Form>
       </div>
+    </li>
+  );
+}
+
+/**
+ * Where a disliked story was: it is out of the reader's stories, and Undo withdraws the dislike
+ * (the story comes back). A form, so it works without JavaScript too.
+ */
+export function RemovedStory({ story, onUndo }: { story: FeedStory; onUndo?(): void }) {
+  const feedback = useFetcher<ActionResult | { error: string }>({ key: FEEDBACK_FETCHER });
+  return (
+    <li className="story-card story-card--removed">
+      <p className="story-card__removed">
+        {FEED_TEXTS.removed} <span className="story-card__removed-title">{story.title}</span>
+      </p>
+      <feedback.Form method="post" preventScrollReset onSubmit={() => onUndo?.()}>
+        <input type="hidden" name="intent" value="withdraw" />
+        <input type="hidden" name="articleId" value={story.articleId} />
+        <input type="hidden" name="kind" value="dislike" />
+        <button type="submit" className="button button--small" disabled={feedback.state !== 'idle'}>
+          {FEED_TEXTS.undo}
+          <span className="visually-hidden"> your dislike of “{story.title}”</span>
+        </button>
+      </feedback.Form>
     </li>
   );
 }
