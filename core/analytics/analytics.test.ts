@@ -70,8 +70,7 @@ describe('analytics', () => {
   it("spreads a day's events over its shards and reads them back in time order", async () => {
     const marker = ulid();
     const recorded = [];
-    for (let i = 0; i < 16; i++)
-      recorded.push((await view(served(`/a/${marker}/${i}`))).event);
+    for (let i = 0; i < 16; i++) recorded.push((await view(served(`/a/${marker}/${i}`))).event);
     const day = recorded[0]!.day;
     expect(new Set(recorded.map((event) => event.shard)).size).toBeGreaterThan(1);
     const mine = (await Analytics.forDay(day)).filter((e) => e.path.startsWith(`/a/${marker}/`));

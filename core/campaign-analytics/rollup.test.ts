@@ -154,7 +154,10 @@ describe('the rollup', () => {
       if (utm) served.searchParams.set('utm', utm);
       served.searchParams.set('vus', ['', 'sp', 'ip'][i % 3]!);
       if (i % 2) served.searchParams.set('raud', home.slug);
-      return Analytics.recordPageView({ name: 'page_view', token: Analytics.pageViewToken(served) });
+      return Analytics.recordPageView({
+        name: 'page_view',
+        token: Analytics.pageViewToken(served),
+      });
     });
     const emails = Array.from({ length: 8 }, (_, i) => address(`r${i}`));
     const subscribes = emails.flatMap((email, i) =>

@@ -20,7 +20,12 @@ test.describe('a visitor', () => {
     await page.goto(`/a/${busyAudience.slug}?utm=${utm}&vus=ip&raud=home`);
     await expect
       .poll(async () => (await viewsOf(utm))[0])
-      .toMatchObject({ name: 'page_view', path: `/a/${busyAudience.slug}`, vus: 'ip', raud: 'home' });
+      .toMatchObject({
+        name: 'page_view',
+        path: `/a/${busyAudience.slug}`,
+        vus: 'ip',
+        raud: 'home',
+      });
   });
 
   test('counts a page once however often its token is sent again', async ({ page }) => {

@@ -20,8 +20,7 @@ export const action = storingLogs(function action({ request }: ActionFunctionArg
     // Browsers report page views only; funnel events are recorded by the server itself.
     const event = await readJson(request, MAX_BODY_BYTES);
     // A crawler's visit is no visitor's: answered like any view, so it learns nothing, not stored.
-    if (isbot(request.headers.get('user-agent')))
-      return new Response(null, { status: 204 });
+    if (isbot(request.headers.get('user-agent'))) return new Response(null, { status: 204 });
     await Analytics.recordPageView(event as Parameters<typeof Analytics.recordPageView>[0]);
     return new Response(null, { status: 204 });
   });
