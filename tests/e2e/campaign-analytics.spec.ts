@@ -41,17 +41,22 @@ test('an operator reads the figures, narrows the funnel and downloads it', async
   baseURL,
 }) => {
   test.setTimeout(90_000);
-  // Visits of a campaign of this test's own, by a desktop browser (the headless shell's own user
-  // agent is a known bot): three on the 'sp' landing, one on the default one.
+  // Visits of a campaign of this test's own by four visitors at once, each in a desktop browser of
+  // its own (the headless shell's user agent is a known bot): three on the 'sp' landing, served
+  // from one shared copy of the page, and one on the default landing.
   const utm = `e2e-${ulid().toLowerCase().slice(-10)}`;
-  const visitor = await browser.newPage({ baseURL, userAgent: DESKTOP_CHROME });
-  for (const vus of ['sp', 'sp', 'sp', ''] as const)
-    await visitor.goto(`/?utm=${utm}${vus ? `&vus=${vus}` : ''}`);
+  const visitors = await Promise.all(
+    (['sp', 'sp', 'sp', ''] as const).map(async (vus) => {
+      const visitor = await browser.newPage({ baseURL, userAgent: DESKTOP_CHROME });
+      await visitor.goto(`/?utm=${utm}${vus ? `&vus=${vus}` : ''}`);
+      return visitor;
+    }),
+  );
   const today = new Date().toISOString().slice(0, 10);
   await expect
     .poll(async () => (await Analytics.forDay(today)).filter((e) => e.utm === utm).length)
     .toBe(4);
-  await visitor.close();
+  await Promise.all(visitors.map((visitor) => visitor.close()));
   // The rollup `npm start` runs at start moves the watermark the page reports; then this test's
   // day is counted again with its visits.
   await expect.poll(async () => (await CampaignAnalytics.watermark())?.rolledAt).toBeTruthy();
