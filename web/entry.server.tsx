@@ -17,7 +17,13 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { DocumentProvider } from './lib/nonce';
 import css from './styles/app.css?inline';
 import { securityHeaders } from './lib/security-headers.server';
-import { isShareable, keepingBody, keepSharedPage, sharedPage } from './lib/shared-pages.server';
+import {
+  copyFor,
+  isShareable,
+  keepingBody,
+  keepSharedPage,
+  sharedPage,
+} from './lib/shared-pages.server';
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
@@ -42,6 +48,10 @@ export default function handleRequest(
   const key = `${readyEvent} ${request.url}`;
   const kept = shareable ? sharedPage(key) : undefined;
   const nonce = kept?.nonce ?? randomBytes(16).toString('base64');
+  // This request's page-view token, which the root loader made for it (web/root.tsx).
+  const pageView = (
+    remixContext.staticHandlerContext.loaderData.root as { pageView?: string } | undefined
+  )?.pageView;
   const externalImages = remixContext.staticHandlerContext.matches.some(
     (match) =>
       (
@@ -54,7 +64,8 @@ export default function handleRequest(
   if (kept) {
     responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
     return flush().then(
-      () => new Response(kept.html, { headers: responseHeaders, status: kept.status }),
+      () =>
+        new Response(copyFor(kept, pageView), { headers: responseHeaders, status: kept.status }),
     );
   }
 
@@ -64,7 +75,7 @@ export default function handleRequest(
     const keepIfShareable = (body: ReadableStream<Uint8Array>) =>
       shareable
         ? keepingBody(body, (html) => {
-            if (!failed) keepSharedPage(key, { nonce, status: responseStatusCode, html });
+            if (!failed) keepSharedPage(key, { nonce, status: responseStatusCode, html, pageView });
           })
         : body;
     let shellRendered = false;

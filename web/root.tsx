@@ -1,5 +1,6 @@
-// The document shell: header with the featured-audience menu, the page, and first-party page views.
-// A public document gets the small public-page script instead of React and the Remix runtime.
+// The document shell: header with the featured-audience menu, the page, and first-party page views
+// (each page served carries its page-view token). A public document gets the small public-page
+// script instead of React and the Remix runtime, and its token in a meta element.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import type { ShouldRevalidateFunction } from '@remix-run/react';
 import {
@@ -15,12 +16,14 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react';
 import type { ReactNode } from 'react';
+import * as Analytics from '#core/analytics';
 import * as Audiences from '#core/audiences';
 import { publicConfig } from '#core/config';
 import { SiteHeader } from './components/site-header';
 import { SiteFooter } from './components/site-footer';
 import { NotFoundPage } from './components/not-found-page';
 import { PageViews } from './components/page-views';
+import { PAGE_VIEW_META } from './browser/page-view';
 import { useInlineCss, useNonce } from './lib/nonce';
 import { publicPageHeaders } from './lib/cache';
 import { cachedRead } from './lib/public-cache.server';
@@ -62,19 +65,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const featured = await cachedRead('featured-audiences', async () =>
     (await Audiences.featured()).map(({ title, slug }) => ({ title, slug })),
   );
-  return { featured, ...publicConfig() };
+  return { featured, pageView: Analytics.pageViewToken(request.url), ...publicConfig() };
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
-/** Leaving for a public document unloads the app: its data would be fetched for nothing. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ nextUrl, defaultShouldRevalidate }) =>
-  !isPublicDocument(nextUrl.pathname) && defaultShouldRevalidate;
+/**
+ * Leaving for a public document unloads the app: its data would be fetched for nothing. Any other
+ * new path gets its own page-view token.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  defaultShouldRevalidate,
+}) =>
+  !isPublicDocument(nextUrl.pathname) &&
+  (defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname);
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const css = useInlineCss();
   const publicDocument = useIsPublicDocument();
+  const pageView = useRouteLoaderData<RootData>('root')?.pageView;
   return (
     <html lang="en">
       <head>
@@ -84,6 +96,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
         <style id="app-css" nonce={nonce} dangerouslySetInnerHTML={{ __html: css }} />
+        {publicDocument && pageView && <meta name={PAGE_VIEW_META} content={pageView} />}
         {publicDocument && <script defer src={publicPageScript} nonce={nonce} />}
       </head>
       <body>
@@ -107,7 +120,7 @@ function useAdminChrome(): boolean {
 }
 
 export default function App() {
-  const { featured } = useLoaderData<typeof loader>();
+  const { featured, pageView } = useLoaderData<typeof loader>();
   if (useAdminChrome()) return <Outlet />;
   return (
     <>
@@ -116,7 +129,7 @@ export default function App() {
         <Outlet />
       </main>
       <SiteFooter />
-      <PageViews />
+      <PageViews token={pageView} />
     </>
   );
 }

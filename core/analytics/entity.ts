@@ -1,7 +1,8 @@
 // AnalyticsEvent: first-party events, partitioned by day and spread over ANALYTICS_SHARDS
 // partitions, so a busy day does not throttle one partition; a day is one query per shard.
 // A business event (a confirmation, a click) is written in the same transaction as the state
-// change it records, with an id derived from its business key, so it happens exactly once.
+// change it records, with an id derived from its business key, so it happens exactly once. A page
+// view's id is its page's token id, and it expires once every rollup that may recount it has run.
 import { defineEntity } from '#core/db';
 
 /** Partitions per day; readers query each and merge them in time order. */
@@ -10,7 +11,7 @@ export const ANALYTICS_SHARDS = 4;
 export const AnalyticsEventEntity = defineEntity({
   model: { entity: 'analyticsEvent', version: '1', service: 'cluefeed' },
   attributes: {
-    /** A page view's is a ULID; a business event's is `{name}:{business key}`. */
+    /** A page view's is its page's token id (a ULID); a business event's is `{name}:{business key}`. */
     id: { type: 'string', required: true },
     day: { type: 'string', required: true },
     shard: { type: 'number', required: true },
@@ -27,6 +28,8 @@ export const AnalyticsEventEntity = defineEntity({
     articleId: { type: 'string' },
     /** A suggested audience, as the visitor typed it. */
     text: { type: 'string' },
+    /** A page view's TTL (epoch seconds): PAGE_VIEW_RETENTION_DAYS after its page was served. */
+    expiresAt: { type: 'number' },
   },
   indexes: {
     // One shard of a day's events in time order: pk analytics#{day}#{shard}, sk {at}#{id}

@@ -1,19 +1,25 @@
-// First-party analytics. Browsers report page views (with utm, raud and vus); every other event is
+// First-party analytics. Browsers report page views, each with its page's token (the proof it was
+// served, and the path and utm, raud and vus it was served with); every other event is
 // a business event the server records in the same transaction as the state change it stands for,
 // with an id derived from that change's business key, so a retried, raced or repeated request
 // records it once or not at all. A referrer is stored without the tokens its query may carry, and
 // no event holds an IP address, an e-mail address or a name.
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
-import { monotonicFactory } from 'ulid';
-import { fn, freeText, referrerWithoutTokens, TrackingSchema, type Tracking } from '#core/common';
+import { fn, freeText, referrerWithoutTokens, type Tracking } from '#core/common';
+import { isConditionFailure } from '#core/db';
 import { ANALYTICS_SHARDS, AnalyticsEventEntity } from './entity';
+import { PAGE_VIEW_TOKEN_MESSAGES, servedPage } from './page-view-token';
 
 export { AnalyticsEventEntity, ANALYTICS_SHARDS };
+export {
+  pageViewToken,
+  PAGE_VIEW_TOKEN_MESSAGES,
+  PAGE_VIEW_TOKEN_SECONDS,
+  servedPage,
+  type ServedPage,
+} from './page-view-token';
 export type AnalyticsEvent = EntityItem<typeof AnalyticsEventEntity>;
-
-/** Monotonic, so page views recorded in the same millisecond keep their order across shards. */
-const nextId = monotonicFactory();
 
 /**
  * What each event means; `audienceIds` is what the subscription's confirmed audiences gained or
@@ -61,28 +67,51 @@ export type EventName = 'page_view' | BusinessEventName;
 
 export const PageViewInput = v.object({
   name: v.literal('page_view', 'Unknown event'),
-  path: v.pipe(
-    freeText({ max: 500, tooLong: 'A path has at most 500 characters' }),
-    v.startsWith('/', 'A path starts with /'),
+  // A missing token is refused by servedPage with the same words as a forged one.
+  token: v.optional(
+    v.pipe(
+      v.string(PAGE_VIEW_TOKEN_MESSAGES.invalid),
+      v.maxLength(2000, PAGE_VIEW_TOKEN_MESSAGES.invalid),
+    ),
+    '',
   ),
   referrer: v.optional(freeText({ max: 500, tooLong: 'A referrer has at most 500 characters' })),
-  ...TrackingSchema.entries,
 });
 
-/** A page view, as a browser reports it. */
-export const recordPageView = fn(PageViewInput, async (input): Promise<AnalyticsEvent> => {
-  const at = new Date().toISOString();
-  const { referrer, ...event } = input;
-  const { data } = await AnalyticsEventEntity.create({
-    ...event,
-    referrer: referrer === undefined ? undefined : referrerWithoutTokens(referrer),
-    id: nextId(),
-    at,
-    day: at.slice(0, 10),
-    shard: Math.floor(Math.random() * ANALYTICS_SHARDS),
-  }).go();
-  return data;
-});
+/**
+ * How long a page view is kept: past every day a rollup may still recount (RECOUNT_DAYS in
+ * core/campaign-analytics is two days fewer), so a recount never misses an expired view.
+ */
+export const PAGE_VIEW_RETENTION_DAYS = 16;
+
+/**
+ * A page view, as a browser reports it with its page's token: stamped when the page was served,
+ * with the path and tracking values it was served at. `counted` is false for a token already
+ * used (a conditional put of its id), so each served page counts once.
+ */
+export const recordPageView = fn(
+  PageViewInput,
+  async ({ token, referrer }): Promise<{ counted: boolean; event: AnalyticsEvent }> => {
+    const { id, at, ...page } = servedPage(token);
+    const event: AnalyticsEvent = {
+      ...page,
+      ...(referrer !== undefined && { referrer: referrerWithoutTokens(referrer) }),
+      name: 'page_view',
+      id,
+      at,
+      day: at.slice(0, 10),
+      shard: shardOf(id),
+      expiresAt: Math.floor(Date.parse(at) / 1000) + PAGE_VIEW_RETENTION_DAYS * 86_400,
+    };
+    try {
+      await AnalyticsEventEntity.create(event).go();
+      return { counted: true, event };
+    } catch (error) {
+      if (isConditionFailure(error)) return { counted: false, event };
+      throw error;
+    }
+  },
+);
 
 export type BusinessEvent = Tracking & {
   name: BusinessEventName;

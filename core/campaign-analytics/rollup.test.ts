@@ -11,6 +11,7 @@ import * as Subscribers from '#core/subscribers';
 import { createAudience } from '#tests/integration/factories';
 import { receive } from '#tests/integration/job-queue';
 import { useOwnTable } from '#tests/integration/own-table';
+import { daysToCount, RECOUNT_DAYS } from './rollup';
 
 useOwnTable('rollup');
 
@@ -147,15 +148,17 @@ describe('the rollup', () => {
     const other = await createAudience({ title: 'collect on-chain art' });
     // A burst: page views, subscribes (two of the same address at once), confirms clicked twice
     // at once, unsubscribes, audience toggles.
-    const views = Array.from({ length: 30 }, (_, i) =>
-      Analytics.recordPageView({
+    const views = Array.from({ length: 30 }, (_, i) => {
+      const served = new URL(`http://localhost/a/${home.slug}`);
+      const utm = ['spring', 'autumn', undefined][i % 3];
+      if (utm) served.searchParams.set('utm', utm);
+      served.searchParams.set('vus', ['', 'sp', 'ip'][i % 3]!);
+      if (i % 2) served.searchParams.set('raud', home.slug);
+      return Analytics.recordPageView({
         name: 'page_view',
-        path: `/a/${home.slug}`,
-        utm: ['spring', 'autumn', undefined][i % 3],
-        vus: (['', 'sp', 'ip'] as const)[i % 3],
-        raud: i % 2 ? home.slug : undefined,
-      }),
-    );
+        token: Analytics.pageViewToken(served),
+      });
+    });
     const emails = Array.from({ length: 8 }, (_, i) => address(`r${i}`));
     const subscribes = emails.flatMap((email, i) =>
       [0, 1].map(() =>
@@ -229,4 +232,34 @@ describe('the rollup', () => {
       ).length,
     });
   }, 120_000);
+});
+
+describe('what the rollup recounts', () => {
+  it('never reaches back further than the page views it counts are kept', async () => {
+    const now = Date.now();
+    const DAY = 86_400_000;
+    const setWatermark = (through: number) =>
+      CampaignAnalytics.RollupWatermarkEntity.put({
+        through: new Date(through).toISOString(),
+        processId: ulid(),
+        rolledAt: new Date().toISOString(),
+      }).go();
+    try {
+      // A rollup that stopped 40 days ago resumes RECOUNT_DAYS back, not at its watermark.
+      await setWatermark(now - 40 * DAY);
+      const days = await daysToCount(now);
+      expect(days[0]).toBe(new Date(now - RECOUNT_DAYS * DAY).toISOString().slice(0, 10));
+      expect(days.at(-1)).toBe(today());
+      // A view served at the first instant of the oldest day recounted outlives the run by a day.
+      const oldestView = Date.parse(`${days[0]}T00:00:00Z`);
+      expect(oldestView + Analytics.PAGE_VIEW_RETENTION_DAYS * DAY).toBeGreaterThan(now + DAY);
+      // A rollup on time recounts from its watermark's day.
+      await setWatermark(now - 10 * 60_000);
+      expect((await daysToCount(now))[0]).toBe(
+        new Date(now - 10 * 60_000).toISOString().slice(0, 10),
+      );
+    } finally {
+      await CampaignAnalytics.RollupWatermarkEntity.delete({}).go();
+    }
+  });
 });

@@ -185,6 +185,13 @@ export async function countDay(day: string): Promise<DayCounts> {
 export const COMMIT_LAG_MS = 5 * 60_000;
 /** The first rollup counts this many days back, so a range of up to a year has its figures. */
 export const FIRST_ROLLUP_DAYS = 366;
+/**
+ * A later rollup recounts at most this many days before today, however old the watermark: page
+ * views expire PAGE_VIEW_RETENTION_DAYS after their page was served, and a recount must never
+ * miss one. Two days apart: a day's first view is at most a day older than the day, and a run
+ * gets a day's grace to finish. An older day keeps the counts it was last given.
+ */
+export const RECOUNT_DAYS = Analytics.PAGE_VIEW_RETENTION_DAYS - 2;
 const DAYS_PER_CHUNK = 31;
 /** Days of a chunk counted side by side. */
 const DAYS_AT_ONCE = 8;
@@ -212,11 +219,16 @@ export async function watermark() {
   return data ?? undefined;
 }
 
-/** The days a rollup at `now` recounts: from the watermark's day (a year back at first) to today. */
-async function daysToCount(now: number): Promise<string[]> {
+/**
+ * The days a rollup at `now` recounts: from the watermark's day (a year back at first), but never
+ * more than RECOUNT_DAYS back, to today.
+ */
+export async function daysToCount(now: number): Promise<string[]> {
   const through = (await watermark())?.through;
-  const from = through ? through.slice(0, 10) : dayOf(now - FIRST_ROLLUP_DAYS * DAY_MS);
-  return daysBetween(from, dayOf(now));
+  if (!through) return daysBetween(dayOf(now - FIRST_ROLLUP_DAYS * DAY_MS), dayOf(now));
+  const oldest = dayOf(now - RECOUNT_DAYS * DAY_MS);
+  const from = through.slice(0, 10);
+  return daysBetween(from > oldest ? from : oldest, dayOf(now));
 }
 
 /**

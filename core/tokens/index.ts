@@ -11,7 +11,8 @@ export type TokenPurpose =
   | 'click'
   | 'invite'
   | 'admin-device'
-  | 'reader-device';
+  | 'reader-device'
+  | 'page-view';
 
 type Payload = { p: TokenPurpose; exp: number; sub?: string };
 

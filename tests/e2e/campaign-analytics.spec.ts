@@ -12,6 +12,8 @@ import { expectFitsAndReadable } from './page-checks';
 
 const ADMIN = { userName: 'admin', password: 'e2e-admin-password-0123' };
 const PATH = '/admin-panel/campaign-analytics';
+const DESKTOP_CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
 async function signIn(page: Page) {
   await page.goto(PATH);
@@ -33,14 +35,28 @@ function visitsOf(page: Page, utm: string, variant: string) {
     .nth(1);
 }
 
-test('an operator reads the figures, narrows the funnel and downloads it', async ({ page }) => {
+test('an operator reads the figures, narrows the funnel and downloads it', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(90_000);
-  // Visits of a campaign of this test's own: three on the 'sp' landing, one on the default one.
+  // Visits of a campaign of this test's own by four visitors at once, each in a desktop browser of
+  // its own (the headless shell's user agent is a known bot): three on the 'sp' landing, served
+  // from one shared copy of the page, and one on the default landing.
   const utm = `e2e-${ulid().toLowerCase().slice(-10)}`;
-  for (const vus of ['sp', 'sp', 'sp', ''] as const) {
-    await Analytics.recordPageView({ name: 'page_view', path: '/', utm, vus });
-  }
+  const visitors = await Promise.all(
+    (['sp', 'sp', 'sp', ''] as const).map(async (vus) => {
+      const visitor = await browser.newPage({ baseURL, userAgent: DESKTOP_CHROME });
+      await visitor.goto(`/?utm=${utm}${vus ? `&vus=${vus}` : ''}`);
+      return visitor;
+    }),
+  );
   const today = new Date().toISOString().slice(0, 10);
+  await expect
+    .poll(async () => (await Analytics.forDay(today)).filter((e) => e.utm === utm).length)
+    .toBe(4);
+  await Promise.all(visitors.map((visitor) => visitor.close()));
   // The rollup `npm start` runs at start moves the watermark the page reports; then this test's
   // day is counted again with its visits.
   await expect.poll(async () => (await CampaignAnalytics.watermark())?.rolledAt).toBeTruthy();

@@ -3,6 +3,7 @@
 // token), answered with a 4xx and nothing stored.
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
+import * as Analytics from '#core/analytics';
 import * as Tokens from '#core/tokens';
 import {
   badEmail,
@@ -33,6 +34,9 @@ let world: SweepWorld;
 beforeAll(async () => {
   world = await seedSweepWorld();
 });
+
+/** A fresh token of a page the app served, minted when a sample is made (it lives 4 minutes). */
+const servedPage = () => Analytics.pageViewToken('http://localhost/');
 
 const json = (body: fc.Arbitrary<unknown>, headers: () => Record<string, string> = () => ({})) =>
   fc.record({
@@ -138,40 +142,43 @@ describe(
                 extras,
                 junk.filter((name) => name !== 'page_view'),
               )
-              .map(([rest, name]) => ({ ...rest, name, path: '/' })),
-            // A page view whose fields have the wrong type, shape or size.
+              .map(([rest, name]) => ({ ...rest, name, token: servedPage() })),
+            // A page view without its page's token (as beacons were before), or with one that is
+            // not valid: junk, altered, or of another purpose.
             fc
-              .record({
-                path: fc.oneof(
-                  junk.filter((path) => !path.startsWith('/')),
-                  fc.constant(`/${'p'.repeat(600)}`),
-                  fc.jsonValue().filter((value) => typeof value !== 'string'),
-                ),
-                referrer: fc.option(fc.oneof(fc.constant('r'.repeat(600)), fc.integer()), {
-                  nil: undefined,
-                }),
-              })
+              .record({ path: fc.constant('/'), utm: fc.constantFrom('spring-launch', 'x') })
               .map((fields) => ({ name: 'page_view', ...fields })),
+            badToken([servedPage(), Tokens.sign('waitlist', 600)]).map((token) => ({
+              name: 'page_view',
+              token,
+            })),
             fc
-              .record({ utm: fc.jsonValue().filter((value) => typeof value !== 'string') })
-              .map((fields) => ({ name: 'page_view', path: '/', ...fields })),
-            fc.constantFrom('x', 'spx', 'IP').map((vus) => ({ name: 'page_view', path: '/', vus })),
-            // A page view that would be stored but for an unreadable path or referrer.
-            unreadable.map((text) => ({ name: 'page_view', path: `/${text}` })),
+              .jsonValue()
+              .filter((value) => typeof value !== 'string')
+              .map((token) => ({ name: 'page_view', token })),
+            // A served page's view whose referrer has the wrong type or size.
+            fc
+              .oneof(fc.constant('r'.repeat(600)), fc.integer())
+              .map((referrer) => ({ name: 'page_view', token: servedPage(), referrer })),
+            // A served page's view that would be stored but for an unreadable referrer.
             unreadable.map((text) => ({
               name: 'page_view',
-              path: '/',
+              token: servedPage(),
               referrer: `https://example.org/${text}`,
             })),
           ),
         ),
       ));
 
-    it('POST /api/events with invalid UTF-8 in the path', () =>
+    it('POST /api/events with invalid UTF-8 in the referrer', () =>
       fuzz(
         route('/api/events'),
         world.samples,
-        invalidUtf8Json((bad) => ({ name: 'page_view', path: `/${bad}` })),
+        invalidUtf8Json((bad) => ({
+          name: 'page_view',
+          token: servedPage(),
+          referrer: `https://example.org/${bad}`,
+        })),
       ));
 
     it('POST /api/audience-name-assessment: a clue, starter or pointer with unreadable characters', () =>

@@ -1,12 +1,10 @@
-// First-party page views: one beacon per visited path, with its tracking values.
-import { trackingFrom } from '#core/common';
-
-export function sendPageView({ pathname, search }: { pathname: string; search: string }): void {
+// First-party page views: one beacon per page served, with the token the server rendered into it
+// (the proof it was served, bound to its path and tracking values).
+export function sendPageView(token: string): void {
   const body = JSON.stringify({
     name: 'page_view',
-    path: pathname,
+    token,
     referrer: document.referrer.slice(0, 500) || undefined,
-    ...trackingFrom(new URLSearchParams(search)),
   });
   const blob = new Blob([body], { type: 'application/json' });
   if (!navigator.sendBeacon?.('/api/events', blob)) {
@@ -19,3 +17,6 @@ export function sendPageView({ pathname, search }: { pathname: string; search: s
     }).catch(() => undefined);
   }
 }
+
+/** The name of the meta element that carries a public document's token. */
+export const PAGE_VIEW_META = 'page-view-token';

@@ -3,12 +3,13 @@
 // when they are absent. Built by Vite as its own bundle (root.tsx imports its URL).
 import { openDialogs, revealBottomBar, viewMoreInPlace } from './audience-page';
 import { watchMenu } from './menu';
-import { sendPageView } from './page-view';
+import { PAGE_VIEW_META, sendPageView } from './page-view';
 import { markSending } from './subscribe-form';
 import { enhanceWaitlistForm } from './waitlist-form';
 
 for (const menu of document.querySelectorAll<HTMLDetailsElement>('details.menu')) watchMenu(menu);
-sendPageView(window.location);
+const pageView = document.querySelector<HTMLMetaElement>(`meta[name="${PAGE_VIEW_META}"]`);
+if (pageView?.content) sendPageView(pageView.content);
 
 const waitlist = document.querySelector<HTMLFormElement>('form.waitlist');
 if (waitlist) enhanceWaitlistForm(waitlist);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isShareable, keepingBody, keepSharedPage, sharedPage } from '#web/lib/shared-pages.server';
+import * as Analytics from '#core/analytics';
+import {
+  copyFor,
+  isShareable,
+  keepingBody,
+  keepSharedPage,
+  sharedPage,
+} from '#web/lib/shared-pages.server';
 import { NO_STORE, PUBLIC_PAGE_CACHE } from '#web/lib/cache';
 
 const headers = (init: Record<string, string>) => new Headers(init);
@@ -33,5 +40,21 @@ describe('shared pages', () => {
     ).text();
     expect(text).toBe('<p>hello</p>');
     expect(kept).toBe('<p>hello</p>');
+  });
+
+  it("serves each copy with its own request's page-view token, in the head and the root's data", () => {
+    const rendered = Analytics.pageViewToken('http://localhost/?utm=spring');
+    const fresh = Analytics.pageViewToken('http://localhost/?utm=spring');
+    const html = new Uint8Array(
+      Buffer.from(
+        `<meta name="page-view-token" content="${rendered}"/><script>"pageView","${rendered}"</script>`,
+      ),
+    );
+    const page = { nonce: 'n', status: 200, html, pageView: rendered, expires: 0 };
+    const served = Buffer.from(copyFor(page, fresh)).toString();
+    expect(served).not.toContain(rendered);
+    expect(served.split(fresh)).toHaveLength(3);
+    // A page without a token (an admin page, a refusal) is served as kept.
+    expect(copyFor({ ...page, pageView: undefined }, fresh)).toBe(html);
   });
 });

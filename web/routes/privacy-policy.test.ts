@@ -1,10 +1,11 @@
 // The privacy policy against the code it describes: what Mailchimp receives with each member (the
 // tags core/subscribers mirrors), how long the click redirect remembers a reader's first click,
-// and how long a rate limit keyed by an IP address keeps it.
+// how long a page view is kept, and how long a rate limit keyed by an IP address keeps it.
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { ulid } from 'ulid';
 import { describe, expect, it, vi } from 'vitest';
+import * as Analytics from '#core/analytics';
 import * as Assessment from '#core/assessment';
 import * as Auth from '#core/auth';
 import * as Newsletter from '#core/newsletter';
@@ -117,5 +118,13 @@ describe('privacy policy', () => {
       const minutes = Math.ceil((data!.expiresAt - windowStart / 1000) / 60);
       expect(rateLimits, `${name} (${limit.bucket})`).toContain(`within ${minutes} minutes`);
     }
+  });
+
+  it('says how long a page view is kept, as its stored expiry says', async () => {
+    const token = Analytics.pageViewToken(`http://localhost/a/privacy-${ulid()}`);
+    const { event } = await Analytics.recordPageView({ name: 'page_view', token });
+    const days = (event.expiresAt! - Date.parse(event.at) / 1000) / 86_400;
+    expect(sentence('We keep each page view')).toContain(`for ${Math.ceil(days)} days`);
+    expect(sentence('A page view counts')).toContain('once for each page our server sent');
   });
 });

@@ -34,11 +34,15 @@ export default function PrivacyPolicy() {
         <li>
           <strong>Behaviour</strong>: when a page of ours is shown, we record the page&apos;s path,
           the page you came from (with any tokens in its address removed) and the campaign values in
-          the link you followed (<code>utm</code>, <code>raud</code> and <code>vus</code>). We also
-          record the steps you take with us (subscribing, confirming, unsubscribing, voting, liking
-          a story, changing your clues, the first visit to your feed) to count them; these records
-          are tied to your subscription or account only by an internal number, so that one step is
-          counted once. From these records we keep daily totals for our own reports.
+          the link you followed (<code>utm</code>, <code>raud</code> and <code>vus</code>). A page
+          view counts once for each page our server sent, and not for known robots such as search
+          engines (your browser&apos;s name tells us; we do not keep it). We keep each page view for
+          16 days, long enough to add it to our daily totals; our database then deletes it on its
+          own, usually within a day or two. We also record the steps you take with us (subscribing,
+          confirming, unsubscribing, voting, liking a story, changing your clues, the first visit to
+          your feed) to count them; these records are tied to your subscription or account only by
+          an internal number, so that one step is counted once. From these records we keep daily
+          totals for our own reports.
         </li>
         <li>
           <strong>Technology</strong>: none. We do not record your browser, your device or where you

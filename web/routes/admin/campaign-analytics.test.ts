@@ -37,7 +37,8 @@ beforeAll(async () => {
     ['-spring', ''],
     ['autumn', 'ip'],
   ] as const) {
-    await Analytics.recordPageView({ name: 'page_view', path: '/', utm, vus, raud: 'defi' });
+    const token = Analytics.pageViewToken(`http://localhost/?utm=${utm}&vus=${vus}&raud=defi`);
+    await Analytics.recordPageView({ name: 'page_view', token });
   }
   await Analytics.AnalyticsEventEntity.create(
     Analytics.eventItem({
