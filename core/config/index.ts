@@ -181,12 +181,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const input = Object.fromEntries(Object.entries(env).filter(([name]) => !placeholders.has(name)));
   const result = v.safeParse(ConfigSchema, input);
   if (!result.success) {
-    const fields = result.issues.map((issue) => {
-      const path = v.getDotPath(issue) ?? '?';
-      return placeholders.has(path)
-        ? `${placeholderHint(path, placeholders)}: ${issue.message}`
-        : `${path}: ${issue.message}`;
-    });
+    const fields = result.issues.map(
+      (issue) => `${placeholderHint(v.getDotPath(issue) ?? '?', placeholders)}: ${issue.message}`,
+    );
     throw new Error(`Invalid configuration: ${fields.join('; ')}`);
   }
   const settings = result.output;
