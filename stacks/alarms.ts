@@ -1,9 +1,9 @@
-// Alarms an operator must hear about: a job that landed in the dead-letter queue, and any server
-// function throwing. They notify the `Alarms` SNS topic; `ALARM_EMAIL` at deploy time subscribes
+// Alarms an operator must hear about: a job or a schedule's run that landed in a dead-letter
+// queue, and any server function throwing. They notify the `Alarms` SNS topic; `ALARM_EMAIL` at deploy time subscribes
 // an address (the subscription must be confirmed from the e-mail AWS sends).
 import { SCHEDULES } from '../core/automations/schedules';
 import { crons, worker } from './jobs';
-import { deadLetters } from './queue';
+import { deadLetters, scheduleDeadLetters } from './queue';
 import { web } from './web';
 
 export const alarmTopic = new sst.aws.SnsTopic('Alarms');
@@ -19,19 +19,33 @@ if (alarmEmail) {
 
 const notify = { alarmActions: [alarmTopic.arn], okActions: [alarmTopic.arn] };
 
-new aws.cloudwatch.MetricAlarm('JobsDeadLettersAlarm', {
-  alarmDescription: 'A job message reached the dead-letter queue (see docs/operations.md, Jobs).',
-  namespace: 'AWS/SQS',
-  metricName: 'ApproximateNumberOfMessagesVisible',
-  dimensions: { QueueName: deadLetters.nodes.queue.name },
-  statistic: 'Maximum',
-  period: 300,
-  evaluationPeriods: 1,
-  threshold: 0,
-  comparisonOperator: 'GreaterThanThreshold',
-  treatMissingData: 'notBreaching',
-  ...notify,
-});
+/** Any message visible in a dead-letter queue within five minutes. */
+function deadLettersAlarm(name: string, queue: sst.aws.Queue, description: string) {
+  new aws.cloudwatch.MetricAlarm(`${name}Alarm`, {
+    alarmDescription: description,
+    namespace: 'AWS/SQS',
+    metricName: 'ApproximateNumberOfMessagesVisible',
+    dimensions: { QueueName: queue.nodes.queue.name },
+    statistic: 'Maximum',
+    period: 300,
+    evaluationPeriods: 1,
+    threshold: 0,
+    comparisonOperator: 'GreaterThanThreshold',
+    treatMissingData: 'notBreaching',
+    ...notify,
+  });
+}
+
+deadLettersAlarm(
+  'JobsDeadLetters',
+  deadLetters,
+  'A job message reached the dead-letter queue (see docs/operations.md, Jobs).',
+);
+deadLettersAlarm(
+  'ScheduleDeadLetters',
+  scheduleDeadLetters,
+  "A schedule's run failed after its retries (see docs/operations.md, Jobs).",
+);
 
 /** One alarm per function: any invocation error in five minutes. */
 function errorAlarm(name: string, functionName: $util.Input<string>) {

@@ -2,7 +2,7 @@
 // core/automations/schedules.ts, each calling the cron handler.
 import { SCHEDULES, toEventBridgeCron } from '../core/automations/schedules';
 import { NATIVE_MODULES, serverEnvironment, serverLinks } from './environment';
-import { jobsQueue } from './queue';
+import { jobsQueue, scheduleDeadLetters } from './queue';
 
 const functionDefaults = {
   runtime: 'nodejs22.x' as const,
@@ -27,12 +27,36 @@ export const worker = jobsQueue.subscribe(
   },
 );
 
+/**
+ * A schedule's run is never lost silently: Scheduler retries a delivery that failed, and Lambda
+ * retries a cron that threw (Scheduler invokes it asynchronously); either one that gives up puts
+ * the event in ScheduleDeadLetters, whose alarm (stacks/alarms.ts) tells the operator.
+ */
+const SCHEDULE_DELIVERY_RETRIES = 3;
+const CRON_RETRIES = 2;
+
 export const crons = SCHEDULES.map(
   (schedule) =>
     new sst.aws.CronV2(`Schedule-${schedule.id}`, {
       schedule: toEventBridgeCron(schedule.cron),
-      function: { ...functionDefaults, handler: 'functions/cron.handler', timeout: '1 minute' },
+      function: {
+        ...functionDefaults,
+        handler: 'functions/cron.handler',
+        timeout: '1 minute',
+        retries: CRON_RETRIES,
+        // Lambda sends a failed asynchronous event to its destination with the function's role.
+        permissions: [{ actions: ['sqs:SendMessage'], resources: [scheduleDeadLetters.arn] }],
+        transform: {
+          eventInvokeConfig: (invokeConfig) => {
+            invokeConfig.destinationConfig = {
+              onFailure: { destination: scheduleDeadLetters.arn },
+            };
+          },
+        },
+      },
       event: { schedule: schedule.id },
+      retries: SCHEDULE_DELIVERY_RETRIES,
+      dlq: scheduleDeadLetters.arn,
     }),
 );
 

@@ -1,14 +1,21 @@
-// Secrets are set per stage with `npx sst secret set <Name> <value> --stage <stage>`; a deploy
-// fails while one without a default is unset. Only the server function receives their values.
+// One SST secret per secret setting of core/config (core/config/secrets.ts names them), set per
+// stage with `npx sst secret set <Name> <value> --stage <stage>`. AppSecret and SmtpUrl have no
+// default, so a deploy fails while either is unset; the others default to the placeholder, which
+// core/config reads as unset, so a feature that needs one (MAILING_LIST=mailchimp) fails the
+// start naming the secret to set. Only server functions receive them, as links.
+import { SECRET_PLACEHOLDER, SECRET_SETTINGS, type SecretSetting } from '../core/config/secrets';
 
-/** HMAC key for signed tokens (e-mail links, sessions); at least 32 characters. */
-export const appSecret = new sst.Secret('AppSecret');
+/** Secrets every deploy must set. */
+const REQUIRED: SecretSetting[] = ['APP_SECRET', 'SMTP_URL'];
 
-/** Outgoing mail: an SMTP URL such as smtps://user:pass@email-smtp.eu-west-1.amazonaws.com:465. */
-export const smtpUrl = new sst.Secret('SmtpUrl');
+export const secrets = Object.fromEntries(
+  Object.entries(SECRET_SETTINGS).map(([setting, name]) => [
+    setting,
+    REQUIRED.includes(setting as SecretSetting)
+      ? new sst.Secret(name)
+      : new sst.Secret(name, SECRET_PLACEHOLDER),
+  ]),
+) as Record<SecretSetting, sst.Secret>;
 
-/** Mailchimp API key; the list mirror is used only when the deploy sets MAILING_LIST=mailchimp. */
-export const mailchimpApiKey = new sst.Secret('MailchimpApiKey', 'unset');
-
-/** OpenAI API key for models of provider 'openai'; 'unset' leaves them off (local models work). */
-export const openAiApiKey = new sst.Secret('OpenAiApiKey', 'unset');
+/** The HMAC key for signed tokens (e-mail links, sessions); at least 32 characters. */
+export const appSecret = secrets.APP_SECRET;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig, parseFetchAllowEntry } from '#core/config';
+import { linkedSecrets, parseConfig, parseFetchAllowEntry, SECRET_PLACEHOLDER } from '#core/config';
 
 const base = { APP_SECRET: 'a-secret-that-is-long-enough-0123456789abcdef' };
 const production = {
@@ -99,9 +99,57 @@ describe('parseConfig', () => {
     }
   });
 
+  it('fails MAILING_LIST=mailchimp while the MailchimpApiKey secret holds its placeholder, naming the secret', () => {
+    const mailchimp = {
+      ...production,
+      MAILING_LIST: 'mailchimp',
+      MAILCHIMP_SERVER_PREFIX: 'us21',
+      MAILCHIMP_LIST_ID: 'list-1',
+    };
+    expect(() => parseConfig({ ...mailchimp, MAILCHIMP_API_KEY: SECRET_PLACEHOLDER })).toThrowError(
+      'Invalid configuration: MAILING_LIST=mailchimp needs MAILCHIMP_API_KEY (the MailchimpApiKey secret still holds a placeholder: npx sst secret set MailchimpApiKey <value>)',
+    );
+    expect(() => parseConfig({ ...mailchimp, MAILCHIMP_API_KEY: ' ChangeMe ' })).toThrowError(
+      /MAILCHIMP_API_KEY \(the MailchimpApiKey secret still holds a placeholder/,
+    );
+    expect(parseConfig({ ...mailchimp, MAILCHIMP_API_KEY: 'key-us21' }).MAILCHIMP_API_KEY).toBe(
+      'key-us21',
+    );
+  });
+
+  it('fails the start when a required secret holds a placeholder, naming the secret to set', () => {
+    expect(() => parseConfig({ ...production, SMTP_URL: 'unset' })).toThrowError(
+      'Invalid configuration: SMTP_URL (the SmtpUrl secret still holds a placeholder: npx sst secret set SmtpUrl <value>) is required when NODE_ENV=production',
+    );
+    expect(() => parseConfig({ ...production, APP_SECRET: 'unset' })).toThrowError(
+      /APP_SECRET \(the AppSecret secret still holds a placeholder: npx sst secret set AppSecret <value>\)/,
+    );
+  });
+
+  it('reads a placeholder OpenAI-compatible key as no key, so none is sent', () => {
+    expect(
+      parseConfig({ ...production, OPENAI_COMPATIBLE_API_KEY: 'unset' }).OPENAI_COMPATIBLE_API_KEY,
+    ).toBeUndefined();
+  });
+
   it('names every bad field at once', () => {
     expect(() =>
       parseConfig({ ...production, APP_SECRET: 'short', PUBLIC_URL: 'not a url' }),
     ).toThrowError(/APP_SECRET: APP_SECRET must be at least 32 characters; PUBLIC_URL: /);
+  });
+});
+
+describe('linkedSecrets', () => {
+  it('reads the secrets SST links, by setting name, and nothing unlinked', () => {
+    expect(linkedSecrets()).toEqual({});
+    // Where SST's Resource keeps the links it decrypted from the bundle (or read from sst shell).
+    const links = (globalThis as { __SST_RESOURCE_RAW__?: Record<string, unknown> })
+      .__SST_RESOURCE_RAW__!;
+    links.SmtpUrl = { type: 'sst.sst.Secret', value: 'smtps://user:pass@linked.example:465' };
+    try {
+      expect(linkedSecrets()).toEqual({ SMTP_URL: 'smtps://user:pass@linked.example:465' });
+    } finally {
+      delete links.SmtpUrl;
+    }
   });
 });

@@ -1,7 +1,11 @@
 // The only reader of process.env: every setting is parsed once with valibot and fails with the
 // names of the bad fields, so a misconfigured deploy stops at start-up instead of mid-request.
 import { isIP } from 'node:net';
+import { Resource } from 'sst/resource';
 import * as v from 'valibot';
+import { isSecretPlaceholder, SECRET_SETTINGS, type SecretSetting } from './secrets';
+
+export { SECRET_PLACEHOLDER, SECRET_SETTINGS, type SecretSetting } from './secrets';
 
 const HOST_NAME = /^[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*$/;
 
@@ -86,8 +90,8 @@ const ConfigSchema = v.object({
   OPENAI_API_KEY: v.optional(
     v.pipe(
       v.string(),
-      // The secret's default on AWS: no key, so OpenAI models say they are not configured.
-      v.transform((key) => (key.trim() === '' || key === 'unset' ? undefined : key)),
+      // A blank key is no key, so OpenAI models say they are not configured.
+      v.transform((key) => (key.trim() === '' ? undefined : key)),
     ),
   ),
   /** AI: the API key for 'openai-compatible' servers, when they want one (Ollama does not). */
@@ -154,24 +158,48 @@ const MAILCHIMP_FIELDS = [
   'MAILCHIMP_LIST_ID',
 ] as const;
 
+/** Every setting the app reads, from the schema itself (the deploy proof checks each reaches AWS). */
+export const SETTING_NAMES = Object.keys(
+  ConfigSchema.entries,
+) as (keyof typeof ConfigSchema.entries)[];
+
 let parsed: Config | undefined;
+
+/** What a secret holding its placeholder lacks, said so the operator knows which secret to set. */
+function placeholderHint(name: string, placeholders: Set<string>): string {
+  if (!placeholders.has(name)) return name;
+  const secret = SECRET_SETTINGS[name as SecretSetting];
+  return `${name} (the ${secret} secret still holds a placeholder: npx sst secret set ${secret} <value>)`;
+}
 
 /** The configuration in `env`, or an error naming every bad field. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
-  const result = v.safeParse(ConfigSchema, env);
+  // A secret still at its placeholder is no value at all, so a check that needs it fails by name.
+  const placeholders = new Set(
+    Object.keys(SECRET_SETTINGS).filter((name) => isSecretPlaceholder(env[name])),
+  );
+  const input = Object.fromEntries(Object.entries(env).filter(([name]) => !placeholders.has(name)));
+  const result = v.safeParse(ConfigSchema, input);
   if (!result.success) {
-    const fields = result.issues.map((issue) => `${v.getDotPath(issue) ?? '?'}: ${issue.message}`);
+    const fields = result.issues.map(
+      (issue) => `${placeholderHint(v.getDotPath(issue) ?? '?', placeholders)}: ${issue.message}`,
+    );
     throw new Error(`Invalid configuration: ${fields.join('; ')}`);
   }
   const settings = result.output;
   const problems: string[] = [];
   if (settings.MAILING_LIST === 'mailchimp') {
     const missing = MAILCHIMP_FIELDS.filter((name) => !settings[name]);
-    if (missing.length > 0) problems.push(`MAILING_LIST=mailchimp needs ${missing.join(', ')}`);
+    if (missing.length > 0) {
+      const named = missing.map((name) => placeholderHint(name, placeholders));
+      problems.push(`MAILING_LIST=mailchimp needs ${named.join(', ')}`);
+    }
   }
   if (settings.NODE_ENV === 'production') {
     const missing = (['PUBLIC_URL', 'SMTP_URL'] as const).filter((name) => !settings[name]);
-    for (const name of missing) problems.push(`${name} is required when NODE_ENV=production`);
+    for (const name of missing) {
+      problems.push(`${placeholderHint(name, placeholders)} is required when NODE_ENV=production`);
+    }
   }
   if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   return {
@@ -181,9 +209,24 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   };
 }
 
+/**
+ * The secrets SST links to this function (on AWS, and under `sst shell`), by setting name. SST's
+ * Resource decrypts them from the bundle at run time, so their values never sit in the function's
+ * environment; a local run links nothing and reads process.env alone.
+ */
+export function linkedSecrets(): Partial<Record<SecretSetting, string>> {
+  const linked = Resource as unknown as Record<string, { value?: unknown }>;
+  return Object.fromEntries(
+    Object.entries(SECRET_SETTINGS).flatMap(([setting, secret]) => {
+      const value = secret in linked ? linked[secret]?.value : undefined;
+      return typeof value === 'string' ? [[setting, value]] : [];
+    }),
+  );
+}
+
 /** The process's configuration, parsed on first use. */
 export function config(): Config {
-  parsed ??= parseConfig(process.env);
+  parsed ??= parseConfig({ ...process.env, ...linkedSecrets() });
   return parsed;
 }
 

@@ -1,8 +1,11 @@
-// npm run deploy:proof: builds each Lambda artifact the way `sst deploy` does (esbuild with SST's
+// npm run deploy:proof: checks the stack sst.config.ts builds against core/config (stack.ts,
+// stack-checks.ts), builds each Lambda artifact the way `sst deploy` does (esbuild with SST's
 // options and externals, native modules npm-installed into the artifact for Linux x64) into a folder
-// outside the project, and invokes each with sample AWS events against DynamoDB Local and fauxqs.
-// Exits 1 on the first wrong answer. What this does not prove: docs/operations.md, "Deploy proof".
+// outside the project, and invokes each with sample AWS events against DynamoDB Local and fauxqs,
+// its secrets linked as SST links them. Exits 1 on the first wrong answer. What this does not
+// prove: docs/operations.md, "Deploy proof".
 import { spawn, spawnSync } from 'node:child_process';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -10,10 +13,19 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
+import { SECRET_SETTINGS } from '#core/config';
 import { NATIVE_MODULES } from '../../stacks/native-modules';
 import { startDynamoDb } from '../local/dynamodb';
 import { startQueue } from '../local/jobs';
 import { startSmtpSink } from '../local/smtp-sink';
+import { recordStack, type Stack } from './stack';
+import {
+  placeholderSecretsFail,
+  schedulesNeverLostSilently,
+  secretsOnlyAsLinks,
+  serverFunctions,
+  settingsReachEveryFunction,
+} from './stack-checks';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -145,6 +157,47 @@ function check(what: string, ok: boolean, detail: unknown) {
   console.log(`ok  ${what}`);
 }
 
+function checkStack(stack: Stack) {
+  const functions = serverFunctions(stack).length;
+  const checks: [string, string[]][] = [
+    [
+      `stack: every setting of core/config's schema reaches all ${functions} server functions (forwarded, linked, or named not for AWS)`,
+      settingsReachEveryFunction(stack),
+    ],
+    ['stack: no secret is a plain environment variable of any function', secretsOnlyAsLinks(stack)],
+    [
+      "stack: every secret's default reads as unset, and fails the start where the secret is needed",
+      placeholderSecretsFail(stack),
+    ],
+    [
+      'stack: every schedule retries, dead-letters what still fails, and that queue has an alarm',
+      schedulesNeverLostSilently(stack),
+    ],
+  ];
+  for (const [what, problems] of checks) check(what, problems.length === 0, problems);
+}
+
+/** Secret values by SST secret name, as `sst secret set` would hold them. */
+type SecretValues = Record<string, string>;
+
+/**
+ * Links a function's secrets as SST does on AWS: encrypted into a file beside the bundle, the key
+ * in SST_KEY (aes-256-gcm, zero nonce, tag last; what SST's Resource decrypts). Secrets left
+ * unset get the stack's default.
+ */
+function linkSecrets(stack: Stack, dir: string, file: string, values: SecretValues) {
+  const links = Object.fromEntries(
+    stack.resources
+      .filter((resource) => resource.type === 'sst.Secret')
+      .map(({ name, args }) => [name, { type: 'sst.sst.Secret', value: values[name] ?? args }]),
+  );
+  const key = randomBytes(32);
+  const cipher = createCipheriv('aes-256-gcm', key, Buffer.alloc(12, 0));
+  const encrypted = Buffer.concat([cipher.update(JSON.stringify(links)), cipher.final()]);
+  writeFileSync(join(dir, file), Buffer.concat([encrypted, cipher.getAuthTag()]));
+  return { SST_KEY: key.toString('base64'), SST_KEY_FILE: file };
+}
+
 /** A CloudFront -> Lambda function URL request (payload 2.0), as the Router forwards it. */
 function urlEvent(
   method: string,
@@ -190,6 +243,9 @@ function urlEvent(
 
 async function main() {
   const started = Date.now();
+  // First, while nothing else has touched process.env: evaluating the stack sets every setting.
+  const stack = await recordStack();
+  checkStack(stack);
   const mailDir = join(work, 'mail');
   const [dynamo, queue, sink] = await Promise.all([
     startDynamoDb(),
@@ -198,7 +254,12 @@ async function main() {
   ]);
   try {
     const publicUrl = 'https://d111111abcdef8.cloudfront.net';
-    // What stacks/environment.ts gives every function, plus the local endpoints and fake keys.
+    // What stacks/environment.ts gives every function, plus the local endpoints and fake keys;
+    // the secrets are links (linkSecrets), so the functions must read them as deployed ones do.
+    const secrets: SecretValues = {
+      [SECRET_SETTINGS.APP_SECRET]: 'deploy-proof-secret-that-is-long-enough-0123456789',
+      [SECRET_SETTINGS.SMTP_URL]: sink.url,
+    };
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? work,
@@ -207,14 +268,16 @@ async function main() {
       AWS_SECRET_ACCESS_KEY: 'local',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       TABLE_NAME: 'cluefeed-deploy-proof',
-      APP_SECRET: 'deploy-proof-secret-that-is-long-enough-0123456789',
-      SMTP_URL: sink.url,
       JOBS_QUEUE_URL: queue.queueUrl,
       PUBLIC_URL: publicUrl,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       SQS_ENDPOINT: queue.endpoint,
     };
-    Object.assign(process.env, env);
+    // This process reads the table and the jobs itself, with the same values unlinked.
+    Object.assign(process.env, env, {
+      APP_SECRET: secrets[SECRET_SETTINGS.APP_SECRET],
+      SMTP_URL: secrets[SECRET_SETTINGS.SMTP_URL],
+    });
     const { ensureTable } = await import('#core/db');
     await ensureTable();
 
@@ -224,9 +287,14 @@ async function main() {
       buildArtifact('worker', join(root, 'functions', 'worker.ts')),
       buildArtifact('cron', join(root, 'functions', 'cron.ts')),
     ]);
+    const linked = (file: string, values = secrets, name = 'resource.enc') => ({
+      ...env,
+      ...linkSecrets(stack, dirname(file), name, values),
+    });
 
     // The first admin, created as docs/operations.md says (sst shell passes resources as JSON).
     const password = 'deploy-proof-password-0123';
+    const { APP_SECRET: _unlinked, SMTP_URL: _alsoUnlinked, ...shell } = process.env;
     const createAdmin = spawnSync(
       process.execPath,
       ['--import', 'tsx', 'scripts/create-admin.ts', '--username', 'ops'],
@@ -235,9 +303,11 @@ async function main() {
         input: `${password}\n`,
         encoding: 'utf8',
         env: {
-          ...process.env,
+          ...shell,
           TABLE_NAME: '',
           SST_RESOURCE_Table: JSON.stringify({ name: env.TABLE_NAME }),
+          SST_RESOURCE_AppSecret: JSON.stringify({ value: secrets[SECRET_SETTINGS.APP_SECRET] }),
+          SST_RESOURCE_SmtpUrl: JSON.stringify({ value: secrets[SECRET_SETTINGS.SMTP_URL] }),
         },
       },
     );
@@ -249,7 +319,7 @@ async function main() {
       createAdmin,
     );
 
-    const home = (await invoke({ env, file: web, event: urlEvent('GET', '/') })) as {
+    const home = (await invoke({ env: linked(web), file: web, event: urlEvent('GET', '/') })) as {
       statusCode: number;
       body: string;
     };
@@ -258,7 +328,11 @@ async function main() {
       home.statusCode === 200 && /<title>[^<]*Cluefeed/.test(home.body),
       home,
     );
-    const bad = (await invoke({ env, file: web, event: urlEvent('GET', '/a/%E0%A4%A') })) as {
+    const bad = (await invoke({
+      env: linked(web),
+      file: web,
+      event: urlEvent('GET', '/a/%E0%A4%A'),
+    })) as {
       statusCode: number;
       body: string;
     };
@@ -268,7 +342,7 @@ async function main() {
       bad,
     );
     const oversized = (await invoke({
-      env,
+      env: linked(web),
       file: web,
       event: urlEvent('POST', '/api/events', {
         headers: { 'content-type': 'application/json', origin: publicUrl },
@@ -281,7 +355,7 @@ async function main() {
       oversized,
     );
     const signIn = (await invoke({
-      env,
+      env: linked(web),
       file: web,
       event: urlEvent('POST', '/admin-panel/authorize', {
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: publicUrl },
@@ -289,12 +363,34 @@ async function main() {
       }),
     })) as { statusCode: number; cookies: string[] };
     check(
-      'web: the admin signs in (argon2 native module loads from the artifact)',
+      'web: the admin signs in (argon2 native module loads from the artifact; the session is signed with the linked AppSecret)',
       [302, 303].includes(signIn.statusCode) && signIn.cookies.length > 0,
       signIn,
     );
 
-    await invoke({ env, file: cron, event: { schedule: 'import-articles' } });
+    const mailchimp = {
+      MAILING_LIST: 'mailchimp',
+      MAILCHIMP_SERVER_PREFIX: 'us21',
+      MAILCHIMP_LIST_ID: 'deploy-proof',
+    };
+    const placeholder = await invoke({
+      env: { ...linked(cron, secrets, 'placeholder.enc'), ...mailchimp },
+      file: cron,
+      event: { schedule: 'import-articles' },
+    }).then(
+      (answer) => ({ answer }),
+      (error: unknown) => ({ error: String(error) }),
+    );
+    check(
+      "cron: MAILING_LIST=mailchimp with MailchimpApiKey at the stack's default fails, naming the secret",
+      'error' in placeholder &&
+        placeholder.error.includes(
+          'MAILCHIMP_API_KEY (the MailchimpApiKey secret still holds a placeholder',
+        ),
+      placeholder,
+    );
+
+    await invoke({ env: linked(cron), file: cron, event: { schedule: 'import-articles' } });
     const sqs = new SQSClient({
       endpoint: queue.endpoint,
       region: 'eu-west-1',
@@ -336,7 +432,7 @@ async function main() {
         awsRegion: 'eu-west-1',
       })),
     };
-    const answer = await invoke({ env, file: worker, event: batch });
+    const answer = await invoke({ env: linked(worker), file: worker, event: batch });
     const ran = await Jobs.byId(processId!);
     check(
       'worker: the SQS batch runs the import to Success with batchItemFailures []',
