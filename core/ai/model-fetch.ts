@@ -34,11 +34,19 @@ export function modelFetch({ origin, allow }: ModelFetchOptions): typeof fetch {
   return async (input, init = {}) => {
     let url = new URL(input instanceof Request ? input.url : String(input));
     let method = (init.method ?? 'GET').toUpperCase();
-    let body = init.body == null ? undefined : Buffer.from(await new Response(init.body).arrayBuffer());
+    let body =
+      init.body == null ? undefined : Buffer.from(await new Response(init.body).arrayBuffer());
     const headers = new Headers(init.headers);
     for (let hop = 0; ; hop++) {
       if (url.origin !== origin) for (const name of CREDENTIAL_HEADERS) headers.delete(name);
-      const response = await send(url, await checked(url, allow), method, headers, body, init.signal);
+      const response = await send(
+        url,
+        await checked(url, allow),
+        method,
+        headers,
+        body,
+        init.signal,
+      );
       const location = response.headers.get('location');
       if (!REDIRECT_STATUSES.has(response.status) || !location) return response;
       await response.body?.cancel();
