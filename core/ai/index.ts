@@ -13,8 +13,15 @@ export * from './errors';
 export * from './tasks';
 export { readAnswer } from './answer';
 export { usageOf, addUsage } from './pricing';
-export { defaultRetryPolicy, backoffDelay, retryAfterMs, type RetryPolicy } from './retry';
-export { openAiProvider, toAiError, type OpenAiSettings } from './openai';
+export {
+  defaultRetryPolicy,
+  backoffDelay,
+  retryAfterMs,
+  IN_REQUEST_BUDGET_MS,
+  type RetryPolicy,
+} from './retry';
+export { MAX_ANSWER_BYTES, openAiProvider, toAiError, type OpenAiSettings } from './openai';
+export { MAX_MODEL_REDIRECTS, modelFetch } from './model-fetch';
 export { localProvider, type LocalProviderOptions } from './local/index';
 export { storyClues } from './local/chat';
 export { storyChips } from './local/chips';

@@ -6,6 +6,8 @@ import {
   AiTimeout,
   AiUnavailable,
   articleRelevance,
+  IN_REQUEST_BUDGET_MS,
+  MAX_ANSWER_BYTES,
   openAiProvider,
   type Ai,
   type AiModelRef,
@@ -312,5 +314,76 @@ describe('OpenAI adapter', () => {
       { role: 'system', content: 'You interview a new reader.' },
       { role: 'user', content: 'I run a validator.' },
     ]);
+  });
+});
+
+describe('a call made inside a web request (its budget)', () => {
+  const chat = (ai: Ai, budgetMs?: number) =>
+    ai.chat({
+      model,
+      system: 'You interview a new reader.',
+      messages: [{ role: 'user', content: 'I run a validator.' }],
+      ...(budgetMs !== undefined && { budgetMs }),
+    });
+  /** As deployed: waits up to 30 s, per-attempt timeout a minute, three retries. */
+  const deployed = () =>
+    openAiProvider({
+      apiKey: fake.apiKey,
+      baseUrl: fake.url,
+      timeoutMs: 60_000,
+      retry: { ...policy(3), maxDelayMs: 30_000 },
+    });
+
+  it('fits the web function: the budget leaves room under its timeout', async () => {
+    const { readFileSync } = await import('node:fs');
+    const stack = readFileSync(new URL('../../stacks/web.ts', import.meta.url), 'utf8');
+    const seconds = Number(/timeout: '(\d+) seconds'/.exec(stack)?.[1]);
+    expect(seconds).toBeGreaterThan(0);
+    expect(IN_REQUEST_BUDGET_MS).toBeLessThanOrEqual((seconds * 1000) / 2);
+  });
+
+  it('gives up on a hanging server when its budget is spent, whatever the per-attempt timeout', async () => {
+    fake.script({ delayMs: 5_000 });
+    const started = Date.now();
+    const error = await rejection(chat(deployed(), 300));
+
+    expect(error).toBeInstanceOf(AiTimeout);
+    expect((error as Error).message).toBe('chat with gpt-4o-mini: no answer within 300 ms');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('makes no retry whose wait would pass the budget; a job (no budget) waits and retries', async () => {
+    fake.script({ status: 429, retryAfter: '9' });
+    const error = await rejection(chat(deployed(), IN_REQUEST_BUDGET_MS));
+    expect(error).toBeInstanceOf(AiRateLimited);
+    expect(waits).toEqual([]);
+    expect(fake.requests).toHaveLength(1);
+
+    fake.script({ status: 429, retryAfter: '9' });
+    const reply = await chat(deployed());
+    expect(reply.message).toBe('Tell me more about what you build.');
+    expect(waits).toEqual([9_000]);
+  });
+});
+
+describe('the size of an answer', () => {
+  it('refuses an answer past MAX_ANSWER_BYTES while it streams in, as a bad answer, without retrying', async () => {
+    fake.mode = 'huge';
+    try {
+      const error = await rejection(
+        provider().chat({
+          model,
+          system: 'Interview.',
+          messages: [{ role: 'user', content: 'Hi' }],
+        }),
+      );
+      expect(error).toBeInstanceOf(AiBadAnswer);
+      expect((error as Error).message).toBe(
+        `chat with gpt-4o-mini: the answer is larger than ${MAX_ANSWER_BYTES.completion / 1024} KB`,
+      );
+      expect(fake.requests).toHaveLength(1);
+    } finally {
+      fake.mode = undefined;
+    }
   });
 });

@@ -4,10 +4,14 @@
 // retry-after, map every failure to an AiError, and can be made instant in tests.
 // A 200 is read as text and checked against the shape we use before anything touches it: a server
 // that answers HTML, cut-off JSON or JSON without choices is an AiBadAnswer like a refusal, never
-// a TypeError (the client would hand us whatever the body parsed to).
+// a TypeError (the client would hand us whatever the body parsed to), and a body past the call's
+// size limit is refused while it streams in. Requests go through modelFetch (the address policy).
+// A call made inside a web request names its budget: every attempt and every wait fits in it.
 import OpenAI from 'openai';
 import type { APIPromise } from 'openai/core/api-promise';
 import * as v from 'valibot';
+import { config } from '#core/config';
+import type { AllowList } from '#core/feeds';
 import { readAnswer } from './answer';
 import {
   AiBadAnswer,
@@ -17,6 +21,7 @@ import {
   AiTimeout,
   AiUnavailable,
 } from './errors';
+import { modelFetch } from './model-fetch';
 import { addUsage, usageOf } from './pricing';
 import { retryAfterMs, withRetries, type RetryPolicy } from './retry';
 import type { Ai, AiUsage, ChatMessage, Embeddings } from './types';
@@ -28,10 +33,18 @@ export type OpenAiSettings = {
   /** Per attempt. */
   timeoutMs: number;
   retry: RetryPolicy;
+  /** Private addresses the server may be at; default MODEL_FETCH_ALLOW. */
+  allow?: AllowList;
 };
 
 /** Inputs per embeddings request (OpenAI accepts up to 2,048; servers like Ollama want fewer). */
 const EMBED_BATCH = 128;
+
+/**
+ * The largest body read from the server. A chat reply or a structured answer is a few kilobytes;
+ * a batch of embeddings (128 vectors of up to 3,072 numbers as JSON text) about 9 MB.
+ */
+export const MAX_ANSWER_BYTES = { completion: 1024 * 1024, embeddings: 16 * 1024 * 1024 };
 
 const Usage = v.nullish(
   v.object({ prompt_tokens: v.nullish(v.number()), completion_tokens: v.nullish(v.number()) }),
@@ -85,6 +98,10 @@ function readBody<S extends v.GenericSchema>(
 /** Translates the client's errors into the port's, keeping the original as the cause. */
 export function toAiError(error: unknown, what: string): unknown {
   if (error instanceof AiError || error instanceof OpenAI.APIUserAbortError) return error;
+  // The client wraps whatever our fetch throws, the address policy's refusal included.
+  if (error instanceof OpenAI.APIConnectionError && error.cause instanceof AiError) {
+    return error.cause;
+  }
   if (error instanceof OpenAI.APIConnectionTimeoutError) {
     return new AiTimeout(`${what}: no answer in time`, { cause: error });
   }
@@ -110,40 +127,102 @@ export function toAiError(error: unknown, what: string): unknown {
   return error;
 }
 
+/** The body as text, refused once it grows past `maxBytes` (whatever Content-Length claims). */
+async function textOf(response: Response, maxBytes: number, what: string): Promise<string> {
+  const tooLarge = () =>
+    new AiBadAnswer(`${what}: the answer is larger than ${Math.round(maxBytes / 1024)} KB`, '');
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body?.getReader();
+  for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
+    size += read.value.byteLength;
+    if (size > maxBytes) {
+      await reader!.cancel();
+      throw tooLarge();
+    }
+    chunks.push(read.value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** What one attempt is given: the caller's signal joined with the budget's, and its time. */
+type Attempt = { signal?: AbortSignal; timeout: number };
+
+/** An operation's limits: the caller's signal, and the budget it started with (if any). */
+type Limits = {
+  signal?: AbortSignal;
+  budget?: { ms: number; signal: AbortSignal; deadline: { at: number; now: () => number } };
+};
+
+function limitsOf({ signal, budgetMs }: { signal?: AbortSignal; budgetMs?: number }): Limits {
+  if (budgetMs === undefined) return { signal };
+  const now = () => Date.now();
+  const deadline = { at: now() + budgetMs, now };
+  return { signal, budget: { ms: budgetMs, signal: AbortSignal.timeout(budgetMs), deadline } };
+}
+
 export function openAiProvider(settings: OpenAiSettings): Ai {
+  const baseURL = settings.baseUrl ?? 'https://api.openai.com/v1';
   const client = new OpenAI({
     apiKey: settings.apiKey,
-    baseURL: settings.baseUrl,
+    baseURL,
     timeout: settings.timeoutMs,
     maxRetries: 0,
+    fetch: modelFetch({
+      origin: new URL(baseURL).origin,
+      allow: settings.allow ?? config().MODEL_FETCH_ALLOW,
+    }),
   });
 
-  /** Sends a request (with our retries) and answers its 200's body as `schema` describes it. */
+  /**
+   * Sends a request (with our retries, within `budgetMs` when given) and answers its 200's body
+   * as `schema` describes it. A spent budget is an AiTimeout; the caller's own abort passes.
+   */
   async function send<S extends v.GenericSchema>(
     what: string,
     schema: S,
-    call: () => APIPromise<unknown>,
-    signal?: AbortSignal,
+    maxBytes: number,
+    call: (attempt: Attempt) => APIPromise<unknown>,
+    { signal, budget }: Limits,
   ): Promise<v.InferOutput<S>> {
-    const raw = await withRetries(settings.retry, async () => {
-      let response: Response;
-      try {
-        response = await call().asResponse();
-      } catch (error) {
-        throw toAiError(error, what);
-      }
-      try {
-        return await response.text();
-      } catch (cause) {
-        if (signal?.aborted) throw cause;
-        throw new AiUnavailable(`${what}: the answer broke off`, { cause });
-      }
+    const joined = [signal, budget?.signal].filter((one) => one !== undefined);
+    const attempt = (): Attempt => ({
+      signal: joined.length > 0 ? AbortSignal.any(joined) : undefined,
+      timeout: budget
+        ? Math.max(1, Math.min(settings.timeoutMs, Math.ceil(budget.deadline.at - Date.now())))
+        : settings.timeoutMs,
     });
+    const spent = (cause: unknown) =>
+      new AiTimeout(`${what}: no answer within ${budget?.ms} ms`, { cause });
+    const raw = await withRetries(
+      settings.retry,
+      async () => {
+        let response: Response;
+        try {
+          response = await call(attempt()).asResponse();
+        } catch (error) {
+          if (budget?.signal.aborted && !signal?.aborted) throw spent(error);
+          throw toAiError(error, what);
+        }
+        try {
+          return await textOf(response, maxBytes, what);
+        } catch (cause) {
+          if (cause instanceof AiError || signal?.aborted) throw cause;
+          if (budget?.signal.aborted) throw spent(cause);
+          throw new AiUnavailable(`${what}: the answer broke off`, { cause });
+        }
+      },
+      budget?.deadline,
+    );
     return readBody(what, schema, raw);
   }
 
   return {
-    async complete({ model, task, user, history, signal }) {
+    async complete({ model, task, user, history, signal, budgetMs }) {
       const what = `${task.name} with ${model.model}`;
       const messages: ChatMessage[] = [
         { role: 'system', content: task.system },
@@ -153,7 +232,8 @@ export function openAiProvider(settings: OpenAiSettings): Ai {
       const response = await send(
         what,
         CompletionBody,
-        () =>
+        MAX_ANSWER_BYTES.completion,
+        (attempt) =>
           client.chat.completions.create(
             {
               model: model.model,
@@ -163,9 +243,9 @@ export function openAiProvider(settings: OpenAiSettings): Ai {
                 json_schema: { name: task.schemaName, strict: true, schema: task.jsonSchema },
               },
             },
-            { signal },
+            attempt,
           ),
-        signal,
+        limitsOf({ signal, budgetMs }),
       );
       const choice = response.choices[0]!;
       const raw = choice.message.content ?? '';
@@ -187,20 +267,22 @@ export function openAiProvider(settings: OpenAiSettings): Ai {
       };
     },
 
-    async embed({ model, texts, signal }) {
+    async embed({ model, texts, signal, budgetMs }) {
       const what = `embeddings with ${model.model}`;
       const result: Embeddings = { vectors: [], usage: usageOf(model, 0, 0), model };
+      const limits = limitsOf({ signal, budgetMs });
       for (let start = 0; start < texts.length; start += EMBED_BATCH) {
         const input = texts.slice(start, start + EMBED_BATCH);
         const response = await send(
           what,
           EmbeddingsBody,
-          () =>
+          MAX_ANSWER_BYTES.embeddings,
+          (attempt) =>
             client.embeddings.create(
               { model: model.model, input, encoding_format: 'float' },
-              { signal },
+              attempt,
             ),
-          signal,
+          limits,
         );
         const vectors = [...response.data].sort((a, b) => a.index - b.index);
         if (vectors.length !== input.length) {
@@ -218,17 +300,18 @@ export function openAiProvider(settings: OpenAiSettings): Ai {
       return result;
     },
 
-    async chat({ model, system, messages, signal }) {
+    async chat({ model, system, messages, signal, budgetMs }) {
       const what = `chat with ${model.model}`;
       const response = await send(
         what,
         CompletionBody,
-        () =>
+        MAX_ANSWER_BYTES.completion,
+        (attempt) =>
           client.chat.completions.create(
             { model: model.model, messages: [{ role: 'system', content: system }, ...messages] },
-            { signal },
+            attempt,
           ),
-        signal,
+        limitsOf({ signal, budgetMs }),
       );
       const message = response.choices[0]!.message.content;
       if (!message) throw new AiBadAnswer(`${what}: the reply was empty`, JSON.stringify(response));

@@ -1,8 +1,16 @@
 // Retries with exponential backoff for calls that may succeed later (429, 5xx, timeouts). A
 // provider's retry-after hint wins over our own delay; a hint longer than we are willing to wait
 // ends the call at once, so the job records the article and tries it on a later run instead.
-// Sleep and jitter are injected so tests are deterministic and instant.
+// Sleep and jitter are injected so tests are deterministic and instant. A call made inside a web
+// request has a deadline: no wait runs past it, so the caller hears "try again" in time.
 import { AiError, AiRateLimited } from './errors';
+
+/**
+ * The most a model call made inside a web request may take, retries included: the web function
+ * stops at 20 s, and the rate limit, reads and writes around the call need their share of it.
+ * Jobs have no such budget: they wait AI_TIMEOUT_MS per attempt, AI_MAX_RETRIES times.
+ */
+export const IN_REQUEST_BUDGET_MS = 8_000;
 
 export type RetryPolicy = {
   /** Retries after the first attempt (0 = one attempt only). */
@@ -43,9 +51,16 @@ export function backoffDelay(policy: RetryPolicy, attempt: number, hintMs?: numb
   return Math.round(exponential * (0.5 + policy.random() / 2));
 }
 
-/** Runs `call`, retrying retryable AiErrors (but never a bad answer: the same prompt would
- * likely earn the same answer, and the job decides when to try again). */
-export async function withRetries<T>(policy: RetryPolicy, call: () => Promise<T>): Promise<T> {
+/**
+ * Runs `call`, retrying retryable AiErrors (but never a bad answer: the same prompt would likely
+ * earn the same answer, and the job decides when to try again). With a `deadline` (epoch ms), a
+ * retry whose wait would reach it is not made: the last error is the answer.
+ */
+export async function withRetries<T>(
+  policy: RetryPolicy,
+  call: () => Promise<T>,
+  deadline?: { at: number; now: () => number },
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await call();
@@ -55,7 +70,9 @@ export async function withRetries<T>(policy: RetryPolicy, call: () => Promise<T>
       if (!retryable || attempt >= policy.maxRetries) throw error;
       const hint = error instanceof AiRateLimited ? error.retryAfterMs : undefined;
       if (hint !== undefined && hint > policy.maxDelayMs) throw error;
-      await policy.sleep(backoffDelay(policy, attempt, hint));
+      const delay = backoffDelay(policy, attempt, hint);
+      if (deadline && deadline.now() + delay >= deadline.at) throw error;
+      await policy.sleep(delay);
     }
   }
 }

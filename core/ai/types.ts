@@ -58,6 +58,8 @@ export type CompleteRequest<I, O> = {
   /** Earlier turns, for a task answered inside a conversation (the assistant's clue review). */
   history?: ChatMessage[];
   signal?: AbortSignal;
+  /** A call inside a web request: the most it may take, retries included (IN_REQUEST_BUDGET_MS). */
+  budgetMs?: number;
 };
 
 export type Completion<O> = {
@@ -68,7 +70,12 @@ export type Completion<O> = {
   model: AiModelRef;
 };
 
-export type EmbedRequest = { model: AiModelRef; texts: string[]; signal?: AbortSignal };
+export type EmbedRequest = {
+  model: AiModelRef;
+  texts: string[];
+  signal?: AbortSignal;
+  budgetMs?: number;
+};
 export type Embeddings = { vectors: number[][]; usage: AiUsage; model: AiModelRef };
 
 export type ChatRequest = {
@@ -91,6 +98,8 @@ export type ChatRequest = {
     feedback?: 'liked' | 'disliked';
   };
   signal?: AbortSignal;
+  /** A call inside a web request: the most it may take, retries included (IN_REQUEST_BUDGET_MS). */
+  budgetMs?: number;
 };
 export type ChatReply = { message: string; usage: AiUsage; model: AiModelRef };
 

@@ -83,13 +83,9 @@ async function cachedAnswer(key: { inputHash: string; promptId: string; modelId:
   return data && data.expiresAt > Date.now() / 1000 ? data : undefined;
 }
 
-/** How long a caller waits for the model, retries included, before hearing "try again". */
-// Under the web Lambda's 20 s timeout, leaving time for the limit, cache and prompt reads and writes.
-export const ANSWER_DEADLINE_MS = 15_000;
-
 /**
- * Assesses a clue; an AI failure, or no answer within the deadline (or before `signal` aborts, e.g.
- * the visitor went away), is a 503 VisibleError: the caller may simply try again.
+ * Assesses a clue; an AI failure, or no answer within the in-request budget (or before `signal`
+ * aborts, e.g. the visitor went away), is a 503 VisibleError: the caller may simply try again.
  */
 export async function assess(
   rawInput: AssessmentInput,
@@ -116,18 +112,17 @@ export async function assess(
 
   const taskInput = { prefix: input.prefix, pointer, audienceName: input.audienceName };
   let completion: Ai.Completion<Ai.AssessmentAnswer>;
-  const deadline = AbortSignal.timeout(ANSWER_DEADLINE_MS);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   try {
     completion = await Ai.ai().complete({
       model,
       task: Ai.audienceNameAssessment,
       input: taskInput,
       user: Prompts.render(prompt, taskInput),
-      signal,
+      signal: options.signal,
+      budgetMs: Ai.IN_REQUEST_BUDGET_MS,
     });
   } catch (error) {
-    throw unavailable(error, signal.aborted);
+    throw unavailable(error, options.signal?.aborted);
   }
   const { score, reasoning, suggestions } = completion.answer;
   const answer = { score, rank: Ai.rankOf(score), reasoning, suggestions, raw: completion.raw };

@@ -4,7 +4,13 @@ import * as Ai from '#core/ai';
 import * as Prompts from '#core/prompts';
 import { startFakeOpenAi, type FakeOpenAi } from '#tests/fakes/openai';
 import { createArticle } from '#tests/integration/factories';
-import { initializeThread, messagesOf, retrieveClues, sendMessage } from './index';
+import {
+  ASSISTANT_LIMITS,
+  initializeThread,
+  messagesOf,
+  retrieveClues,
+  sendMessage,
+} from './index';
 
 // The configured gpt model is an OpenAI-compatible one served by the fake, so the assistant talks
 // through the real `openai` client. Set before core reads its configuration (once, on first use).
@@ -278,5 +284,21 @@ describe('the assistant with an OpenAI model', () => {
       message: expect.stringMatching(/^Assistant: retrieve-clues failed, /),
     });
     expect(await messagesOf(threadId)).toHaveLength(3);
+  });
+
+  it('stores a runaway reply cut to its limit after a word, its paragraphs kept', async () => {
+    const userId = user();
+    const { threadId } = await initializeThread({ userId, category: 'onboarding' });
+    const paragraph = 'Tell me which lending markets you follow and why they matter to you. ';
+    fake.script({ content: Array.from({ length: 1_500 }, () => paragraph).join('\n\n') });
+
+    const messages = await sendMessage({ userId, threadId, message: 'I build wallets' });
+
+    const reply = (await messagesOf(threadId)).at(-1)!.message;
+    expect(messages.at(-1)!.message).toBe(reply);
+    expect(reply.length).toBeLessThanOrEqual(ASSISTANT_LIMITS.replyLength);
+    expect(reply.length).toBeGreaterThan(ASSISTANT_LIMITS.replyLength * 0.8);
+    expect(reply).toMatch(/\n\nTell me which/);
+    expect(reply).toMatch(/[a-z]…$/);
   });
 });

@@ -82,13 +82,12 @@ export const ASSISTANT_LIMITS = {
   mutes: 100,
   /** A mute is a topic phrase ("DAO treasury management"), not a sentence. */
   muteLength: 200,
+  /** The longest assistant reply stored: a model's runaway answer is cut, never a failed write. */
+  replyLength: 4_000,
 };
 
 /** Each operation counts; a person chats at a few messages a minute, a script far faster. */
 export const RATE_LIMIT: Limit = { bucket: 'assistant-user', max: 30, windowSeconds: 60 };
-
-/** How long a caller waits for the model, under the web function's 20 s timeout. */
-export const ANSWER_DEADLINE_MS = 15_000;
 
 /** The chat's error texts (spec §8), for the UI to show when an operation fails. */
 export const CHAT_ERRORS = {
@@ -250,6 +249,19 @@ async function storyOf(articleId: string): Promise<ThreadStory> {
   };
 }
 
+/**
+ * A reply as it is stored: at most replyLength characters, cut after a word with an ellipsis.
+ * Line breaks are kept (they split the reply into bubbles), unlike `cut`.
+ */
+function capped(reply: string): string {
+  const text = reply.trim();
+  const max = ASSISTANT_LIMITS.replyLength;
+  if (text.length <= max) return text;
+  const head = text.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, '');
+  const space = head.search(/\s\S*$/);
+  return `${(space > max * 0.8 ? head.slice(0, space) : head).trimEnd()}…`;
+}
+
 /** The story as the AI port takes it. */
 const forModel = ({ title, source, summary }: ThreadStory): Ai.Story => ({
   title,
@@ -282,9 +294,8 @@ function storySection(thread: Thread): string {
 /** An operation's failure as the spec words it: 'Assistant: {operation} failed, ...'. */
 function failed(operation: string, error: unknown): unknown {
   if (error instanceof VisibleError) return error;
-  const aborted =
-    error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
-  if (!Ai.isAiError(error) && !aborted) return error;
+  // The AI port rejects with AiErrors only (a spent budget is an AiTimeout); anything else is a bug.
+  if (!Ai.isAiError(error)) return error;
   logger.error(`Assistant: ${operation} failed`, { error });
   return new VisibleError(
     'assistant.unavailable',
@@ -462,14 +473,14 @@ export async function sendMessage(
       messages: [...conversation(history), { role: 'user', content: input.message }],
       ...(thread.story ? { story: forModel(thread.story) } : {}),
       thread: { ...threadFacts(thread), currentClues: thread.currentClues ?? [] },
-      signal: AbortSignal.timeout(ANSWER_DEADLINE_MS),
+      budgetMs: Ai.IN_REQUEST_BUDGET_MS,
     });
   } catch (error) {
     throw failed('send-message', error);
   }
   const added = await append(thread, [
     { role: 'user', message: input.message },
-    { role: 'assistant', message: reply.message.trim() },
+    { role: 'assistant', message: capped(reply.message) },
   ]);
   return [...history, ...added];
 }
@@ -560,7 +571,7 @@ export async function retrieveClues(
         },
         user: storyNote(thread) + cluesQuestion(current, input.currentMutes),
         history: turns,
-        signal: AbortSignal.timeout(ANSWER_DEADLINE_MS),
+        budgetMs: Ai.IN_REQUEST_BUDGET_MS,
       });
       changes = answer;
     } catch (error) {

@@ -76,6 +76,19 @@ describe('parseConfig', () => {
     expect(parseFetchAllowEntry('::1')).toEqual({ host: '::1', family: 6 });
   });
 
+  it('reads MODEL_FETCH_ALLOW in the same forms, empty (every private address refused) by default', () => {
+    expect(parseConfig(production).MODEL_FETCH_ALLOW).toEqual([]);
+    expect(
+      parseConfig({ ...production, MODEL_FETCH_ALLOW: ' 127.0.0.1:11434, Ollama.Internal ' })
+        .MODEL_FETCH_ALLOW,
+    ).toEqual(['127.0.0.1:11434', 'ollama.internal']);
+    expect(() =>
+      parseConfig({ ...production, MODEL_FETCH_ALLOW: 'http://127.0.0.1:11434/v1' }),
+    ).toThrowError(
+      'MODEL_FETCH_ALLOW entries must be host names, IP addresses, CIDR ranges or host:port',
+    );
+  });
+
   it('refuses FEED_FETCH_ALLOW entries that are neither hosts, networks nor origins', () => {
     for (const entry of [
       '10.0.0.0/33',

@@ -10,9 +10,9 @@ export { SECRET_PLACEHOLDER, SECRET_SETTINGS, type SecretSetting } from './secre
 const HOST_NAME = /^[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*$/;
 
 /**
- * One FEED_FETCH_ALLOW entry: a host name or an IP address (`family` 0 for a name), either with a
- * CIDR prefix or a port, which allows that port only (`127.0.0.1:4590`, `[::1]:4590`,
- * `feeds.internal:8080`), or alone, which allows every port.
+ * One FEED_FETCH_ALLOW or MODEL_FETCH_ALLOW entry: a host name or an IP address (`family` 0 for
+ * a name), either with a CIDR prefix or a port, which allows that port only (`127.0.0.1:4590`,
+ * `[::1]:4590`, `feeds.internal:8080`), or alone, which allows every port.
  */
 export type FetchAllowEntry = { host: string; family: 0 | 4 | 6; prefix?: number; port?: number };
 
@@ -36,6 +36,27 @@ export function parseFetchAllowEntry(entry: string): FetchAllowEntry | undefined
   if (family === 0 && !HOST_NAME.test(host)) return undefined;
   return { host, family, ...(port !== undefined && { port }) };
 }
+
+/** A comma-separated list of FetchAllowEntry forms, lower-cased; empty when unset. */
+const FetchAllow = (name: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((value) =>
+        value
+          .split(',')
+          .map((entry) => entry.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+      v.array(
+        v.custom<string>(
+          (entry) => parseFetchAllowEntry(entry as string) !== undefined,
+          `${name} entries must be host names, IP addresses, CIDR ranges or host:port`,
+        ),
+      ),
+    ),
+    '',
+  );
 
 const ConfigSchema = v.object({
   NODE_ENV: v.optional(v.picklist(['development', 'production', 'test']), 'production'),
@@ -123,24 +144,12 @@ const ConfigSchema = v.object({
    * host names, addresses or CIDR ranges (any port), or host:port origins (that port only), are
    * the exceptions (a feed server on the private network; the local fixture feeds' origin).
    */
-  FEED_FETCH_ALLOW: v.optional(
-    v.pipe(
-      v.string(),
-      v.transform((value) =>
-        value
-          .split(',')
-          .map((entry) => entry.trim().toLowerCase())
-          .filter(Boolean),
-      ),
-      v.array(
-        v.custom<string>(
-          (entry) => parseFetchAllowEntry(entry as string) !== undefined,
-          'FEED_FETCH_ALLOW entries must be host names, IP addresses, CIDR ranges or host:port',
-        ),
-      ),
-    ),
-    '',
-  ),
+  FEED_FETCH_ALLOW: FetchAllow('FEED_FETCH_ALLOW'),
+  /**
+   * Model servers (an AI model's base URL) follow the feeds' address policy: these are the
+   * exceptions, in the same forms (an Ollama on the private network; the tests' fake server).
+   */
+  MODEL_FETCH_ALLOW: FetchAllow('MODEL_FETCH_ALLOW'),
 });
 
 /** Outside production a missing PUBLIC_URL or SMTP_URL means this machine. */

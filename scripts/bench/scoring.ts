@@ -67,6 +67,8 @@ async function main(): Promise<number> {
     APP_SECRET: randomBytes(20).toString('hex'),
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     NODE_ENV: 'development',
+    // The fake model server is on loopback, which model calls refuse unless allowed: its origin only.
+    MODEL_FETCH_ALLOW: new URL(fake.url).host,
   });
   const [{ ensureTable }, Ai, Scoring, { mapPool }, Run] = await Promise.all([
     import('#core/db'),

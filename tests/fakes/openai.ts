@@ -1,7 +1,8 @@
 // A small fake of the OpenAI API on 127.0.0.1: chat completions (plain and strict json_schema)
 // and embeddings, with OpenAI's JSON shapes and error bodies. Tests script failures (429 with
-// retry-after, 500, a slow answer, malformed JSON, a 200 whose body is not a completion at all)
-// and drive the real `openai` client against it.
+// retry-after, 500, a slow answer, malformed JSON, a 200 whose body is not a completion at all,
+// a redirect), or put it in a failure mode that answers every request alike (a server that hangs,
+// sends 5 MB, sends broken JSON, 429s or 500s), and drive the real `openai` client against it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -14,7 +15,16 @@ export type Scripted =
   | { content: string; finishReason?: 'stop' | 'length' }
   /** A 200 with exactly this body (HTML, cut-off JSON, JSON of another shape); with `breakOff`
    * the connection closes before the length it declared has been sent. */
-  | { body: string; contentType?: string; breakOff?: boolean };
+  | { body: string; contentType?: string; breakOff?: boolean }
+  /** A redirect to `location` (absolute or relative), with the key's header recorded as usual. */
+  | { redirect: string; status?: 301 | 302 | 303 | 307 | 308 };
+
+/** How a broken model server answers every request while the mode is on. */
+export const FAILURE_MODES = ['hang', 'huge', 'malformed', '429', '500'] as const;
+export type FailureMode = (typeof FAILURE_MODES)[number];
+
+/** The size of a 'huge' answer's content: past any item DynamoDB stores (400 KB). */
+export const HUGE_ANSWER_BYTES = 5 * 1024 * 1024;
 
 export type FakeOpenAi = {
   /** Base URL for the client's baseURL (includes /v1). */
@@ -23,6 +33,8 @@ export type FakeOpenAi = {
   requests: FakeOpenAiRequest[];
   /** Queues behaviours for the next requests, in order. */
   script(...steps: Scripted[]): void;
+  /** Every request fails this way until it is set back to undefined (scripted steps wait). */
+  mode: FailureMode | undefined;
   /** Answers structured requests; default: the smallest object its JSON schema allows. */
   answer: (body: Record<string, unknown>) => unknown;
   stop(): Promise<void>;
@@ -101,11 +113,33 @@ function completion(body: Record<string, unknown>, content: string, finishReason
   };
 }
 
+/** One request answered as a broken server would; 'hang' never answers (the client gives up). */
+function fail(res: ServerResponse, mode: FailureMode, body: Record<string, unknown>) {
+  switch (mode) {
+    case 'hang':
+      return;
+    case 'huge':
+      return send(
+        res,
+        200,
+        completion(body, 'all work and no play '.repeat(HUGE_ANSWER_BYTES / 21)),
+      );
+    case 'malformed':
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end('{"id":"chatcmpl-1","choices":[{"in');
+    case '429':
+      return send(res, 429, errorBody('Rate limit reached', 'requests'), { 'retry-after': '1' });
+    case '500':
+      return send(res, 500, errorBody('The server had an error', 'server_error'));
+  }
+}
+
 export async function startFakeOpenAi(apiKey = 'sk-fake-key'): Promise<FakeOpenAi> {
   const queue: Scripted[] = [];
   const fake: Omit<FakeOpenAi, 'url' | 'stop'> = {
     apiKey,
     requests: [],
+    mode: undefined,
     script: (...steps) => queue.push(...steps),
     answer: (body) => {
       const format = body.response_format as { json_schema?: { schema?: Schema } } | undefined;
@@ -120,9 +154,14 @@ export async function startFakeOpenAi(apiKey = 'sk-fake-key'): Promise<FakeOpenA
     if (req.headers.authorization !== `Bearer ${apiKey}`) {
       return send(res, 401, errorBody('Incorrect API key provided', 'invalid_request_error'));
     }
+    if (fake.mode) return fail(res, fake.mode, body);
     const step = queue.shift();
     if (step && 'delayMs' in step) await new Promise((r) => setTimeout(r, step.delayMs));
     if (res.destroyed) return;
+    if (step && 'redirect' in step) {
+      res.writeHead(step.status ?? 307, { location: step.redirect });
+      return res.end();
+    }
     if (step && 'status' in step) {
       const headers = step.retryAfter ? { 'retry-after': step.retryAfter } : {};
       return send(

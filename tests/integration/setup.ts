@@ -19,6 +19,9 @@ process.env.SEND_RATE = '1000';
 // npm start and the benchmark allow their one feed server's origin, and the feed tests check the
 // port rule with allow-lists of their own.
 process.env.FEED_FETCH_ALLOW = '127.0.0.1';
+// Model servers follow the same policy, and the fake OpenAI server is on 127.0.0.1 too; the
+// model-fetch tests check the refusals with allow-lists of their own.
+process.env.MODEL_FETCH_ALLOW = '127.0.0.1';
 
 // The queue exists before core reads its configuration (once, on first use, often at import).
 const sqs = new SQSClient({
