@@ -187,23 +187,26 @@ export async function buildFeed(userId: string): Promise<BuildOutcome> {
   const counts = RELEVANCE_LABELS.map(() => 0);
   for (const story of ordered) counts[RELEVANCE_LABELS.indexOf(story.label)]!++;
   await putAll(
-    ordered.map(({ article, band, position, label, modelLabel, relevantClues, reason }) => ({
-      userId,
-      build,
-      slot: slotOf(band, position),
-      articleId: article.id,
-      title: article.title,
-      source: article.source,
-      link: article.canonicalUrl,
-      ...(article.image ? { image: article.image } : {}),
-      excerpt: excerptOf(article.summary || article.title),
-      publishedAt: article.publishedAt,
-      label,
-      ...(modelLabel ? { modelLabel } : {}),
-      relevantClues,
-      reason,
-      ...(given.has(article.id) ? { feedback: given.get(article.id) } : {}),
-    })),
+    ordered.map(
+      ({ article, band, position, label, modelLabel, relevantClues, reason, lowered }) => ({
+        userId,
+        build,
+        slot: slotOf(band, position),
+        articleId: article.id,
+        title: article.title,
+        source: article.source,
+        link: article.canonicalUrl,
+        ...(article.image ? { image: article.image } : {}),
+        excerpt: excerptOf(article.summary || article.title),
+        publishedAt: article.publishedAt,
+        label,
+        ...(modelLabel ? { modelLabel } : {}),
+        relevantClues,
+        // A preference that lowered the story says so before what the model found.
+        reason: lowered ? `${lowered} ${reason}` : reason,
+        ...(given.has(article.id) ? { feedback: given.get(article.id) } : {}),
+      }),
+    ),
   );
   const published = await committed(
     Users.UserEntity.patch({ id: userId })

@@ -58,6 +58,12 @@ async function labels(userId: string) {
   );
 }
 
+/** Every story of the reader's list by title: its reason. */
+async function reasons(userId: string) {
+  const { stories } = await Feed.page(await fresh(userId), { limit: 100 });
+  return Object.fromEntries(stories.map((story) => [story.title, story.reason]));
+}
+
 const oracle = 'Oracle latency is a design parameter, not an afterthought';
 const clients = 'Client diversity on Solana: conversations with validator client teams';
 const inflation = 'Solana validators approve a 20% cut in inflation';
@@ -186,6 +192,11 @@ describe('a list built with what the reader does not want', () => {
       [inflation]: ['Slightly Relevant', 'Quite Relevant'],
       'Firedancer ships': ['Slightly Relevant', 'Very Relevant'],
     });
+    // A lowered story's reason says which preference lowered it, then what the model found.
+    expect(await reasons(user.id)).toMatchObject({
+      [oracle]: 'It matches',
+      [clients]: 'You asked not to see Solana stories. It matches',
+    });
     const built = await fresh(user.id);
     const shown = await Feed.page(built, { ratings: Feed.defaultRatings(built) });
     expect(shown.stories.map((story) => story.title)).toEqual([oracle]);
@@ -245,6 +256,10 @@ describe('a dislike', () => {
       [oracle]: ['Very Relevant', 'Very Relevant'],
       [retold]: ['Quite Relevant', 'Very Relevant'],
       [fusaka.title]: ['Not Relevant', 'Very Relevant'],
+    });
+    expect(await reasons(user.id)).toMatchObject({
+      [retold]: 'It tells the same news as a story you disliked. It matches',
+      [fusaka.title]: 'You disliked this story. It matches',
     });
 
     expect(await Feed.withdrawFeedback(user.id, { articleId: fusaka.id, kind: 'dislike' })).toEqual(

@@ -29,6 +29,8 @@ export type Judged = {
   modelLabel?: RelevanceLabel;
   /** How far the story sinks within its label (0: not at all). */
   sink: number;
+  /** Which of the reader's preferences lowered its label, in a sentence for its reason. */
+  lowered?: string;
 };
 
 type Candidate = { articleId: string; label: RelevanceLabel; article: Ai.StoryText };
@@ -65,27 +67,40 @@ export async function judge<T extends Candidate>(
   }));
   return stories.map((story) => {
     if (disliked.has(story.articleId)) {
-      return { ...story, ...changed(story.label, 'Not Relevant'), sink: DISLIKED_SINK };
+      return {
+        ...story,
+        ...changed(story.label, 'Not Relevant'),
+        sink: DISLIKED_SINK,
+        lowered: 'You disliked this story.',
+      };
     }
     if (phrases.length === 0 && dislikes.length === 0) return { ...story, sink: 0 };
     const read = matching.story(story.article);
     let label = story.label;
     let sink = 0;
-    for (const { kind, phrase } of phrases) {
+    let lowered: string | undefined;
+    for (const [index, { kind, phrase }] of phrases.entries()) {
       const strength = matching.strength(phrase, read);
       if (strength >= NAMED) {
         label =
           kind === 'mute' ? atMost(label, 'Slightly Relevant') : lowest(label, story.label, 1);
         sink += 2 * strength;
+        const { mute } = requests[index]!;
+        lowered ??=
+          kind === 'mute' ? `You asked not to see ${mute}.` : `You asked for less about ${mute}.`;
       } else sink += strength;
     }
     for (const dislike of dislikes) {
       if (dislike.articleId === story.articleId) continue;
       const closeness = matching.closeness(dislike.story, read);
-      if (closeness >= SAME_EVENT) label = lowest(label, story.label, 1);
+      if (closeness >= SAME_EVENT) {
+        label = lowest(label, story.label, 1);
+        lowered ??= 'It tells the same news as a story you disliked.';
+      }
       if (closeness >= SAME_TOPIC) sink += closeness;
     }
-    return { ...story, ...changed(story.label, label), sink };
+    const shown = changed(story.label, label);
+    return { ...story, ...shown, sink, ...(shown.modelLabel && lowered ? { lowered } : {}) };
   });
 }
 

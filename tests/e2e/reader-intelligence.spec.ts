@@ -107,12 +107,16 @@ for (const width of WIDTHS) {
     for (const card of await cards(page).all()) {
       const text = await card.innerText();
       const why = /Why it is here:\s*(.+)/.exec(text)?.[1] ?? '';
-      const named = /^(?:It covers|A loose match: it touches on|Outside your clues: it is about) (.+?)(?:, (?:for|near) your clue on .+)?\.$/.exec(
-        why.trim(),
-      )?.[1];
+      const named =
+        /^(?:It covers|A loose match: it touches on|Outside your clues: it is about) (.+?)(?:, (?:for|near) your clue on .+)?\.$/.exec(
+          why.trim(),
+        )?.[1];
       expect(named, why).toBeTruthy();
       const story = words(text.replace(why, ''));
-      expect([...words(named!)].some((word) => story.has(word)), `${why} | ${text}`).toBe(true);
+      expect(
+        [...words(named!)].some((word) => story.has(word)),
+        `${why} | ${text}`,
+      ).toBe(true);
       for (const clue of CLUES) expect(why).not.toContain(clue);
     }
     await expectFitsAndReadable(page, 'the reader’s feed');

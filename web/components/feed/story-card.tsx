@@ -56,22 +56,10 @@ export function StoryCard({ story, showImages, onDislike }: Props) {
           </a>
         </h2>
         <p className="story-card__excerpt">{story.excerpt}</p>
-        {story.relevantClues.length > 0 ? (
+        {story.reason && (
           <p className="story-card__why">
-            <strong>Why it is here:</strong> it matches your{' '}
-            {story.relevantClues.length === 1 ? 'clue' : 'clues'}{' '}
-            {story.relevantClues.map((clue, index) => (
-              <span key={clue}>
-                {index > 0 && (index === story.relevantClues.length - 1 ? ' and ' : ', ')}“{clue}”
-              </span>
-            ))}
+            <strong>Why it is here:</strong> {story.reason}
           </p>
-        ) : (
-          story.reason && (
-            <p className="story-card__why">
-              <strong>Why it is here:</strong> {story.reason}
-            </p>
-          )
         )}
         <feedback.Form
           method="post"
