@@ -63,7 +63,7 @@ export async function judge<T extends Candidate>(
   const phrases = requests.map((mute) => ({ kind: mute.kind, phrase: matching.phrase(mute.mute) }));
   const dislikes = neighbours.map((mute) => ({
     articleId: mute.articleId!,
-    story: matching.story(dislikedStories.get(mute.articleId!)!),
+    story: matching.story(dislikedStories.get(mute.articleId!)!, mute.articleId),
   }));
   return stories.map((story) => {
     if (disliked.has(story.articleId)) {
@@ -74,9 +74,12 @@ export async function judge<T extends Candidate>(
         lowered: 'You disliked this story.',
       };
     }
-    if (phrases.length === 0 && dislikes.length === 0) return { ...story, sink: 0 };
-    const read = matching.story(story.article);
-    let label = story.label;
+    // Nothing lowers a story below 'Not Relevant': it is left unread.
+    if ((phrases.length === 0 && dislikes.length === 0) || story.label === 'Not Relevant') {
+      return { ...story, sink: 0 };
+    }
+    const read = matching.story(story.article, story.articleId);
+    let label: RelevanceLabel = story.label;
     let sink = 0;
     let lowered: string | undefined;
     for (const [index, { kind, phrase }] of phrases.entries()) {

@@ -3,6 +3,7 @@
 // it back; disliked again and rebuilt, it is 'Not Relevant' in the page and the API, its retelling
 // from another source is lowered, and its chip brings it back. A reader who said "stop showing me
 // Solana" sees no Solana story above Moderately Relevant, and the chip's × shows them again.
+// Without JavaScript, the page after the dislike's post shows the story taken out, with Undo.
 import { ulid } from 'ulid';
 import type { Page } from '@playwright/test';
 import type { RelevanceLabel } from '#core/ai';
@@ -199,6 +200,39 @@ test.describe('what the reader does not want', () => {
     await expect(mutes).toHaveCount(0);
     await rebuilt(page, reader.user.id);
     for (const story of solana) await expect(heading(page, story.title)).toBeVisible();
+    await retireReader(reader.user.id);
+  });
+});
+
+test.describe('what the reader does not want, without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a dislike takes the story out after the post; Undo brings it back once rebuilt', async ({
+    page,
+  }) => {
+    const tag = ulid().slice(-6).toLowerCase();
+    const { reader, fusaka } = await readerWithStories(tag);
+    await page.goto('/login');
+    await page.getByLabel('E-mail or username').fill(reader.email);
+    await page.getByLabel('Password').fill(reader.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/feed$/);
+    await card(page, fusaka.title)
+      .getByRole('button', { name: /^Dislike/ })
+      .click();
+    await expect(heading(page, fusaka.title)).toHaveCount(0);
+    await list(page)
+      .getByRole('button', { name: `Undo your dislike of “${fusaka.title}”` })
+      .click();
+    expect((await Users.byId(reader.user.id))!.mutes).toEqual([]);
+    // The page says the feed is being updated; once rebuilt, the story is back.
+    await expect
+      .poll(async () => (await Users.byId(reader.user.id))?.feedRequestedAt ?? 'done', {
+        timeout: 60_000,
+      })
+      .toBe('done');
+    await page.reload();
+    await expect(heading(page, fusaka.title)).toBeVisible();
     await retireReader(reader.user.id);
   });
 });

@@ -94,4 +94,13 @@ describe('matching what a reader does not want', () => {
     expect(m.closeness(fusaka, retold)).toBeGreaterThan(0.6);
     expect(m.closeness(fusaka, other)).toBeLessThan(0.3);
   });
+
+  it('reads a story with an article id once, and its body every time', async () => {
+    const m = await matching();
+    const key = `article-${Math.random()}`;
+    const first = m.story({ title: 'Solana validators approve a cut', content: '' }, key);
+    const again = m.story({ title: 'Something else entirely', content: 'Solana, Solana' }, key);
+    expect(again.headline).toEqual(first.headline);
+    expect(again.body).toBe('solana, solana');
+  });
 });

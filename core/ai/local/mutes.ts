@@ -86,8 +86,20 @@ function prefixOf(term: Term): string {
   return term.word.replace(/s$/, '');
 }
 
+/** Stories kept read between builds, by article id: a reader's rebuilds read the same stories. */
+const READ_KEPT = 5_000;
+type Analysed = Omit<ReadStory, 'body'>;
+let kept: { weights: string; stories: Map<string, Analysed> } = { weights: '', stories: new Map() };
+
+/** The stories read with these word weights (a corpus of another size weighs words anew). */
+function keptFor(weights: string): Map<string, Analysed> {
+  if (kept.weights !== weights) kept = { weights, stories: new Map() };
+  return kept.stories;
+}
+
 export type Matching = {
-  story(text: StoryText): ReadStory;
+  /** A story read; with a `key` (its article id), read once per process while kept. */
+  story(text: StoryText, key?: string): ReadStory;
   phrase(text: string): ReadPhrase;
   /** How strongly a story is about the phrase: 0 not at all, 1 it names it in its headline. */
   strength(phrase: ReadPhrase, story: ReadStory): number;
@@ -104,35 +116,50 @@ export async function negativeMatching(corpus?: Corpus): Promise<Matching> {
   const weight = (stem: string) => (corpus && corpus.documents > 0 ? idf(corpus, stem) : 1);
   const centroid = corpus?.centroid.length ? corpus.centroid : vectors.centroid;
   const vectorOf = (list: Term[]) => textVector(vectors, list, weight, centroid);
+  const stories = keptFor(corpus ? `${corpus.documents}/${corpus.df.size}` : 'none');
+  const sources = new Map<string, Set<string>>();
+  const stems = (list: Term[]) => new Set(list.map((term) => keyOf(term.stem)));
+
+  function analyse({ title, summary = '', source = '' }: StoryText): Analysed {
+    const titled = terms(title);
+    const described = terms(summary);
+    let named = sources.get(source);
+    if (!named) sources.set(source, (named = stems(terms(source))));
+    const { vector, known } = vectorOf([...titled, ...described]);
+    return {
+      headline: new Set([...stems(titled), ...named]),
+      summary: stems(described),
+      told: stems([...titled, ...described]),
+      vector,
+      known,
+    };
+  }
 
   return {
-    story({ title, summary = '', source = '', content = '' }) {
-      const titled = terms(title);
-      const described = terms(summary);
-      const stems = (list: Term[]) => new Set(list.map((term) => keyOf(term.stem)));
-      const { vector, known } = vectorOf([...titled, ...described]);
-      return {
-        headline: stems([...titled, ...terms(source)]),
-        summary: stems(described),
-        told: stems([...titled, ...described]),
-        body: content.toLowerCase(),
-        vector,
-        known,
-      };
+    story(text, key) {
+      let read = key === undefined ? undefined : stories.get(key);
+      if (!read) {
+        read = analyse(text);
+        if (key !== undefined) {
+          if (stories.size >= READ_KEPT) stories.delete(stories.keys().next().value!);
+          stories.set(key, read);
+        }
+      }
+      return { ...read, body: (text.content ?? '').toLowerCase() };
     },
 
     phrase(text) {
       const list = terms(text).filter((term) => !GENERIC_WORDS.has(term.word));
       const { vector, known } = vectorOf(list);
       const seen = new Set<string>();
-      const stems = list
+      const words = list
         .filter((term) => !seen.has(keyOf(term.stem)) && !!seen.add(keyOf(term.stem)))
         .map((term) => ({
           stem: keyOf(term.stem),
           weight: weight(term.stem),
           mention: new RegExp(`\\b${escape(prefixOf(term))}`, 'g'),
         }));
-      return { stems, vector, known };
+      return { stems: words, vector, known };
     },
 
     strength(phrase, story) {
