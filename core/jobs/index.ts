@@ -54,6 +54,7 @@ export {
 export {
   active,
   byId,
+  HEARTBEAT_MS,
   MAX_ATTEMPTS,
   STALE_AFTER_MS,
   TOO_MANY_ATTEMPTS,
