@@ -2,6 +2,7 @@
 // the messages to retry.
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as Automations from '#core/automations';
+import { config } from '#core/config';
 import * as Jobs from '#core/jobs';
 import * as Outbox from '#core/outbox';
 
@@ -9,6 +10,6 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const emails = event.Records.filter((record) => Outbox.messageOf(record.body));
   const jobs = event.Records.filter((record) => !Outbox.messageOf(record.body));
   const sent = emails.length > 0 ? await Outbox.handleBatch(emails) : { batchItemFailures: [] };
-  const ran = await Jobs.handleBatch(jobs, Automations.jobs);
+  const ran = await Jobs.handleBatch(jobs, Automations.jobs, { worker: config().JOBS_WORKER });
   return { batchItemFailures: [...sent.batchItemFailures, ...ran.batchItemFailures] };
 };

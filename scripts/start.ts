@@ -19,7 +19,7 @@ import { startFeedServer } from '#tests/fakes/feed-server';
 import { ensureBuild, PROCESSES } from './local/build';
 import { hasJava, JAVA_INSTALL_HINT, startDynamoDb } from './local/dynamodb';
 import { startChild } from './local/child-process';
-import { startQueue } from './local/jobs';
+import { isGoneLocalWorker, localWorkerName, startQueue } from './local/jobs';
 import { explainListenError } from './local/net';
 import { describeMessage, startSmtpSink } from './local/smtp-sink';
 
@@ -137,6 +137,8 @@ async function main() {
   const dataDir = join(root, '.data');
   mkdirSync(dataDir, { recursive: true });
   const port = Number(args.port ?? process.env.PORT ?? 3000);
+  // This run's worker claims jobs under this name; the next start knows them as left behind.
+  const worker = localWorkerName();
   const mailDir = args['mail-dir'] ?? join(dataDir, 'mail');
   const { dynamo, sink, queue, feeds } = await startServices(dataDir, mailDir);
   await ensureBuild(root);
@@ -202,7 +204,11 @@ async function main() {
       ],
       env: { BUILD_DIR: join(root, 'build') },
     },
-    { name: 'jobs worker', args: [join(root, PROCESSES.worker.output)] },
+    {
+      name: 'jobs worker',
+      args: [join(root, PROCESSES.worker.output)],
+      env: { JOBS_WORKER: worker },
+    },
     ...(runSchedules
       ? [{ name: 'schedules', args: [join(root, PROCESSES.schedules.output)] }]
       : []),
@@ -232,17 +238,35 @@ async function main() {
       ? explainListenError(failed.reason, port, 'the app', 'PORT or --port')
       : failed.reason;
   }
+  // What an earlier run stopped mid-way (Ctrl-C, SIGTERM, a crash) runs again now: its worker
+  // and its queue are gone, so nothing it held is waited out.
+  const left = await Jobs.recoverAfterRestart((name) => isGoneLocalWorker(name, worker));
+  for (const process of left.released)
+    console.log(
+      `${Automations.jobTitle(process.name)} was stopped with the last run: it runs again.`,
+    );
+  /** What `what` waits for: the run that holds its job's slot, by name and state. */
+  const waits = (what: string, job: { name: string; slot?: string }) => async (error: unknown) => {
+    const slot = job.slot ?? job.name;
+    const holder = (await Jobs.active()).find((run) => (run.slot ?? run.name) === slot);
+    const state = holder?.status === 'Running' ? `running since ${holder.startTime}` : 'queued';
+    console.log(
+      holder
+        ? `${what} waits for ${Automations.jobTitle(holder.name)} (${state}, process ${holder.id}).`
+        : `${what} waits: ${(error as Error).message}`,
+    );
+  };
   if (runSchedules) {
     await Jobs.recover(Date.now(), Automations.jobs);
     // Kept data may hold scores from before ADR 0033: they move (once; a rerun moves nothing).
-    await Jobs.enqueue(Automations.moveScores, {}, 'npm-start').catch((error: unknown) =>
-      console.log(`Moving scores to the new keys waits: ${(error as Error).message}`),
+    await Jobs.enqueue(Automations.moveScores, {}, 'npm-start').catch(
+      waits('Moving scores to the new keys', Automations.moveScores),
     );
   }
   // The campaign analytics page's figures, now rather than at the schedule's next turn.
   const rollUp = () =>
-    Jobs.enqueue(CampaignAnalytics.rollUpAnalytics, {}, 'npm-start').catch((error: unknown) =>
-      console.log(`Rolling up analytics waits: ${(error as Error).message}`),
+    Jobs.enqueue(CampaignAnalytics.rollUpAnalytics, {}, 'npm-start').catch(
+      waits('Rolling up analytics', CampaignAnalytics.rollUpAnalytics),
     );
   await rollUp();
   if (demoIssue) {

@@ -28,4 +28,5 @@ export const NOT_ON_AWS: Record<string, string> = {
   MAIL_DIR: "the local SMTP sink's folder",
   MAILCHIMP_API_URL: 'the fake Mailchimp API of the tests',
   RATE_LIMIT_FACTOR: 'raised only for tests and benchmarks from one address',
+  JOBS_WORKER: "the local runtime's worker name, for recovery after an unclean stop",
 };

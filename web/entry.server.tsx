@@ -61,6 +61,7 @@ export default function handleRequest(
   );
   for (const [name, value] of Object.entries(securityHeaders(nonce, { externalImages })))
     responseHeaders.set(name, value);
+  if (responseStatusCode === 405) responseHeaders.set('Allow', allowedMethods(remixContext));
   if (kept) {
     responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
     return flush().then(
@@ -117,6 +118,13 @@ export default function handleRequest(
     );
     setTimeout(abort, ABORT_DELAY + 1_000);
   });
+}
+
+/** What the page a 405 refused takes: it is read, and posted to only if it has an action. */
+function allowedMethods(remixContext: EntryContext): string {
+  const leaf = remixContext.staticHandlerContext.matches.at(-1)?.route.id;
+  const module = leaf ? (remixContext.routeModules[leaf] as { action?: unknown }) : undefined;
+  return module?.action ? 'GET, HEAD, POST' : 'GET, HEAD';
 }
 
 export const handleDataRequest: HandleDataRequestFunction = async (response) => {

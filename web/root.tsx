@@ -43,7 +43,9 @@ export const meta: MetaFunction = ({ error }) => [
         ? 'Page not found · Cluefeed'
         : isRouteErrorResponse(error) && error.status === 400
           ? 'Bad request · Cluefeed'
-          : 'Cluefeed',
+          : isRouteErrorResponse(error) && error.status === 405
+            ? 'Method not allowed · Cluefeed'
+            : 'Cluefeed',
   },
   { name: 'description', content: 'Personalised web3 news, picked and explained for you.' },
 ];
@@ -139,6 +141,7 @@ export function ErrorBoundary() {
   const root = useRouteLoaderData<RootData>('root');
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const badRequest = isRouteErrorResponse(error) && error.status === 400;
+  const notAllowed = isRouteErrorResponse(error) && error.status === 405;
   // A refusal (4xx) is the visitor's doing, not an error of ours.
   if (!isRouteErrorResponse(error) || error.status >= 500) console.error(error);
   return (
@@ -151,6 +154,14 @@ export function ErrorBoundary() {
           <section className="page narrow center">
             <h1>Bad request</h1>
             <p>This address is not valid. Check the link, or start again from the home page.</p>
+            <a href="/" className="button">
+              Back to Home
+            </a>
+          </section>
+        ) : notAllowed ? (
+          <section className="page narrow center">
+            <h1>Method not allowed</h1>
+            <p>This page can be read, not sent a form. Open it from a link instead.</p>
             <a href="/" className="button">
               Back to Home
             </a>

@@ -8,7 +8,7 @@ import * as Ai from '#core/ai';
 import { freeText, parse, VisibleError } from '#core/common';
 import { logger } from '#core/logs';
 import * as Prompts from '#core/prompts';
-import type { Limit } from '#core/rate-limit';
+import * as RateLimit from '#core/rate-limit';
 import { AssessmentAnswerEntity } from './entity';
 
 export { AssessmentAnswerEntity };
@@ -21,7 +21,24 @@ export const CACHE_TTL_SECONDS = 7 * 86_400;
  * Public assessments per address: a funnel visitor evaluates a handful of clues, and each uncached
  * one is a paid model call, so 30 per 10 minutes serves people and stops a script (ADR 0014).
  */
-export const LIMIT_PER_IP: Limit = { bucket: 'assessment-ip', max: 30, windowSeconds: 600 };
+export const LIMIT_PER_IP: RateLimit.Limit = {
+  bucket: 'assessment-ip',
+  max: 30,
+  windowSeconds: 600,
+};
+
+/**
+ * Public model calls from every address together: ten visitors' worth at the per-address pace, so
+ * a script spread over many addresses costs a bounded amount (ADR 0047). Answers from the cache
+ * do not count: a known clue is assessed even while the budget is spent.
+ */
+export const PUBLIC_BUDGET: RateLimit.Limit = {
+  bucket: 'assessment-all',
+  max: 300,
+  windowSeconds: 600,
+};
+/** The budget is one count for everyone. */
+const EVERYONE = 'all';
 
 export const ASSESSMENT_MESSAGES = {
   clueRequired: 'Please type a clue to assess',
@@ -29,6 +46,7 @@ export const ASSESSMENT_MESSAGES = {
   prefixTooLong: 'A sentence starter has at most 200 characters',
   pointerTooLong: 'A pointer has at most 200 characters',
   unavailable: 'We could not assess this clue right now. Please try again in a minute.',
+  busy: 'We are assessing too many clues right now. Please try again in a few minutes.',
 } as const;
 
 /** Collapses runs of whitespace (line breaks included) and trims: what the model is shown. */
@@ -86,10 +104,12 @@ async function cachedAnswer(key: { inputHash: string; promptId: string; modelId:
 /**
  * Assesses a clue; an AI failure, or no answer within the in-request budget (or before `signal`
  * aborts, e.g. the visitor went away), is a 503 VisibleError: the caller may simply try again.
+ * With a `budget` (the public API's), a model call is counted against it first, and refused with
+ * a 429 once spent.
  */
 export async function assess(
   rawInput: AssessmentInput,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; budget?: RateLimit.Limit } = {},
 ): Promise<Assessment> {
   const input = parse(AssessmentInput, rawInput);
   const pointer = input.pointer || undefined;
@@ -109,6 +129,9 @@ export async function assess(
     const { score, rank, reasoning, suggestions, raw } = known;
     return { score, rank, reasoning, suggestions: suggestions ?? [], raw, cached: true };
   }
+
+  if (options.budget && !(await RateLimit.attempt(options.budget, EVERYONE)).allowed)
+    throw new VisibleError('assessment.busy', ASSESSMENT_MESSAGES.busy, 429);
 
   const taskInput = { prefix: input.prefix, pointer, audienceName: input.audienceName };
   let completion: Ai.Completion<Ai.AssessmentAnswer>;

@@ -78,6 +78,8 @@ const ConfigSchema = v.object({
   /** The jobs queue (SQS); locally fauxqs at SQS_ENDPOINT. */
   JOBS_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
   SQS_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  /** The local worker's name, which `npm start` gives it (its claims are then known as its own). */
+  JOBS_WORKER: v.optional(v.pipe(v.string(), v.maxLength(200))),
   /** Folder of the local SMTP sink, read by the admin Outbox page (local runtime only). */
   MAIL_DIR: v.optional(v.string()),
   /** Outgoing mail: an SMTP URL (smtp://user:pass@host:port or smtps://...). */

@@ -21,6 +21,8 @@ export const ProcessChunkEntity = defineEntity({
     attempts: { type: 'number', default: 0 },
     /** While running: the claim holds until then unless its worker renews it. */
     leaseUntil: { type: 'string' },
+    /** The worker that holds the claim, when it has a name (as the process's `worker`). */
+    worker: { type: 'string' },
     /** The numbers the done chunk reported, JSON; summed into the process's output. */
     totals: { type: 'string' },
     error: { type: 'string' },

@@ -125,6 +125,7 @@ export async function runChunkMessage(
   processId: string,
   index: number,
   jobs: JobRegistry,
+  { worker }: { worker?: string } = {},
 ): Promise<'ran' | 'skipped'> {
   const process = await byId(processId);
   if (
@@ -139,7 +140,7 @@ export async function runChunkMessage(
     log.error(`No chunked handler for job "${process.name}"; dropped its chunk message`);
     return 'skipped';
   }
-  const chunk = await claimChunk(process, index, log);
+  const chunk = await claimChunk(process, index, log, worker);
   if (!chunk) return 'skipped';
   const attempt = chunk.attempts ?? 0;
   const renew = async () => {
@@ -198,11 +199,17 @@ async function claimChunk(
   process: Process,
   index: number,
   log: Logger,
+  worker?: string,
 ): Promise<ProcessChunk | undefined> {
   const at = now();
   try {
     const { data } = await ProcessChunkEntity.update({ processId: process.id, index })
-      .set({ status: 'running', leaseUntil: leaseFromNow(), updatedAt: at })
+      .set({
+        status: 'running',
+        leaseUntil: leaseFromNow(),
+        updatedAt: at,
+        ...(worker && { worker }),
+      })
       .add({ attempts: 1 })
       .where(
         (attr, op) =>
@@ -332,7 +339,7 @@ async function afterChunk(processId: string, definition?: ChunkedJobDefinition):
 }
 
 /** The chunks of a planned run, by index (a longer plan's leftovers past chunksTotal are not). */
-async function chunksOf(processId: string, total: number): Promise<ProcessChunk[]> {
+export async function chunksOf(processId: string, total: number): Promise<ProcessChunk[]> {
   const { data } = await ProcessChunkEntity.query
     .byProcess({ processId })
     .lt({ index: total })

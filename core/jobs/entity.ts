@@ -25,6 +25,11 @@ export const ProcessEntity = defineEntity({
     startTime: { type: 'string' },
     endTime: { type: 'string' },
     heartbeatAt: { type: 'string' },
+    /**
+     * The worker that claimed it, when that worker has a name (a local run's: `npm start` names
+     * its worker), so the next start knows the run's worker is gone without waiting it out.
+     */
+    worker: { type: 'string' },
     /** A chunked job's run, once planned: its chunks (chunk-entity.ts) and how many ended. */
     chunksTotal: { type: 'number' },
     chunksDone: { type: 'number' },

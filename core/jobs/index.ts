@@ -22,6 +22,7 @@ import {
 } from './definition';
 import { ProcessEntity } from './entity';
 import {
+  active,
   byId,
   finish,
   heartbeat,
@@ -51,7 +52,9 @@ export {
   type JobRegistry,
 } from './definition';
 export {
+  active,
   byId,
+  HEARTBEAT_MS,
   MAX_ATTEMPTS,
   STALE_AFTER_MS,
   TOO_MANY_ATTEMPTS,
@@ -59,6 +62,7 @@ export {
   type Process,
 } from './process';
 export { CHUNK_LEASE_MS, MAX_CHUNK_BYTES, type ProcessChunk } from './chunks';
+export { recoverAfterRestart } from './restart';
 export type ProcessStatus = Process['status'];
 
 export const BUSY_MESSAGE = 'A process is still running. Please wait until it ends.';
@@ -121,21 +125,6 @@ export async function enqueue<S extends v.GenericSchema, C>(
   return process;
 }
 
-/**
- * Every Queued or Running process, oldest first: one Query of the slots partition (at most one
- * item per job name) and one BatchGet of their processes; never a scan.
- */
-export async function active(): Promise<Process[]> {
-  const { data: slots } = await ActiveProcessEntity.query
-    .slot({})
-    .go({ consistent: true, pages: 'all' });
-  if (slots.length === 0) return [];
-  const { data } = await ProcessEntity.get(slots.map(({ id }) => ({ id }))).go({
-    consistent: true,
-  });
-  return data.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
-}
-
 /** The newest run of a job, if any. */
 export async function lastRun(name: string): Promise<Process | undefined> {
   const { data } = await ProcessEntity.query.byName({ name }).go({ order: 'desc', limit: 1 });
@@ -147,11 +136,11 @@ export async function lastRun(name: string): Promise<Process | undefined> {
  * another run owns it, it ended, or it ran out of attempts (then it is ended Failed here). A
  * chunked run is never taken over once it has planned its chunks: recovery re-sends those.
  */
-async function claim(id: string): Promise<Process | undefined> {
+async function claim(id: string, worker?: string): Promise<Process | undefined> {
   const staleBefore = new Date(Date.now() - STALE_AFTER_MS).toISOString();
   try {
     const { data } = await ProcessEntity.update({ id })
-      .set({ status: 'Running', startTime: now(), heartbeatAt: now() })
+      .set({ status: 'Running', startTime: now(), heartbeatAt: now(), ...(worker && { worker }) })
       .add({ attempts: 1 })
       .where(
         (attr, op) =>
@@ -190,8 +179,12 @@ async function giveUpIfExhausted(id: string, at = Date.now()): Promise<boolean> 
  * retried: the operator sees the error and runs it again); only infrastructure errors propagate,
  * so the message is redelivered.
  */
-export async function runProcess(processId: string, jobs: JobRegistry): Promise<'ran' | 'skipped'> {
-  const process = await claim(processId);
+export async function runProcess(
+  processId: string,
+  jobs: JobRegistry,
+  { worker }: WorkerOptions = {},
+): Promise<'ran' | 'skipped'> {
+  const process = await claim(processId, worker);
   if (!process) return 'skipped';
   const log = logger.child({ processId, job: process.name });
   const definition = jobs.get(process.name);
@@ -242,6 +235,9 @@ export async function runProcess(processId: string, jobs: JobRegistry): Promise<
 
 export type SqsRecord = { messageId: string; body: string };
 
+/** The worker running a batch: named by a local run, so its claims can be known as its own. */
+export type WorkerOptions = { worker?: string };
+
 /** A message that can never be processed is dropped, not retried until the dead-letter queue. */
 function messageOf(body: string): JobMessage | undefined {
   try {
@@ -255,7 +251,11 @@ function messageOf(body: string): JobMessage | undefined {
 }
 
 /** The worker's batch: each message's process runs; failures are reported per message. */
-export async function handleBatch(records: SqsRecord[], jobs: JobRegistry) {
+export async function handleBatch(
+  records: SqsRecord[],
+  jobs: JobRegistry,
+  options: WorkerOptions = {},
+) {
   const batchItemFailures: { itemIdentifier: string }[] = [];
   for (const record of records) {
     const message = messageOf(record.body);
@@ -264,8 +264,8 @@ export async function handleBatch(records: SqsRecord[], jobs: JobRegistry) {
       continue;
     }
     try {
-      if (message.chunk === undefined) await runProcess(message.processId, jobs);
-      else await runChunkMessage(message.processId, message.chunk, jobs);
+      if (message.chunk === undefined) await runProcess(message.processId, jobs, options);
+      else await runChunkMessage(message.processId, message.chunk, jobs, options);
     } catch (error) {
       logger.error('Job message failed; it will be redelivered', {
         messageId: record.messageId,

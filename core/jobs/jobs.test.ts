@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { receive } from '#tests/integration/job-queue';
+import { receive, receiveOf } from '#tests/integration/job-queue';
 import * as v from 'valibot';
 import * as Jobs from '#core/jobs';
 import { ProcessEntity } from './entity';
@@ -57,7 +57,18 @@ const sharing = Jobs.defineJob({
     return 'shared';
   },
 });
-const registry = Jobs.registry([echo, broken, other, stall, sharing] as Jobs.JobDefinition[]);
+/** Jobs a stopped run left behind (the restart tests), each in a slot of its own. */
+const leftBehind = ['test-left-gone', 'test-left-live', 'test-left-queued'].map((name) =>
+  Jobs.defineJob({ name, title: `Left ${name}`, input: v.object({}), run: async () => name }),
+);
+const registry = Jobs.registry([
+  echo,
+  broken,
+  other,
+  stall,
+  sharing,
+  ...leftBehind,
+] as Jobs.JobDefinition[]);
 
 /** Makes a process look like a run that went silent: its heartbeat long stale, with `changes`. */
 function goSilent(id: string, changes: { status?: 'Running'; attempts?: number } = {}) {
@@ -268,5 +279,63 @@ describe('jobs', () => {
       error: Jobs.TOO_MANY_ATTEMPTS,
     });
     expect(await Jobs.active()).toEqual([]);
+  });
+
+  it('a start after an unclean stop runs again at once what the gone worker held, and nothing a live worker holds', async () => {
+    const [gone, live, queued] = await Promise.all(
+      leftBehind.map((job) => Jobs.enqueue(job, {}, 'npm-start')),
+    );
+    for (const process of [gone!, live!, queued!]) await drainQueue(process.id);
+    // Claimed a moment before the stop: heartbeats still fresh, so recovery alone waits 5 minutes.
+    const justNow = new Date().toISOString();
+    for (const [process, worker] of [
+      [gone!, 'worker of the stopped run'],
+      [live!, 'worker of a run still alive'],
+    ] as const) {
+      await ProcessEntity.patch({ id: process.id })
+        .set({ status: 'Running', startTime: justNow, heartbeatAt: justNow, attempts: 1, worker })
+        .go();
+    }
+    expect(await Jobs.recover()).toBe(0);
+
+    const restarted = await Jobs.recoverAfterRestart(
+      (worker) => worker === 'worker of the stopped run',
+    );
+
+    expect(restarted.released.map((process) => process.id)).toEqual([gone!.id]);
+    // The stopped run's queue is gone: the Queued run is sent again too.
+    const sent = (await receiveOf([gone!.id, queued!.id, live!.id])).map(
+      (message) => (JSON.parse(message.body) as { processId: string }).processId,
+    );
+    expect(sent.sort()).toEqual([gone!.id, queued!.id].sort());
+    expect(await Jobs.byId(gone!.id)).toMatchObject({ status: 'Queued', attempts: 1 });
+    await Jobs.handleBatch(event(gone!.id, queued!.id), registry, { worker: 'new worker' });
+    expect(await Jobs.byId(gone!.id)).toMatchObject({
+      status: 'Success',
+      attempts: 2,
+      worker: 'new worker',
+    });
+    expect((await Jobs.byId(queued!.id))?.status).toBe('Success');
+    expect(await Jobs.byId(live!.id)).toMatchObject({
+      status: 'Running',
+      worker: 'worker of a run still alive',
+    });
+    // Its job takes a new run again; the live one's is still held.
+    await expect(Jobs.enqueue(leftBehind[0]!, {}, 'npm-start')).resolves.toBeTruthy();
+    await expect(Jobs.enqueue(leftBehind[1]!, {}, 'npm-start')).rejects.toThrow(Jobs.BUSY_MESSAGE);
+  });
+
+  it('a restart releases only the claim it read: a run that moved on meanwhile is left as it is', async () => {
+    const process = await Jobs.enqueue(leftBehind[2]!, {}, 'npm-start');
+    await drainQueue(process.id);
+    await ProcessEntity.patch({ id: process.id })
+      .set({ status: 'Running', heartbeatAt: new Date().toISOString(), attempts: 1, worker: 'w1' })
+      .go();
+    // The gone worker's claim was taken over (attempt 2) between the read and the release.
+    await Jobs.recoverAfterRestart(async (worker) => {
+      await ProcessEntity.patch({ id: process.id }).set({ attempts: 2, worker: 'w2' }).go();
+      return worker === 'w1';
+    });
+    expect(await Jobs.byId(process.id)).toMatchObject({ status: 'Running', worker: 'w2' });
   });
 });

@@ -26,6 +26,21 @@ export async function byId(id: string): Promise<Process | undefined> {
   return data ?? undefined;
 }
 
+/**
+ * Every Queued or Running process, oldest first: one Query of the slots partition (at most one
+ * item per job name) and one BatchGet of their processes; never a scan.
+ */
+export async function active(): Promise<Process[]> {
+  const { data: slots } = await ActiveProcessEntity.query
+    .slot({})
+    .go({ consistent: true, pages: 'all' });
+  if (slots.length === 0) return [];
+  const { data } = await ProcessEntity.get(slots.map(({ id }) => ({ id }))).go({
+    consistent: true,
+  });
+  return data.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+}
+
 /** Calls `beat` every HEARTBEAT_MS until the returned stop is called; a failed beat is ignored. */
 export function heartbeat(beat: () => Promise<unknown>): () => void {
   const timer = setInterval(() => void beat().catch(() => undefined), HEARTBEAT_MS);

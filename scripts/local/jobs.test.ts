@@ -1,8 +1,15 @@
 // The local poller against a real fauxqs queue: messages are handled in parallel, one per call.
+import { spawn } from 'node:child_process';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POLLER_CONCURRENCY, startPoller, startQueue } from './jobs';
+import {
+  isGoneLocalWorker,
+  localWorkerName,
+  POLLER_CONCURRENCY,
+  startPoller,
+  startQueue,
+} from './jobs';
 
 let queue: Awaited<ReturnType<typeof startQueue>>;
 
@@ -52,5 +59,27 @@ describe('local job poller', () => {
     await poller.stop();
     expect(mostAtOnce).toBe(POLLER_CONCURRENCY);
     expect(batchSizes.every((size) => size === 1)).toBe(true);
+  });
+});
+
+describe("a local run's worker names", () => {
+  it('tell a worker of a stopped run from one of a run still alive', async () => {
+    const current = localWorkerName();
+    const ended = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => ended.once('exit', resolve));
+    const alive = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    try {
+      expect(isGoneLocalWorker(localWorkerName(ended.pid!), current)).toBe(true);
+      // A run before this one under the same pid (the pid is this run's now).
+      expect(isGoneLocalWorker(localWorkerName(process.pid, new Date(0)), current)).toBe(true);
+      expect(isGoneLocalWorker(localWorkerName(alive.pid!), current)).toBe(false);
+      expect(isGoneLocalWorker(current, current)).toBe(false);
+      expect(
+        isGoneLocalWorker(`local elsewhere ${ended.pid} 2026-01-01T00:00:00.000Z`, current),
+      ).toBe(false);
+      expect(isGoneLocalWorker('a Lambda', current)).toBe(false);
+    } finally {
+      alive.kill();
+    }
   });
 });

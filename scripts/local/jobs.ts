@@ -3,6 +3,7 @@
 // chunks run in parallel), and croner runs the same schedules as EventBridge.
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { hostname } from 'node:os';
 import { Cron } from 'croner';
 import { startFauxqs } from 'fauxqs';
 
@@ -130,4 +131,27 @@ export function startScheduler(
       ),
   );
   return { stop: () => jobs.forEach((job) => job.stop()) };
+}
+
+/** A local run's worker name: this host, the `npm start` process and when it started. */
+export function localWorkerName(pid = process.pid, startedAt = new Date()): string {
+  return `local ${hostname()} ${pid} ${startedAt.toISOString()}`;
+}
+
+/**
+ * Whether the worker `name`d by a local run (`localWorkerName`) is gone, as seen by the run named
+ * `current`: a run on this host whose process has ended, or whose pid is now this run's. A worker
+ * of another host or of a run still alive (a second `npm start` on the same data) is not.
+ */
+export function isGoneLocalWorker(name: string, current: string): boolean {
+  const [, host, pid] = /^local (\S+) (\d+) \S+$/.exec(name) ?? [];
+  if (!host || host !== hostname() || name === current) return false;
+  if (Number(pid) === Number(current.split(' ')[2])) return true;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    // EPERM: a process of another user has that pid, so it is alive.
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }

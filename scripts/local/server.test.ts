@@ -1,5 +1,6 @@
 // The local web server in front of the real Remix build (npm test builds before the unit tests).
 import { Agent } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   logsDuring,
@@ -10,6 +11,28 @@ import {
 import { frontDoor } from '../../stacks/front-door';
 
 let server: LocalServer;
+
+/**
+ * A request written byte for byte on a TCP socket, so its request line is exactly `target` (an
+ * HTTP client would turn an absolute URL into a path); answers the status line's code and the body.
+ */
+function rawRequest(target: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(origin).port), '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      const chunked = /^transfer-encoding: chunked$/im.test(head);
+      // A chunked body's pieces, without their sizes (the size lines are the even lines).
+      const pieces = body.split('\r\n').filter((_, index) => index % 2 === 1);
+      resolve({ status: Number(head.split(' ')[1]), body: chunked ? pieces.join('') : body });
+    });
+    socket.write(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+  });
+}
 let origin: string;
 
 beforeAll(async () => {
@@ -85,6 +108,25 @@ describe('local web server', () => {
       expect(answer.body).toBe('The Host header does not name a host.');
     },
   );
+
+  // (Node's own parser refuses a target such as `login` before Express sees it.)
+  it.each(['http://evil.example/', 'http://127.0.0.1/login', '*', 'HTTP://EVIL.EXAMPLE'])(
+    'answers the request target %j, which is not a path, with a 400 that says so',
+    async (target) => {
+      const { lines, consoleErrors } = await logsDuring(async () => {
+        const answer = await rawRequest(target, server.host);
+        expect(answer.status).toBe(400);
+        expect(answer.body).toBe('The request target must be a path.');
+      });
+      expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+      expect(consoleErrors).toEqual([]);
+    },
+  );
+
+  it('still answers a path sent on a raw socket (so the 400s above mean something)', async () => {
+    const answer = await rawRequest('/healthz', server.host);
+    expect([answer.status, answer.body]).toEqual([200, 'ok']);
+  });
 
   it('builds the page from the Host, whatever X-Forwarded-Host says', async () => {
     for (const forwarded of ['a:70000', 'evil.example', '[::1', 'evil.example, other.example']) {

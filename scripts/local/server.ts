@@ -42,16 +42,23 @@ function isHost(host: string): boolean {
 
 /**
  * What CloudFront answers itself before its viewer-request function runs: a method it does not
- * forward, and a Host that is not one of its names (here: not a host at all). Without this the
- * request reached Remix, which cannot build a Request from it, and Express answered a bare 500.
+ * forward, a Host that is not one of its names (here: not a host at all), and a request target
+ * that is not a path (`GET http://evil.example/`, `GET *`), which CloudFront never hands to the
+ * app. Without this the request reached Remix, which cannot build a Request from it (it appends
+ * the target to the Host), and Express answered a bare 500.
  */
-function edgeRefusal(method: string, host: string | undefined): FrontDoorRefusal | undefined {
+function edgeRefusal(
+  method: string,
+  host: string | undefined,
+  target: string,
+): FrontDoorRefusal | undefined {
   if (!FORWARDED_METHODS.includes(method)) {
     return refusal(405, `This site does not answer ${method} requests.`, {
       allow: FORWARDED_METHODS.join(', '),
     });
   }
   if (!host || !isHost(host)) return refusal(400, 'The Host header does not name a host.');
+  if (!target.startsWith('/')) return refusal(400, 'The request target must be a path.');
   return undefined;
 }
 
@@ -82,7 +89,7 @@ export async function startWebServer(options: {
   app.use(compression());
   // What CloudFront refuses itself, before anything else.
   app.use((req, res, next) => {
-    const refused = edgeRefusal(req.method, req.headers.host);
+    const refused = edgeRefusal(req.method, req.headers.host, req.originalUrl);
     if (refused) return send(res, refused);
     next();
   });

@@ -92,6 +92,12 @@ function ProcessLine({ process }: { process: ProcessView }) {
       {process.title}: started <When iso={process.startTime} />,{' '}
       {percent > 0 ? `${percent}% done` : 'just started'}
       {process.progressNote ? ` (${process.progressNote})` : ''}
+      {process.silent && (
+        <>
+          ; waiting for its worker, not heard from since <When iso={process.silent.since} />: the
+          run starts again at <When iso={process.silent.takenOverAt} /> if it stays silent
+        </>
+      )}
     </>
   );
 }

@@ -171,5 +171,7 @@ export function rateLimitClient(address: string): string {
 }
 
 export function methodNotAllowed(allowed: string): Response {
-  return apiError(405, 'request.method_not_allowed', `Use ${allowed}`, { Allow: allowed });
+  return apiError(405, 'request.method_not_allowed', `Method not allowed. Use ${allowed}.`, {
+    Allow: allowed,
+  });
 }

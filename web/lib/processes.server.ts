@@ -1,8 +1,11 @@
 // The process views the admin pages send: only what they show, with the job's title.
 import * as Automations from '#core/automations';
-import type { Process } from '#core/jobs';
+import { HEARTBEAT_MS, STALE_AFTER_MS, type Process } from '#core/jobs';
 import type { ProcessView } from './processes';
 import type { RunView } from './run-summary';
+
+/** How long a worker may go unheard before the notice says the run waits for it. */
+const SILENT_AFTER_MS = 2 * HEARTBEAT_MS;
 
 export function processView({
   id,
@@ -16,7 +19,13 @@ export function processView({
   chunksTotal,
   chunksDone,
   chunksFailed,
+  heartbeatAt,
 }: Process): ProcessView {
+  const heard = heartbeatAt ? Date.parse(heartbeatAt) : NaN;
+  const silent =
+    status === 'Running' && heard < Date.now() - SILENT_AFTER_MS
+      ? { since: heartbeatAt!, takenOverAt: new Date(heard + STALE_AFTER_MS).toISOString() }
+      : undefined;
   return {
     id,
     name,
@@ -30,6 +39,7 @@ export function processView({
     chunksTotal,
     chunksDone,
     chunksFailed,
+    ...(silent && { silent }),
   };
 }
 

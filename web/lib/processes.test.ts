@@ -66,6 +66,25 @@ describe('processView', () => {
   });
 });
 
+describe('a run whose worker went silent', () => {
+  it('says since when it waits for its worker and when the run starts again', () => {
+    const heard = new Date(Date.now() - 3 * 60_000).toISOString();
+    const view = processView({
+      ...running('score-articles'),
+      status: 'Running',
+      heartbeatAt: heard,
+    });
+    expect(view.silent).toEqual({
+      since: heard,
+      takenOverAt: new Date(Date.parse(heard) + 5 * 60_000).toISOString(),
+    });
+    const beating = { ...running('score-articles'), status: 'Running' as const };
+    expect(
+      processView({ ...beating, heartbeatAt: new Date().toISOString() }).silent,
+    ).toBeUndefined();
+  });
+});
+
 describe('job titles', () => {
   it('name every job in the product’s words, never by its name', () => {
     for (const job of Automations.jobs.values()) {

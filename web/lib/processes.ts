@@ -23,7 +23,14 @@ export type ProcessView = Pick<
   | 'chunksTotal'
   | 'chunksDone'
   | 'chunksFailed'
-> & { title: string };
+> & {
+  title: string;
+  /**
+   * A Running process whose worker has not been heard from for two heartbeats: when it last was,
+   * and when the run is taken over if it stays silent (what the actions wait for).
+   */
+  silent?: { since: string; takenOverAt: string };
+};
 
 /**
  * Whether the page's data is out of date: a process it showed has ended (its results, the last

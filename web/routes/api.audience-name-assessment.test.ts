@@ -1,7 +1,9 @@
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as Ai from '#core/ai';
-import { ASSESSMENT_MESSAGES, AUTOMATION_ID, LIMIT_PER_IP } from '#core/assessment';
+import { ASSESSMENT_MESSAGES, AUTOMATION_ID, LIMIT_PER_IP, PUBLIC_BUDGET } from '#core/assessment';
+import { config } from '#core/config';
+import * as RateLimit from '#core/rate-limit';
 import * as Prompts from '#core/prompts';
 import { startFakeOpenAi, type FakeOpenAi, type Scripted } from '#tests/fakes/openai';
 import { action, loader } from './api.audience-name-assessment';
@@ -224,5 +226,47 @@ describe('the limit per client', () => {
 
     const next = await assess({ prefix: PREFIX, clue: text }, `${net}::beef`);
     expect(next.status).toBe(429);
+  });
+});
+
+describe('the budget of every address together', () => {
+  it('lets exactly what is left of it through when many addresses ask at once, then answers 429', async () => {
+    // A window of its own, a day back, so nothing else in this file counts in it.
+    const windowMs = PUBLIC_BUDGET.windowSeconds * 1000;
+    const at = Math.floor((Date.now() - 86_400_000) / windowMs) * windowMs + windowMs / 2;
+    const budget = PUBLIC_BUDGET.max * config().RATE_LIMIT_FACTOR;
+    const known = clue();
+    expect((await assess({ prefix: PREFIX, clue: known })).status).toBe(200);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(at);
+    // Spent down to 5 calls, as other visitors' calls would.
+    expect((await RateLimit.attempt(PUBLIC_BUDGET, 'all', at)).allowed).toBe(true);
+    for (let spent = 1; spent < budget - 5; spent += 50) {
+      const batch = Array.from({ length: Math.min(50, budget - 5 - spent) }, () =>
+        RateLimit.attempt(PUBLIC_BUDGET, 'all', at),
+      );
+      expect((await Promise.all(batch)).every((counted) => counted.allowed)).toBe(true);
+    }
+    fake.requests.length = 0;
+
+    // Twelve addresses, each well under its own limit, at the same moment.
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        assess({ prefix: PREFIX, clue: clue() }, `10.30.${++ip}.${i}`),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    const refused = answers.find((answer) => answer.status === 429)!;
+    const cached = await assess({ prefix: PREFIX, clue: known });
+
+    expect(statuses).toEqual([...Array<number>(5).fill(200), ...Array<number>(7).fill(429)]);
+    expect(completions()).toHaveLength(5);
+    expect((await read(refused)).body).toEqual({
+      error: { code: 'assessment.busy', message: ASSESSMENT_MESSAGES.busy },
+    });
+    expect(refused.headers.get('Retry-After')).toBe('60');
+    // A clue already assessed is answered from the cache, without a model call.
+    expect(cached.status).toBe(200);
+    expect(completions()).toHaveLength(5);
   });
 });

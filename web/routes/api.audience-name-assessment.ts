@@ -32,8 +32,8 @@ export const action = storingLogs(function action({ request }: ActionFunctionArg
         pointer: body.pointer as string | undefined,
         audienceName: body.clue as string,
       },
-      // A visitor who went away stops the model call too.
-      { signal: request.signal },
+      // A visitor who went away stops the model call too; every visitor's calls share one budget.
+      { signal: request.signal, budget: Assessment.PUBLIC_BUDGET },
     );
     return json({ score, rank, reasoning, suggestions });
   });

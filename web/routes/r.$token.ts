@@ -6,7 +6,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { isVisibleError } from '#core/common';
 import * as Newsletter from '#core/newsletter';
 import { clientIp } from '#web/lib/api.server';
-import { storingLogs } from '#web/lib/resource-route.server';
+import { readOnly, storingLogs } from '#web/lib/resource-route.server';
 import { securityHeaders } from '#web/lib/security-headers.server';
 
 /** Per reader (the token names them), never stored by a CDN; the story never learns our URL. */
@@ -60,3 +60,5 @@ function notValid(status: number): Response {
     },
   });
 }
+
+export const action = readOnly();

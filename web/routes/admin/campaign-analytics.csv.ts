@@ -9,7 +9,7 @@ import { csvFilename, reportInput, SECTIONS } from '#web/components/analytics/fi
 import { requireAdmin } from '#web/lib/admin.server';
 import { privatePageHeaders } from '#web/lib/cache';
 import { securityHeaders } from '#web/lib/security-headers.server';
-import { storingLogs } from '#web/lib/resource-route.server';
+import { readOnly, storingLogs } from '#web/lib/resource-route.server';
 
 export const headers = privatePageHeaders;
 
@@ -40,3 +40,5 @@ export const loader = storingLogs(async function loader({ request }: LoaderFunct
     });
   }
 });
+
+export const action = readOnly(requireAdmin);

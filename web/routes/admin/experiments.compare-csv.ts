@@ -5,7 +5,7 @@ import * as Experiments from '#core/experiments';
 import { requireAdmin } from '#web/lib/admin.server';
 import { privatePageHeaders } from '#web/lib/cache';
 import { securityHeaders } from '#web/lib/security-headers.server';
-import { storingLogs } from '#web/lib/resource-route.server';
+import { readOnly, storingLogs } from '#web/lib/resource-route.server';
 
 export const headers = privatePageHeaders;
 
@@ -35,3 +35,5 @@ export const loader = storingLogs(async function loader({ request }: LoaderFunct
     });
   }
 });
+
+export const action = readOnly(requireAdmin);

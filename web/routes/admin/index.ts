@@ -2,7 +2,7 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node';
 import { lastRouteCookie, requireAdmin, safeAdminPath } from '#web/lib/admin.server';
 import { privatePageHeaders } from '#web/lib/cache';
-import { storingLogs } from '#web/lib/resource-route.server';
+import { readOnly, storingLogs } from '#web/lib/resource-route.server';
 
 /** Admin data is never kept by a browser or a CDN (the root's public page cache must not apply). */
 export const headers = privatePageHeaders;
@@ -14,3 +14,5 @@ export const loader = storingLogs(async function loader({ request }: LoaderFunct
   );
   return redirect(last ?? '/admin-panel/content-automations');
 });
+
+export const action = readOnly(requireAdmin);

@@ -1,8 +1,9 @@
 // GET /admin-panel/logs/lines?date=&lines=: the log viewer's refresh, as data.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '#web/lib/api.server';
+import { requireAdmin } from '#web/lib/admin.server';
 import { privatePageHeaders } from '#web/lib/cache';
-import { storingLogs } from '#web/lib/resource-route.server';
+import { readOnly, storingLogs } from '#web/lib/resource-route.server';
 import { loadLines } from './logs.server';
 
 /** Admin data is never kept by a browser or a CDN (the root's public page cache must not apply). */
@@ -12,3 +13,5 @@ export const headers = privatePageHeaders;
 export const loader = storingLogs(async function loader({ request }: LoaderFunctionArgs) {
   return json(await loadLines(request));
 });
+
+export const action = readOnly(requireAdmin);

@@ -5,7 +5,7 @@ import { config } from '#core/config';
 import { readMessage } from '#core/mail';
 import { requireAdmin } from '#web/lib/admin.server';
 import { notFound, privatePageHeaders } from '#web/lib/cache';
-import { storingLogs } from '#web/lib/resource-route.server';
+import { readOnly, storingLogs } from '#web/lib/resource-route.server';
 
 export const headers = privatePageHeaders;
 
@@ -50,3 +50,5 @@ function linksOpenNewTabs(html: string): string {
   const at = head.index + head[0].length;
   return `${html.slice(0, at)}${base}${html.slice(at)}`;
 }
+
+export const action = readOnly(requireAdmin);

@@ -7,7 +7,7 @@ import * as Newsletter from '#core/newsletter';
 import { requireAdmin } from '#web/lib/admin.server';
 import { privatePageHeaders } from '#web/lib/cache';
 import { refusalMessage } from '#web/lib/refusal.server';
-import { storingLogs } from '#web/lib/resource-route.server';
+import { readOnly, storingLogs } from '#web/lib/resource-route.server';
 import { valuesOf, windowOf } from './setup-campaign.server';
 
 export const headers = privatePageHeaders;
@@ -53,3 +53,5 @@ export const loader = storingLogs(async function loader({ request }: LoaderFunct
     return page(`<p>${escape(message)}</p>`, status);
   }
 });
+
+export const action = readOnly(requireAdmin);

@@ -5,7 +5,7 @@ import { json } from '#web/lib/api.server';
 import { requireAdmin } from '#web/lib/admin.server';
 import { processView } from '#web/lib/processes.server';
 import { privatePageHeaders } from '#web/lib/cache';
-import { storingLogs } from '#web/lib/resource-route.server';
+import { readOnly, storingLogs } from '#web/lib/resource-route.server';
 
 /** Admin data is never kept by a browser or a CDN (the root's public page cache must not apply). */
 export const headers = privatePageHeaders;
@@ -17,3 +17,5 @@ export const loader = storingLogs(async function loader({ request }: LoaderFunct
     'Cache-Control': 'private, no-store',
   });
 });
+
+export const action = readOnly(requireAdmin);

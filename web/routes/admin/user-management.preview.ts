@@ -1,10 +1,10 @@
 // POST /admin-panel/user-management/preview: the invitation e-mail as it would be sent, for the
 // invitation form's sandboxed frame (the form targets the frame). Inline styles apply; nothing runs.
-import type { ActionFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { escapeHtml } from '#core/html';
 import * as Users from '#core/users';
 import { requireAdmin } from '#web/lib/admin.server';
-import { readForm } from '#web/lib/api.server';
+import { methodNotAllowed, readForm } from '#web/lib/api.server';
 import { privatePageHeaders } from '#web/lib/cache';
 import { refusalMessage } from '#web/lib/refusal.server';
 import { storingLogs } from '#web/lib/resource-route.server';
@@ -31,6 +31,12 @@ const page = (html: string, status = 200) =>
       'Cache-Control': 'private, no-store',
     },
   });
+
+/** A GET learns that the preview is posted, once signed in: nothing about it before. */
+export const loader = storingLogs(async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return methodNotAllowed('POST');
+});
 
 export const action = storingLogs(async function action({ request }: ActionFunctionArgs) {
   await requireAdmin(request);
