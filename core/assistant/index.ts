@@ -79,9 +79,10 @@ export const ASSISTANT_LIMITS = {
   clues: 100,
   /** As long as a stored clue (core/users' ClueSchema), so every reader's clues fit. */
   clueLength: 500,
-  mutes: 100,
+  /** As many and as long as a reader's stored mutes may be (core/users), so a review applies. */
+  mutes: 20,
   /** A mute is a topic phrase ("DAO treasury management"), not a sentence. */
-  muteLength: 200,
+  muteLength: 100,
   /** The longest assistant reply stored: a model's runaway answer is cut, never a failed write. */
   replyLength: 4_000,
 };

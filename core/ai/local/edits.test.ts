@@ -249,6 +249,12 @@ const CASES: Record<string, Case> = {
     mute: ['memecoin'],
     reply: /^Stop showing: memecoin\./,
   },
+  'mute "No X"': {
+    said: ['No Solana'],
+    clues: READER,
+    mute: ['Solana'],
+    reply: /^Stop showing: Solana\./,
+  },
   'mute "I don\'t want X"': {
     said: ["I don't want to see NFT drops anymore"],
     mute: ['NFT drops'],

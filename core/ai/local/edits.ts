@@ -396,6 +396,11 @@ const READERS: [RegExp, Reader][] = [
   ],
   [/^stop (?:seeing|getting|reading) (.+)$/i, (m, s, c) => muting(m[1]!, s, c, false)],
   [/^no more (.+)$/i, (m, s, c) => muting(m[1]!, s, c, false)],
+  // "No Solana", "no memecoins please": but not "no, I meant ..." or "no thanks".
+  [
+    /^no (?![,.!]|I\b|longer\b|thanks?\b|worries\b|problem\b|idea\b|need\b|change\b|way\b)(.+)$/i,
+    (m, s, c) => muting(m[1]!, s, c, false),
+  ],
   [
     /^(?:I )?(?:do not|never) (?:show|send|give|recommend)(?: me| us)? (.+)$/i,
     (m, s, c) => muting(m[1]!, s, c, false),
