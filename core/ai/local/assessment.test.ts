@@ -116,3 +116,28 @@ describe('local clue assessment', () => {
     ]);
   });
 });
+
+describe('words that are not of the web3 field', () => {
+  it.each(['Asdf Qwer', 'Xyzzy Plugh', 'ASDF QWER ZXCV', 'Blorp Flimzy Quux', '12345 67890'])(
+    'rates capitalised gibberish "%s" not insightful: a capital makes no name nobody uses',
+    async (audienceName) => {
+      const answer = await assessClue({ prefix: 'I am one of those who', audienceName });
+      expect(answer.score).toBe('not insightful');
+    },
+  );
+
+  it('rates rare English off the field below a clue of the field', async () => {
+    const offField = await assessClue({
+      prefix: 'I am one of those who',
+      audienceName: 'quixotic zephyr obsidian labyrinth',
+    });
+    expect(['not insightful', 'slightly insightful', 'moderately insightful']).toContain(
+      offField.score,
+    );
+    const field = await assessClue({
+      prefix: 'I am one of those who',
+      audienceName: 'build zk circuits in Circom',
+    });
+    expect(['very insightful', 'super insightful']).toContain(field.score);
+  });
+});

@@ -8,6 +8,8 @@
 // background lines (suggestions.ts), else give concrete examples from those lines.
 import type { AssessmentAnswer, AssessmentScore } from '../tasks';
 import { backgroundTerms, idfWithDocument } from './bm25';
+import { storedCorpus } from '../corpus';
+import { lexiconProfiles } from './domain';
 import { englishRanks } from './english';
 import { isKnown } from './phrases';
 import { concreteExamples, moreSpecific } from './suggestions';
@@ -39,12 +41,21 @@ const writtenAsName = (word: string, text: string) => {
   return !!written && /[\p{Lu}\p{N}]/u.test(written[0]);
 };
 
+/** A rare English word outside the web3 field ("zephyr") says this much of its rarity. */
+const OFF_FIELD = 0.5;
+
 /** How specific a word is (0..1), or undefined for a word no vocabulary knows. */
 type Specificity = (term: Term) => number | undefined;
 
+/**
+ * `domain` rates the background's words; `field` says whether the web3 field knows a stem (its
+ * topics, or the names the product's articles use): a capitalised word nobody knows is not a
+ * name ("Asdf Qwer"), and rare English off the field narrows little for web3 stories.
+ */
 function specificityOf(
   text: string,
   domain: (stem: string) => number | undefined,
+  field: (stem: string) => boolean,
   english: ReadonlyMap<string, number>,
 ): Specificity {
   const englishOf = (word: string) => {
@@ -54,8 +65,14 @@ function specificityOf(
     // The tagger's lexicon knows it, GloVe's 50,000 most frequent words do not: a rare word.
     return isKnown(word) ? 1 : undefined;
   };
-  return (term) =>
-    domain(term.stem) ?? englishOf(term.word) ?? (writtenAsName(term.word, text) ? 1 : undefined);
+  return (term) => {
+    const background = domain(term.stem);
+    if (background !== undefined) return background;
+    if (field(term.stem)) return 1;
+    const rarity = englishOf(term.word);
+    if (rarity !== undefined) return rarity * OFF_FIELD;
+    return writtenAsName(term.word, text) && field(term.stem) ? 1 : undefined;
+  };
 }
 
 let lineVectors: Promise<Float64Array[]> | undefined;
@@ -88,9 +105,13 @@ export async function assessClue(input: {
   const text = [input.pointer ?? '', input.audienceName].join(' ');
   const words = terms(text);
   const { idf, maxIdf: top, inBackground } = idfWithDocument(words.map((t) => t.stem));
+  const lexicon = lexiconProfiles();
+  // Names the product's stored articles use are of the field; without a snapshot, none are.
+  const corpus = await storedCorpus().catch(() => undefined);
   const specific = specificityOf(
     text,
     (stem) => (inBackground(stem) ? idf(stem) / top : undefined),
+    (stem) => lexicon.has(stem) || (corpus?.df.has(stem) ?? false),
     await englishRanks(),
   );
   const unique = [...new Map(words.map((t) => [t.stem, t])).values()];
