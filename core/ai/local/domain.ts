@@ -17,6 +17,17 @@ const NAME_WEIGHT = 1;
 const ABOUT_WEIGHT = 0.5;
 
 let learned: ReadonlyMap<string, Profile> | undefined;
+let lowerCase: ReadonlySet<string> | undefined;
+
+/** The field's words its topics write in lower case: common nouns ("stablecoin"), not names. */
+export function fieldCommonWords(): ReadonlySet<string> {
+  lowerCase ??= new Set(
+    DOMAIN_TOPICS.flatMap((topic) =>
+      `${topic.terms} ${topic.about}`.split(/[^\p{L}\p{N}-]+/u).filter((w) => /^\p{Ll}/u.test(w)),
+    ),
+  );
+  return lowerCase;
+}
 
 /** The profiles the topics' own text gives, learned once per process (a few milliseconds). */
 export function lexiconProfiles(): ReadonlyMap<string, Profile> {

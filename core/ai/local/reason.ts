@@ -4,7 +4,9 @@
 // whole: "It covers a reentrancy bug in a lending market, for your clue on smart contract
 // security." A story without a match says it is outside the reader's clues.
 import type { ArticleInput, RelevanceLabel } from '../tasks';
+import { fieldCommonWords } from './domain';
 import {
+  isKnown,
   nounPhrases,
   sentenceCase,
   spell,
@@ -36,7 +38,16 @@ type Candidate = { source: string; list: Word[]; span: Word[]; first: boolean; h
 /** The phrase spelt for a sentence's middle: a headline's capital dropped, an article where needed. */
 function spelt(candidate: Candidate, needsArticle: boolean): string {
   const { span, source } = candidate;
-  const head = candidate.first ? sentenceCase(span.slice(0, 2), source) : span[0]!.text;
+  const first = span[0]!.text;
+  // A sentence's first word keeps its capital only as a name; the field knows its common nouns
+  // ("Stablecoin frameworks" -> "stablecoin frameworks") and their plurals ("Issuers").
+  const common = fieldCommonWords();
+  const lower = first.toLowerCase();
+  const head = !candidate.first
+    ? first
+    : common.has(lower) || common.has(lower.replace(/s$/, '')) || isKnown(lower.replace(/s$/, ''))
+      ? lower
+      : sentenceCase(span.slice(0, 2), source);
   const text = spell([{ ...span[0]!, text: head }, ...span.slice(1)]);
   return needsArticle ? `the ${text}` : text;
 }

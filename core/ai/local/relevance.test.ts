@@ -177,7 +177,7 @@ describe('a web3 reader in their own words, against every demo story', () => {
       expect(answer.reason).not.toContain('I build DeFi lending on Ethereum');
       expect(answer.reason).not.toContain('I research smart contract security');
     }
-  });
+  }, 60_000);
 
   it("reads readers' words: dollar tokens are stablecoins, front-running bots are MEV", async () => {
     const stablecoins = await topTen(['I hold dollar tokens and want to know if they are safe']);
@@ -194,5 +194,5 @@ describe('a web3 reader in their own words, against every demo story', () => {
         .map(({ story }) => story.title)
         .join(' | '),
     ).toMatch(/MEV|[Bb]ackrun|[Bb]undle|[Oo]rder flow|builder/);
-  });
+  }, 60_000);
 });
