@@ -19,5 +19,7 @@ describe('the seed', () => {
     const imported = await Ai.corpusSnapshot();
     expect((await seedDemoData()).corpusSnapshot).toBe(0);
     expect(await Ai.corpusSnapshot()).toEqual(imported);
-  });
+    // Two seeds of every demo item and two corpus builds: more than a default test's time on a
+    // loaded machine.
+  }, 60_000);
 });
