@@ -139,5 +139,11 @@ describe('words that are not of the web3 field', () => {
       audienceName: 'build zk circuits in Circom',
     });
     expect(['very insightful', 'super insightful']).toContain(field.score);
+    // A name nobody knows yet counts beside words of the field.
+    const named = await assessClue({
+      prefix: 'I trade',
+      audienceName: 'perpetual futures on Arbitrum and Hyperliquid',
+    });
+    expect(named.score).toBe('super insightful');
   });
 });

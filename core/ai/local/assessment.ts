@@ -49,14 +49,15 @@ type Specificity = (term: Term) => number | undefined;
 
 /**
  * `domain` rates the background's words; `field` says whether the web3 field knows a stem (its
- * topics, or the names the product's articles use): a capitalised word nobody knows is not a
- * name ("Asdf Qwer"), and rare English off the field narrows little for web3 stories.
+ * topics, or the names the product's articles use), and `inField` whether the clue has such a
+ * word: rare English off the field narrows little for web3 stories.
  */
 function specificityOf(
   text: string,
   domain: (stem: string) => number | undefined,
   field: (stem: string) => boolean,
   english: ReadonlyMap<string, number>,
+  inField: boolean,
 ): Specificity {
   const englishOf = (word: string) => {
     // A compound is as specific as its rarest known part ("co-processor").
@@ -71,7 +72,9 @@ function specificityOf(
     if (field(term.stem)) return 1;
     const rarity = englishOf(term.word);
     if (rarity !== undefined) return rarity * OFF_FIELD;
-    return writtenAsName(term.word, text) && field(term.stem) ? 1 : undefined;
+    // A capitalised word nobody knows is a name beside words of the field ("perpetuals on
+    // Hyperliquid"), and keyboard mashing without them ("Asdf Qwer").
+    return writtenAsName(term.word, text) && inField ? 1 : undefined;
   };
 }
 
@@ -108,11 +111,13 @@ export async function assessClue(input: {
   const lexicon = lexiconProfiles();
   // Names the product's stored articles use are of the field; without a snapshot, none are.
   const corpus = await storedCorpus().catch(() => undefined);
+  const field = (stem: string) => lexicon.has(stem) || (corpus?.df.has(stem) ?? false);
   const specific = specificityOf(
     text,
     (stem) => (inBackground(stem) ? idf(stem) / top : undefined),
-    (stem) => lexicon.has(stem) || (corpus?.df.has(stem) ?? false),
+    field,
     await englishRanks(),
+    words.some((term) => inBackground(term.stem) || field(term.stem)),
   );
   const unique = [...new Map(words.map((t) => [t.stem, t])).values()];
   const known = unique.filter((t) => specific(t) !== undefined);
