@@ -130,19 +130,6 @@ export function affinity(
   return norm === 0 ? 0 : dot / Math.sqrt(norm);
 }
 
-/** The topic a pair of texts shares most: the index that adds most to their cosine. */
-export function sharedTopic(a: Float64Array, b: Float64Array): number | undefined {
-  let best: number | undefined;
-  let most = 0;
-  for (let t = 0; t < TOPIC_COUNT; t++) {
-    const part = a[t]! * b[t]!;
-    if (part > most) [best, most] = [t, part];
-  }
-  return best;
-}
-
-export const topicName = (index: number) => DOMAIN_TOPICS[index]!.name;
-export const topicId = (index: number) => DOMAIN_TOPICS[index]!.id;
 export const topicIndex = (id: string) => DOMAIN_TOPICS.findIndex((topic) => topic.id === id);
 
 /** Fewer documents than this name a stem too seldom to learn its topics from them. */
