@@ -202,10 +202,15 @@ export function openAiProvider(settings: OpenAiSettings): Ai {
       settings.retry,
       async () => {
         let response: Response;
+        const thisAttempt = attempt();
         try {
-          response = await call(attempt()).asResponse();
+          response = await call(thisAttempt).asResponse();
         } catch (error) {
-          if (budget?.signal.aborted && !signal?.aborted) throw spent(error);
+          if (signal?.aborted) throw toAiError(error, what);
+          if (budget?.signal.aborted) throw spent(error);
+          // The attempt's own timer, cut to the budget's remainder, can fire before the budget's.
+          const cutToBudget = budget !== undefined && thisAttempt.timeout < settings.timeoutMs;
+          if (cutToBudget && error instanceof OpenAI.APIConnectionTimeoutError) throw spent(error);
           throw toAiError(error, what);
         }
         try {
