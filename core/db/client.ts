@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '#core/config';
+import { countCallsOf } from './storage-calls';
 import { createTableInput, tableDefinition } from './table';
 
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -22,6 +23,7 @@ export function db(): { client: DynamoDBDocumentClient; table: string } {
         credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
       }),
     });
+    countCallsOf('dynamodb', raw.middlewareStack);
     documentClient = DynamoDBDocumentClient.from(raw, {
       marshallOptions: { removeUndefinedValues: true },
     });

@@ -1,6 +1,7 @@
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import type { RelevanceLabel } from '#core/ai';
+import { countStorageCalls } from '#core/db';
 import * as Feed from '#core/feed';
 import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
@@ -100,6 +101,16 @@ describe("a reader's feed list", () => {
       ),
     ).toEqual([v1.id, n1.id]);
     expect((await Feed.page(built, { offset: 5 })).stories).toEqual([]);
+    // Shown bands with a hidden band of stories between them, and a run across an empty band.
+    expect(
+      ids((await Feed.page(built, { ratings: ['Quite Relevant', 'Not Relevant'] })).stories),
+    ).toEqual([q1.id, n1.id]);
+    const across = await countStorageCalls(() =>
+      Feed.page(built, { ratings: ['Moderately Relevant', 'Not Relevant'] }),
+    );
+    expect(ids(across.result.stories)).toEqual([m1.id, n1.id]);
+    expect(across.calls).toEqual({ 'dynamodb Query': 1 });
+    expect((await countStorageCalls(() => Feed.page(built, {}))).total).toBe(1);
   });
 
   it('opens on the best label a reader has when they have none of the two best', async () => {

@@ -1,7 +1,8 @@
 // Reading a reader's feed list (ADR 0039): the page a reader asks for, at any offset and for any
 // choice of ratings, from the build their record names. The reader's record (read by their
 // session anyway) holds the stories per label, so a page knows which bands it starts in and reads
-// only those: one bounded Query per band it touches, never more than PAGE_LIMIT items.
+// only those: one bounded Query per run of shown bands it touches (one for the default view),
+// never more than PAGE_LIMIT items.
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { RELEVANCE_LABELS, type RelevanceLabel } from '#core/ai';
@@ -95,30 +96,60 @@ export async function page(
   const { offset, limit, ratings } = parse(PageInput, input);
   const counts = countsOf(reader);
   const shown = ratings.length > 0 ? new Set(ratings) : new Set(RELEVANCE_LABELS);
-  const labels = RELEVANCE_LABELS.filter((label) => shown.has(label)).sort(
-    (a, b) => bandOf(a) - bandOf(b),
+  const count = RELEVANCE_LABELS.reduce(
+    (sum, label) => sum + (shown.has(label) ? counts[label] : 0),
+    0,
   );
-  const count = labels.reduce((sum, label) => sum + counts[label], 0);
   const build = reader.feedBuild;
   const stories: FeedStory[] = [];
   if (!build) return { stories, count: 0 };
   let skip = offset;
-  for (const label of labels) {
+  for (const run of runsOf(shown, counts)) {
     if (stories.length >= limit) break;
-    const inBand = counts[label];
-    if (skip >= inBand) {
-      skip -= inBand;
+    if (skip >= run.stories) {
+      skip -= run.stories;
       continue;
     }
-    const band = bandOf(label);
+    // Where the page starts: the band of the run that holds the skip-th story.
+    let start = run.bands[0]!;
+    for (const band of run.bands) {
+      start = band;
+      if (skip < band.stories) break;
+      skip -= band.stories;
+    }
+    const last = run.bands.at(-1)!;
     const { data } = await FeedStoryEntity.query
       .byPosition({ userId: reader.id, build })
-      .between({ slot: slotOf(band, skip) }, { slot: slotOf(band, inBand - 1) })
+      .between({ slot: slotOf(start.band, skip) }, { slot: slotOf(last.band, last.stories - 1) })
       .go({ limit: limit - stories.length });
     stories.push(...data.map(storyOf));
     skip = 0;
   }
   return { stories, count };
+}
+
+type Run = { bands: { band: number; stories: number }[]; stories: number };
+
+/**
+ * The shown bands, best first, in runs one Query can read: a run goes on across a band that is
+ * shown or holds no story, and ends at a hidden band with stories. The default view is one run.
+ */
+function runsOf(shown: Set<RelevanceLabel>, counts: Record<RelevanceLabel, number>): Run[] {
+  const runs: Run[] = [];
+  let current: Run | undefined;
+  const byBand = [...RELEVANCE_LABELS].sort((a, b) => bandOf(a) - bandOf(b));
+  for (const label of byBand) {
+    const stories = counts[label];
+    if (!shown.has(label)) {
+      if (stories > 0) current = undefined;
+      continue;
+    }
+    if (stories === 0) continue;
+    if (!current) runs.push((current = { bands: [], stories: 0 }));
+    current.bands.push({ band: bandOf(label), stories });
+    current.stories += stories;
+  }
+  return runs;
 }
 
 function storyOf(item: EntityItem<typeof FeedStoryEntity>): FeedStory {

@@ -2,19 +2,23 @@
 // run's piece of work also the chunk's index.
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '#core/config';
+import { countCallsOf } from '#core/db';
 
 let client: SQSClient | undefined;
 
 export function sqs(): SQSClient {
   const { SQS_ENDPOINT, AWS_REGION } = config();
-  client ??= new SQSClient({
-    region: AWS_REGION,
-    ...(SQS_ENDPOINT && {
-      endpoint: SQS_ENDPOINT,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      useQueueUrlAsEndpoint: false,
-    }),
-  });
+  if (!client) {
+    client = new SQSClient({
+      region: AWS_REGION,
+      ...(SQS_ENDPOINT && {
+        endpoint: SQS_ENDPOINT,
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        useQueueUrlAsEndpoint: false,
+      }),
+    });
+    countCallsOf('sqs', client.middlewareStack);
+  }
   return client;
 }
 

@@ -1,5 +1,7 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
+import { countStorageCalls } from '#core/db';
 import * as Tokens from '#core/tokens';
 import * as Users from '#core/users';
 import { readerWithPassword, READER_PASSWORD } from '#tests/integration/readers';
@@ -186,6 +188,34 @@ describe('reader sign-in', () => {
     await Users.signOut('forged');
   });
 
+  it('reads a session and its reader in one call, and never signs in as the reader a forged token names', async () => {
+    const [ada, bob] = await Promise.all([readerWithPassword(), readerWithPassword()]);
+    const { token } = await Users.signIn({ login: ada.email, password: READER_PASSWORD }, client());
+    expect(token.startsWith(`${ada.user.id}.`)).toBe(true);
+    const read = await countStorageCalls(() => Users.sessionUser(token));
+    expect(read.result?.user.id).toBe(ada.user.id);
+    expect(read.calls).toEqual({ 'dynamodb BatchGetItem': 1 });
+    // Ada's secret under Bob's id: the session belongs to Ada, so nobody is signed in.
+    const forged = `${bob.user.id}.${token.split('.')[1]}`;
+    expect(await Users.sessionUser(forged)).toBeUndefined();
+  });
+
+  it('still reads a session whose token was issued before tokens named their reader', async () => {
+    const { user } = await readerWithPassword();
+    const token = randomBytes(32).toString('base64url');
+    const now = new Date();
+    await Users.UserSessionEntity.create({
+      tokenHash: createHash('sha256').update(token).digest('hex'),
+      userId: user.id,
+      signedInAt: now.toISOString(),
+      createdAt: now.toISOString(),
+      expiresAt: Math.floor(now.getTime() / 1000) + 3600,
+    }).go();
+    const read = await countStorageCalls(() => Users.sessionUser(token));
+    expect(read.result?.user.id).toBe(user.id);
+    expect(read.total).toBe(2);
+  });
+
   it('renews a session older than 3 hours with a new token; the old one stops working', async () => {
     const { user, email } = await readerWithPassword();
     const start = Date.now();
@@ -197,7 +227,7 @@ describe('reader sign-in', () => {
     expect((await Users.sessionUser(token, start + 3 * HOUR))?.renewedToken).toBeUndefined();
     const renewed = await Users.sessionUser(token, start + 3 * HOUR + 1000);
     expect(renewed?.user.id).toBe(user.id);
-    expect(renewed?.renewedToken).toMatch(/^[\w-]{43}$/);
+    expect(renewed?.renewedToken).toMatch(new RegExp(`^${user.id}\\.[\\w-]{43}$`));
     expect(renewed?.renewedToken).not.toBe(token);
     expect(await Users.sessionUser(token, start + 3 * HOUR + 2000)).toBeUndefined();
     const next = await Users.sessionUser(renewed!.renewedToken, start + 4 * HOUR);

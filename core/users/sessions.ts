@@ -4,13 +4,14 @@
 // are renewed with a new token once they are 3 hours old, so an old cookie stops working.
 import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { createWriteTransaction } from 'electrodb';
+import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import * as Auth from '#core/auth';
 import { parse, VisibleError } from '#core/common';
 import { canonicalEmail } from '#core/mail';
 import * as RateLimit from '#core/rate-limit';
-import { committed } from '#core/db';
+import { committed, getTogether, type ItemRead } from '#core/db';
+import { UserEntity } from './entity';
 import { byId, type User } from './read';
 import { UserEmailEntity } from './user-email-entity';
 import { UserSessionEntity } from './user-session-entity';
@@ -55,7 +56,12 @@ const THROTTLE: Auth.SignInThrottle = {
   throttled: () => new VisibleError('user.login_throttled', USER_LOGIN_THROTTLED, 429),
 };
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
-const newToken = () => randomBytes(32).toString('base64url');
+/**
+ * A session token starts with its reader's id, so a request can read the session and the reader in
+ * one call; only the random part after the dot is secret.
+ */
+const newToken = (userId: string) => `${userId}.${randomBytes(32).toString('base64url')}`;
+const READER_IN_TOKEN = /^([0-9A-Z]{26})\./;
 
 let dummyHash: Promise<string> | undefined;
 /** Verified when the login names nobody, so a miss costs as much time as a wrong password. */
@@ -77,7 +83,7 @@ async function byEmail(email: string): Promise<User | undefined> {
 }
 
 async function startSession(userId: string, signedInAt: number, now: number) {
-  const token = newToken();
+  const token = newToken(userId);
   const expiresAt = Math.min(
     Math.floor(now / 1000) + USER_SESSION_TTL_SECONDS,
     Math.floor(signedInAt / 1000) + USER_SESSION_MAX_SECONDS,
@@ -135,12 +141,9 @@ export async function sessionUser(
   now = Date.now(),
 ): Promise<{ user: SessionUser; renewedToken?: string } | undefined> {
   if (!token || token.length > 100) return undefined;
-  const { data: session } = await UserSessionEntity.get({ tokenHash: tokenHash(token) }).go({
-    consistent: true,
-  });
+  const { session, user } = await sessionAndReader(token);
   if (!session || session.expiresAt * 1000 <= now) return undefined;
-  const user = await byId(session.userId);
-  if (!maySignIn(user)) return undefined;
+  if (!maySignIn(user) || user.id !== session.userId) return undefined;
   if (now - Date.parse(session.createdAt) <= USER_SESSION_RENEW_AFTER_SECONDS * 1000) {
     return { user: withoutHash(user) };
   }
@@ -157,6 +160,28 @@ export async function sessionUser(
   return replaced
     ? { user: withoutHash(user), renewedToken: renewed.token }
     : { user: withoutHash(user) };
+}
+
+type Session = EntityItem<typeof UserSessionEntity>;
+
+/** A token's session and its reader: one call for a token naming its reader, two for an older one. */
+async function sessionAndReader(token: string) {
+  const readerId = READER_IN_TOKEN.exec(token)?.[1];
+  const sessionKey = { tokenHash: tokenHash(token) };
+  if (readerId) {
+    const session: ItemRead<Session> = {
+      key: UserSessionEntity.get(sessionKey).params().Key,
+      parse: (item) => UserSessionEntity.parse({ Item: item }).data ?? undefined,
+    };
+    const reader: ItemRead<User> = {
+      key: UserEntity.get({ id: readerId }).params().Key,
+      parse: (item) => UserEntity.parse({ Item: item }).data ?? undefined,
+    };
+    const [found, user] = await getTogether(session, reader);
+    return { session: found, user };
+  }
+  const { data: found } = await UserSessionEntity.get(sessionKey).go({ consistent: true });
+  return { session: found ?? undefined, user: found ? await byId(found.userId) : undefined };
 }
 
 /** Ends the session of a token (nothing to do for an unknown one). */

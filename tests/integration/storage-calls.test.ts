@@ -1,0 +1,151 @@
+// Storage calls per operation, counted by the SDK middleware (core/db/storage-calls.ts): what the
+// reader's page, a like, a clue change, a subscription and one newsletter e-mail cost in DynamoDB
+// and SQS calls. Each figure is asserted exactly, so a change that adds a call is seen (and the
+// figure here moved on purpose). The queue's receives are the test's (on AWS the event source
+// mapping's), so they are made outside the counted scopes.
+import { ulid } from 'ulid';
+import { describe, expect, it } from 'vitest';
+import { countStorageCalls, totalOf, type StorageCalls } from '#core/db';
+import * as Feed from '#core/feed';
+import * as Jobs from '#core/jobs';
+import * as Newsletter from '#core/newsletter';
+import * as Outbox from '#core/outbox';
+import * as Users from '#core/users';
+import { createAudience } from '#tests/integration/factories';
+import { receive, receiveEmails } from '#tests/integration/job-queue';
+import { dailyWorld } from '#tests/integration/newsletter-world';
+import { useOwnTable } from '#tests/integration/own-table';
+import { readerWithFeed } from '#tests/integration/readers';
+import { call, readerCookie, request } from '#tests/integration/route-call';
+import { subscribeTo } from '#web/lib/subscribe.server';
+import { action as feedAction, loader as feedLoader } from '#web/routes/feed';
+
+useOwnTable('storage-calls');
+
+const ORIGIN = 'http://localhost:3000';
+const SENT_CALLS = 6;
+/** Per e-mail of a 20-reader issue, the send's fixed calls spread over them (11.6 measured). */
+const NEWSLETTER_CALLS = 12;
+const form = (fields: Record<string, string>, cookie?: string) => ({
+  method: 'POST',
+  body: new URLSearchParams(fields).toString(),
+  headers: {
+    'Content-Type': 'application/x-www-form-urlencoded',
+    Origin: ORIGIN,
+    ...(cookie && { Cookie: cookie }),
+  },
+});
+
+async function reader() {
+  const { token, user, articles } = await readerWithFeed([
+    'Very Relevant',
+    'Quite Relevant',
+    'Moderately Relevant',
+  ]);
+  return { user, articles, cookie: await readerCookie(token) };
+}
+
+function add(into: StorageCalls, calls: StorageCalls) {
+  for (const [name, count] of Object.entries(calls)) into[name] = (into[name] ?? 0) + count;
+}
+
+describe('storage calls per operation', () => {
+  it("the reader's page: the session with the reader in one read, then one Query", async () => {
+    const { cookie } = await reader();
+    await call(feedLoader, request(`${ORIGIN}/feed`, { headers: { Cookie: cookie } }));
+    const page = await countStorageCalls(() =>
+      call(feedLoader, request(`${ORIGIN}/feed`, { headers: { Cookie: cookie } })),
+    );
+    expect(page.result.status).toBe(200);
+    expect(page.calls).toEqual({ 'dynamodb BatchGetItem': 1, 'dynamodb Query': 1 });
+
+    // Every rating at once is one run of bands too: still one Query.
+    const all = await countStorageCalls(() =>
+      call(
+        feedLoader,
+        request(
+          `${ORIGIN}/feed?rating=Very+Relevant&rating=Quite+Relevant&rating=Moderately+Relevant`,
+          {
+            headers: { Cookie: cookie },
+          },
+        ),
+      ),
+    );
+    expect(all.result.status).toBe(200);
+    expect(all.total).toBe(2);
+  });
+
+  it('a like, and the rebuild it asks for', async () => {
+    const { cookie, articles, user } = await reader();
+    const like = await countStorageCalls(() =>
+      call(
+        feedAction,
+        request(
+          `${ORIGIN}/feed`,
+          form({ intent: 'feedback', kind: 'like', articleId: articles[1]!.id }, cookie),
+        ),
+      ),
+    );
+    expect(like.result.status).toBe(200);
+    expect(like.total, JSON.stringify(like.calls)).toBe(14);
+    const rebuild = await countStorageCalls(() => Feed.buildFeed(user.id));
+    expect(rebuild.total, JSON.stringify(rebuild.calls)).toBe(12);
+  });
+
+  it('a clue change', async () => {
+    const { user } = await reader();
+    const change = await countStorageCalls(() =>
+      Users.applyClueChanges(user.id, {
+        category: 'change_clues',
+        cluesToBeAdded: [{ clue: 'I audit lending pools' }],
+        cluesToBeRemoved: [],
+        mutesToBeAdded: [],
+        mutesToBeRemoved: [],
+      }),
+    );
+    expect(change.result.changed).toBe(true);
+    expect(change.total, JSON.stringify(change.calls)).toBe(5);
+  });
+
+  it('a subscription, and its confirmation e-mail', async () => {
+    const audience = await createAudience();
+    const email = `r-${ulid().toLowerCase()}@example.org`;
+    const subscribe = await countStorageCalls(() =>
+      subscribeTo(request(`${ORIGIN}/a/${audience.slug}`, form({ email })), audience),
+    );
+    expect(subscribe.result.status).toBe(302);
+    expect(subscribe.total, JSON.stringify(subscribe.calls)).toBe(8);
+    const queued = (await Outbox.recent({ limit: 200 })).find(({ to }) => to === email)!;
+    const messages = await receiveEmails([queued.id]);
+    const sent = await countStorageCalls(() => Outbox.handleBatch(messages));
+    expect((await Outbox.byId(queued.id))?.status).toBe('sent');
+    expect(sent.total, JSON.stringify(sent.calls)).toBe(SENT_CALLS);
+  });
+
+  it('one newsletter e-mail, from the send to its settle', async () => {
+    const READERS = 20;
+    const { readers } = await dailyWorld(READERS);
+    const jobs = Jobs.registry([Newsletter.sendNewsletters]);
+    const calls: StorageCalls = {};
+    const counted = async (operation: () => Promise<unknown>) =>
+      add(calls, (await countStorageCalls(operation)).calls);
+
+    let process: Jobs.Process | undefined;
+    await counted(async () => {
+      process = await Jobs.enqueue(Newsletter.sendNewsletters, {}, 'admin-1');
+    });
+    // The process's message plans its chunks; the chunks queue the e-mails.
+    for (let round = 0; round < 2; round++) {
+      const messages = await receive(process!.id);
+      for (const message of messages) await counted(() => Jobs.handleBatch([message], jobs));
+    }
+    const emails = (await Outbox.recent({ limit: 200 })).filter(({ to }) =>
+      readers.some(({ email }) => email === to),
+    );
+    expect(emails).toHaveLength(READERS);
+    const messages = await receiveEmails(emails.map(({ id }) => id));
+    for (const message of messages) await counted(() => Outbox.handleBatch([message]));
+    for (const { id } of emails) expect((await Outbox.byId(id))?.status).toBe('sent');
+    expect(totalOf(calls) / READERS, JSON.stringify(calls)).toBeLessThanOrEqual(NEWSLETTER_CALLS);
+  });
+});
