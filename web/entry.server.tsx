@@ -15,7 +15,6 @@ import { isbot } from 'isbot';
 import { flush, logger } from '#core/logs';
 import { renderToPipeableStream } from 'react-dom/server';
 import { DocumentProvider } from './lib/nonce';
-import css from './styles/app.css?inline';
 import { securityHeaders } from './lib/security-headers.server';
 import {
   copyFor,
@@ -81,7 +80,7 @@ export default function handleRequest(
         : body;
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <DocumentProvider value={{ nonce, css }}>
+      <DocumentProvider value={{ nonce }}>
         <RemixServer
           context={remixContext}
           url={request.url}

@@ -24,7 +24,8 @@ import { SiteFooter } from './components/site-footer';
 import { NotFoundPage } from './components/not-found-page';
 import { PageViews } from './components/page-views';
 import { PAGE_VIEW_META } from './browser/page-view';
-import { useInlineCss, useNonce } from './lib/nonce';
+import { useNonce } from './lib/nonce';
+import stylesheet from './styles/app.css?url';
 import { publicPageHeaders } from './lib/cache';
 import { cachedRead } from './lib/public-cache.server';
 import { isPublicDocument, useIsPublicDocument } from './lib/public-document';
@@ -32,7 +33,10 @@ import { isPublicDocument, useIsPublicDocument } from './lib/public-document';
 // name its URL); loaded as a classic deferred script.
 import publicPageScript from './browser/public-page.ts?worker&url';
 
+// The stylesheet is a fingerprinted file, cached for a year, instead of 29 KB inlined into every
+// page (issue 34's measure: 90% of the home page).
 export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
@@ -86,7 +90,6 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  const css = useInlineCss();
   const publicDocument = useIsPublicDocument();
   const pageView = useRouteLoaderData<RootData>('root')?.pageView;
   return (
@@ -97,7 +100,6 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#ffffff" />
         <Meta />
         <Links />
-        <style id="app-css" nonce={nonce} dangerouslySetInnerHTML={{ __html: css }} />
         {publicDocument && pageView && <meta name={PAGE_VIEW_META} content={pageView} />}
         {publicDocument && <script defer src={publicPageScript} nonce={nonce} />}
       </head>

@@ -44,3 +44,33 @@ test('a public page reached by a link of the app loads as a document and runs it
   await expect(page.locator('article.card')).not.toHaveCount(5);
   await expect(page).toHaveURL(new RegExp(`/a/${busyAudience.slug}$`));
 });
+
+test('every page links one stylesheet, cached for a year, and inlines no CSS', async ({
+  page,
+  request,
+}) => {
+  for (const path of ['/', '/about', `/a/${busyAudience.slug}`, '/login']) {
+    const html = await (await request.get(path)).text();
+    const inline = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map(
+      ([, css]) => css!.length,
+    );
+    expect(
+      inline.reduce((sum, length) => sum + length, 0),
+      path,
+    ).toBeLessThanOrEqual(5_000);
+    const sheets = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map(
+      ([, href]) => href!,
+    );
+    expect(sheets, path).toHaveLength(1);
+    expect(sheets[0]).toMatch(/^\/assets\/app-[\w-]+\.css$/);
+  }
+  const sheet = await request.get(
+    /<link rel="stylesheet" href="([^"]+)"/.exec(await (await request.get('/')).text())![1]!,
+  );
+  expect(sheet.headers()['cache-control']).toContain('immutable');
+  expect(sheet.headers()['content-type']).toContain('text/css');
+  // And the page is styled by it: the skip link is moved off screen until focused.
+  await page.goto('/');
+  const box = await page.getByRole('link', { name: 'Skip to content' }).boundingBox();
+  expect(box === null || box.y < 0 || box.x < 0 || box.width <= 1).toBe(true);
+});

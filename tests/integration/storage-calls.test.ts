@@ -113,7 +113,7 @@ describe('storage calls per operation', () => {
     const subscribe = await countStorageCalls(() =>
       subscribeTo(request(`${ORIGIN}/a/${audience.slug}`, form({ email })), audience),
     );
-    expect(subscribe.result.status).toBe(302);
+    expect((subscribe.result as Response).status).toBe(302);
     expect(subscribe.total, JSON.stringify(subscribe.calls)).toBe(8);
     const queued = (await Outbox.recent({ limit: 200 })).find(({ to }) => to === email)!;
     const messages = await receiveEmails([queued.id]);

@@ -1,24 +1,16 @@
-// What entry.server hands to the document shell: the response's CSP nonce and the stylesheet,
-// which is inlined so the first paint waits for no second request.
+// What entry.server hands to the document shell: the response's CSP nonce for inline scripts.
 import { createContext, useContext } from 'react';
 
-type DocumentContext = { nonce: string; css: string };
+type DocumentContext = { nonce: string };
 
-const Context = createContext<DocumentContext>({ nonce: '', css: '' });
+const Context = createContext<DocumentContext>({ nonce: '' });
 export const DocumentProvider = Context.Provider;
 /**
- * The nonce for inline scripts and styles. In the browser it is read back from the inlined
- * stylesheet, so elements React re-creates there (leaving an error page) keep a valid nonce.
+ * The nonce for inline scripts. In the browser it is read back from a script the server rendered,
+ * so elements React re-creates there (leaving an error page) keep a valid nonce.
  */
 export function useNonce(): string {
   const { nonce } = useContext(Context);
   if (typeof document === 'undefined') return nonce;
-  return (document.getElementById('app-css') as HTMLStyleElement | null)?.nonce ?? '';
-}
-
-/** The stylesheet's text: from the server while rendering, from the page itself when hydrating. */
-export function useInlineCss(): string {
-  const { css } = useContext(Context);
-  if (typeof document === 'undefined') return css;
-  return document.getElementById('app-css')?.textContent ?? '';
+  return (document.querySelector('script[nonce]') as HTMLScriptElement | null)?.nonce ?? '';
 }
