@@ -239,6 +239,18 @@ describe('local web server', () => {
     }
   });
 
+  it("keeps an idle keep-alive connection open past Node's 5 s, so a paused client is not reset", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      expect((await send(server, { path: '/healthz', agent })).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const after = await send(server, { path: '/healthz', agent });
+      expect([after.status, after.reusedSocket]).toEqual([200, true]);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('answers concurrent requests for a missing post each with the 404 page', async () => {
     const answers = await Promise.all(
       Array.from({ length: 6 }, () => fetch(`${origin}/p/no-such-post-${Date.now()}`)),

@@ -11,6 +11,9 @@ import compression from 'compression';
 import express, { type Response } from 'express';
 import { frontDoor, type FrontDoorRefusal } from '../../stacks/front-door';
 
+/** How long an idle keep-alive connection stays open. */
+export const KEEP_ALIVE_MS = 65_000;
+
 /** The methods CloudFront passes to the app (the Router's allowed methods); it refuses others. */
 const FORWARDED_METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
 
@@ -139,6 +142,11 @@ export async function startWebServer(options: {
   app.use(createRequestHandler({ build, mode: 'production' }));
   return new Promise((resolve, reject) => {
     const server = app.listen(options.port, options.host ?? '127.0.0.1', () => resolve(server));
+    // Node closes an idle keep-alive connection after 5 s, so a client that pauses longer and
+    // reuses it meets a reset ('socket hang up'). Kept open as long as CloudFront keeps its
+    // origin connections (60 s), with the headers' timer above it as Node requires.
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.headersTimeout = KEEP_ALIVE_MS + 1_000;
     server.on('error', reject);
   });
 }
