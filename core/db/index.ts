@@ -3,5 +3,11 @@ export { db, ensureTable } from './client';
 export { tableDefinition, createTableInput } from './table';
 export { committed, committedOnce, defineEntity, isConditionFailure } from './entity-config';
 export { deleteAll } from './batch';
-export { countStorageCalls, countCallsOf, totalOf, type StorageCalls } from './storage-calls';
+export {
+  countStorageCalls,
+  countCallsOf,
+  totalOf,
+  uncounted,
+  type StorageCalls,
+} from './storage-calls';
 export { getTogether, type ItemRead } from './get-together';

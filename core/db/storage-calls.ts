@@ -18,6 +18,14 @@ export async function countStorageCalls<T>(
   return { result, calls, total: totalOf(calls) };
 }
 
+/**
+ * Runs `work` outside any counting scope: log lines are batched across operations and flushed by
+ * whichever comes first, so their writes belong to no one operation.
+ */
+export function uncounted<T>(work: () => T): T {
+  return scope.exit(work);
+}
+
 export function totalOf(calls: StorageCalls): number {
   return Object.values(calls).reduce((sum, count) => sum + count, 0);
 }

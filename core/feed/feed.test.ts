@@ -304,6 +304,7 @@ describe('feedback on a story', () => {
 });
 
 describe('limits', () => {
+  // 80 writes one after another: up to a minute on a loaded 2-core machine.
   it('refuses feedback past 60 a minute, and clue changes past 20 an hour, with a 429', async () => {
     const user = await reader(['I research MEV']);
     const story = await scored(user, 'Very Relevant');
@@ -335,7 +336,7 @@ describe('limits', () => {
       'I research MEV',
       `I follow topic ${Users.CLUE_CHANGE_LIMIT.max - 1}`,
     ]);
-  });
+  }, 60_000);
 });
 
 describe("changing a reader's clues", () => {

@@ -5,12 +5,12 @@
 // and the build puts it in 'Not Relevant' and lowers its neighbours (negative.ts). One feedback per
 // story: liking a disliked story turns it round; withdrawing it (Undo) removes it. Each real
 // change records `story_liked` or `story_disliked` in the same write.
-import { createWriteTransaction } from 'electrodb';
+import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import * as Analytics from '#core/analytics';
 import * as Articles from '#core/articles';
 import { parse, VisibleError } from '#core/common';
-import { committed } from '#core/db';
+import { committed, getTogether, type ItemRead } from '#core/db';
 import * as RateLimit from '#core/rate-limit';
 import * as Users from '#core/users';
 import { FEEDBACK_KINDS, FeedbackEntity } from './entities';
@@ -52,16 +52,18 @@ export async function giveFeedback(
   rawInput: v.InferInput<typeof FeedbackInput>,
 ): Promise<{ article: Articles.Article; kind: Feedback['kind']; changed: boolean }> {
   const { articleId, kind } = parse(FeedbackInput, rawInput);
-  const [article, before, reader] = await Promise.all([
-    Articles.byId(articleId),
-    FeedbackEntity.get({ userId, articleId }).go({ consistent: true }),
-    // Its tracking values go with the event.
-    Users.mustGet(userId),
-  ]);
+  // The story, the feedback it may have, and the reader (its tracking values go with the event),
+  // in one read.
+  const [article, before, reader] = await getTogether(
+    Articles.articleRead(articleId),
+    feedbackRead(userId, articleId),
+    Users.userRead(userId),
+  );
+  if (!reader) throw new VisibleError('user.not_found', Users.USER_MESSAGES.notFound, 404);
   if (!article)
     throw new VisibleError('feed.story_not_found', FEEDBACK_MESSAGES.storyNotFound, 404);
   await RateLimit.hit(FEEDBACK_LIMIT, userId);
-  const previous = before.data?.kind;
+  const previous = before?.kind;
   if (previous === kind) return { article, kind, changed: false };
   const at = new Date().toISOString();
   const named = (reader.mutes ?? []).some(
@@ -127,6 +129,16 @@ export async function giveFeedback(
   }
   await requestBuild(userId);
   return { article, kind, changed: true };
+}
+
+function feedbackRead(
+  userId: string,
+  articleId: string,
+): ItemRead<EntityItem<typeof FeedbackEntity>> {
+  return {
+    key: FeedbackEntity.get({ userId, articleId }).params().Key,
+    parse: (item) => FeedbackEntity.parse({ Item: item }).data ?? undefined,
+  };
 }
 
 /** Records which conversation a feedback opened (a later like or dislike opens another). */

@@ -5,6 +5,7 @@
 // nothing.
 import type { EntityItem } from 'electrodb';
 import { monotonicFactory } from 'ulid';
+import { uncounted } from '#core/db';
 import { LOG_SHARDS, LogEntryEntity } from './entity';
 
 export { LogEntryEntity, LOG_SHARDS };
@@ -77,7 +78,7 @@ export function flush(): Promise<void> {
   if (batch.length === 0) return writing;
   writing = writing.then(async () => {
     try {
-      await store(batch);
+      await uncounted(() => store(batch));
     } catch (error) {
       process.stderr.write(`Could not store ${batch.length} log line(s): ${String(error)}\n`);
     }

@@ -367,3 +367,4 @@ export {
   PASSWORD_MESSAGES,
   PASSWORD_MIN_LENGTH,
 } from '#core/common';
+export { userRead } from './read';

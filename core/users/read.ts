@@ -2,6 +2,7 @@
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { freeText, VisibleError } from '#core/common';
+import type { ItemRead } from '#core/db';
 import { UserEntity } from './entity';
 
 export type User = EntityItem<typeof UserEntity>;
@@ -21,6 +22,14 @@ export async function byId(id: string): Promise<User | undefined> {
   if (!v.is(IdSchema, id)) return undefined;
   const { data } = await UserEntity.get({ id }).go({ consistent: true });
   return data ?? undefined;
+}
+
+/** A user by id, for a read of several entities' items in one call (`getTogether`). */
+export function userRead(id: string): ItemRead<User> {
+  return {
+    key: UserEntity.get({ id }).params().Key,
+    parse: (item) => UserEntity.parse({ Item: item }).data ?? undefined,
+  };
 }
 
 /** The user or a 404 VisibleError. */

@@ -11,8 +11,7 @@ import { parse, VisibleError } from '#core/common';
 import { canonicalEmail } from '#core/mail';
 import * as RateLimit from '#core/rate-limit';
 import { committed, getTogether, type ItemRead } from '#core/db';
-import { UserEntity } from './entity';
-import { byId, type User } from './read';
+import { byId, userRead, type User } from './read';
 import { UserEmailEntity } from './user-email-entity';
 import { UserSessionEntity } from './user-session-entity';
 
@@ -173,11 +172,7 @@ async function sessionAndReader(token: string) {
       key: UserSessionEntity.get(sessionKey).params().Key,
       parse: (item) => UserSessionEntity.parse({ Item: item }).data ?? undefined,
     };
-    const reader: ItemRead<User> = {
-      key: UserEntity.get({ id: readerId }).params().Key,
-      parse: (item) => UserEntity.parse({ Item: item }).data ?? undefined,
-    };
-    const [found, user] = await getTogether(session, reader);
+    const [found, user] = await getTogether(session, userRead(readerId));
     return { session: found, user };
   }
   const { data: found } = await UserSessionEntity.get(sessionKey).go({ consistent: true });

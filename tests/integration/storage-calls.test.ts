@@ -2,7 +2,8 @@
 // reader's page, a like, a clue change, a subscription and one newsletter e-mail cost in DynamoDB
 // and SQS calls. Each figure is asserted exactly, so a change that adds a call is seen (and the
 // figure here moved on purpose). The queue's receives are the test's (on AWS the event source
-// mapping's), so they are made outside the counted scopes.
+// mapping's), so they are made outside the counted scopes. Log lines are batched across
+// operations and written by whichever flushes first, so their writes are not counted.
 import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { countStorageCalls, totalOf, type StorageCalls } from '#core/db';
@@ -23,7 +24,7 @@ import { action as feedAction, loader as feedLoader } from '#web/routes/feed';
 useOwnTable('storage-calls');
 
 const ORIGIN = 'http://localhost:3000';
-const SENT_CALLS = 6;
+const SENT_CALLS = 5;
 /** Per e-mail of a 20-reader issue, the send's fixed calls spread over them (11.6 measured). */
 const NEWSLETTER_CALLS = 12;
 const form = (fields: Record<string, string>, cookie?: string) => ({
@@ -87,7 +88,7 @@ describe('storage calls per operation', () => {
       ),
     );
     expect(like.result.status).toBe(200);
-    expect(like.total, JSON.stringify(like.calls)).toBe(14);
+    expect(like.total, JSON.stringify(like.calls)).toBe(12);
     const rebuild = await countStorageCalls(() => Feed.buildFeed(user.id));
     expect(rebuild.total, JSON.stringify(rebuild.calls)).toBe(12);
   });
