@@ -12,6 +12,9 @@ export const ArticleEntity = defineEntity({
     content: { type: 'string' },
     image: { type: 'string' },
     author: { type: 'string' },
+    /** A podcast episode or a video (absent for text), and its running time when the feed gave it. */
+    mediaType: { type: ['audio', 'video'] as const },
+    durationSeconds: { type: 'number' },
     publishedAt: { type: 'string', required: true },
     importedAt: { type: 'string', required: true },
     source: { type: 'string', required: true },

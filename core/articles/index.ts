@@ -21,6 +21,8 @@ export const ArticleInput = v.object({
   content: v.optional(v.string(), ''),
   image: v.optional(v.string()),
   author: v.optional(v.string()),
+  mediaType: v.optional(v.picklist(['audio', 'video'])),
+  durationSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(86_400))),
   publishedAt: v.optional(v.pipe(v.string(), v.isoTimestamp())),
   source: v.pipe(v.string(), v.nonEmpty()),
   streamId: v.pipe(v.string(), v.nonEmpty()),

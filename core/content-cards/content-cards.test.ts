@@ -7,7 +7,7 @@ describe('content cards', () => {
     const audience = await createAudience();
     const primary = await createPost(audience.id);
     const secondary = await createPost(audience.id);
-    await createCard(audience.id, primary.id, {
+    await createCard(audience.id, (await createPost(audience.id)).id, {
       date: '2026-11-01T00:00:00.000Z',
       verbalDescriptor: 'Older card',
     });
@@ -27,9 +27,8 @@ describe('content cards', () => {
 
   it('reads a page of cards and a cursor to the next page', async () => {
     const audience = await createAudience();
-    const post = await createPost(audience.id);
     for (let day = 1; day <= 7; day++)
-      await createCard(audience.id, post.id, {
+      await createCard(audience.id, (await createPost(audience.id)).id, {
         date: `2026-11-0${day}T00:00:00.000Z`,
         verbalDescriptor: `Day ${day}`,
       });
@@ -62,6 +61,50 @@ describe('content cards', () => {
     expect(ContentCards.idFromPathSlug(segment)).toBe(card.id);
     expect(await ContentCards.byId(ContentCards.idFromPathSlug(segment))).toMatchObject({
       id: card.id,
+    });
+  });
+
+  it('shows a story in at most one card of a page: the newest card that has it', async () => {
+    const audience = await createAudience();
+    const [points, fees, hooks, oracles] = await Promise.all(
+      ['Points', 'Fees', 'Hooks', 'Oracles'].map((title) => createPost(audience.id, { title })),
+    );
+    await createCard(audience.id, points!.id, {
+      date: '2026-11-20T00:00:00.000Z',
+      verbalDescriptor: 'Newest',
+      secondaryStoryIds: [fees!.id, points!.id],
+    });
+    await createCard(audience.id, points!.id, {
+      date: '2026-11-19T00:00:00.000Z',
+      verbalDescriptor: 'Lead story already shown',
+      secondaryStoryIds: [fees!.id, hooks!.id, oracles!.id],
+    });
+    await createCard(audience.id, fees!.id, {
+      date: '2026-11-18T00:00:00.000Z',
+      verbalDescriptor: 'Nothing new',
+      secondaryStoryIds: [hooks!.id],
+    });
+    const { cards } = await ContentCards.pageForAudience(audience.id, { limit: 5 });
+    const titles = cards.map((card) => [
+      card.verbalDescriptor,
+      card.primaryStory.title,
+      card.secondaryStories.map((story) => story.title),
+    ]);
+    expect(titles).toEqual([
+      ['Newest', 'Points', ['Fees']],
+      ['Lead story already shown', 'Hooks', ['Oracles']],
+    ]);
+    const shown = cards.flatMap((card) => [card.primaryStory, ...card.secondaryStories]);
+    expect(new Set(shown.map((story) => story.id)).size).toBe(shown.length);
+  });
+
+  it('shows a card whose story repeats itself once on its own page', async () => {
+    const audience = await createAudience();
+    const post = await createPost(audience.id);
+    const card = await createCard(audience.id, post.id, { secondaryStoryIds: [post.id] });
+    expect(await ContentCards.byId(card.id)).toMatchObject({
+      primaryStory: { id: post.id },
+      secondaryStories: [],
     });
   });
 

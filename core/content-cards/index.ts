@@ -57,7 +57,7 @@ export async function byId(id: string): Promise<ContentCardWithStories | undefin
   if (!/^[0-9A-Za-z]{1,64}$/.test(id)) return undefined;
   const { data } = await ContentCardEntity.get({ id }).go();
   if (!data) return undefined;
-  return (await withStories([data]))[0];
+  return oneCardPerStory(await withStories([data]))[0];
 }
 
 /** Whether `value` is a cursor `pageForAudience` could have made (anything else is ignored). */
@@ -82,9 +82,34 @@ export async function pageForAudience(
   const page = data.slice(0, limit);
   const last = page.at(-1);
   return {
-    cards: await withStories(page),
+    cards: oneCardPerStory(await withStories(page)),
     next: data.length > limit && last ? `${last.date}~${last.id}` : null,
   };
+}
+
+/**
+ * A story appears in at most one card of a page: it stays in the first card (the newest) that
+ * shows it; a later card leaves it out, and one whose lead story went that way leads with its next
+ * story. A card left with no story is not shown.
+ */
+export function oneCardPerStory(cards: ContentCardWithStories[]): ContentCardWithStories[] {
+  const shown = new Set<string>();
+  return cards.flatMap((card) => {
+    const stories = [card.primaryStory, ...card.secondaryStories].filter(
+      (story) => !shown.has(story.id) && shown.add(story.id),
+    );
+    const [primaryStory, ...secondaryStories] = stories;
+    if (!primaryStory) return [];
+    return [
+      {
+        ...card,
+        primaryStoryId: primaryStory.id,
+        secondaryStoryIds: secondaryStories.map((story) => story.id),
+        primaryStory,
+        secondaryStories,
+      },
+    ];
+  });
 }
 
 /** Joins cards to their posts with one batch read; a card whose primary story is gone is dropped. */

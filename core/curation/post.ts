@@ -18,8 +18,14 @@ export const CURATOR = {
 
 const WORDS_PER_MINUTE = 230;
 
-/** Reading time of the original: its content when the feed gave it, else its summary. */
+/**
+ * Time the original takes: a podcast's or video's running time when the feed gave it, else the
+ * reading time of its content (or summary).
+ */
 function minutesOf(article: Article): number {
+  if (article.mediaType && article.durationSeconds) {
+    return Math.min(600, Math.max(1, Math.ceil(article.durationSeconds / 60)));
+  }
   const words = plainText(article.content ?? article.summary ?? '')
     .split(' ')
     .filter(Boolean);
@@ -44,7 +50,7 @@ export function pickedPost(
     date: picked.at,
     teaser: cut(plainText(article.summary ?? ''), 600) || title,
     minutes: minutesOf(article),
-    type: 'article',
+    type: article.mediaType ?? 'article',
     audienceId,
     author: CURATOR,
     link: { url: article.canonicalUrl, domain: url.hostname.replace(/^www\./, '') },

@@ -88,6 +88,62 @@ describe('parseFeed', () => {
     });
   });
 
+  it('reads what a podcast episode or a video is and how long it plays', () => {
+    const rss = parseFeed(`<?xml version="1.0"?>
+      <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"
+        xmlns:media="http://search.yahoo.com/mrss/"><channel><title>Casts</title>
+        <item><title>Episode</title><link>https://casts.example/1</link>
+          <enclosure url="https://casts.example/1.mp3" length="123456" type="audio/mpeg"/>
+          <itunes:duration>0:42:10</itunes:duration></item>
+        <item><title>Minutes and seconds</title><link>https://casts.example/2</link>
+          <itunes:duration>35:00</itunes:duration></item>
+        <item><title>Talk</title><link>https://casts.example/3</link>
+          <media:content url="https://casts.example/3.mp4" medium="video" duration="2100"/></item>
+        <item><title>Video of unknown length</title><link>https://casts.example/4</link>
+          <media:group><media:content url="https://casts.example/4.webm" type="video/webm"/></media:group></item>
+        <item><title>Text with a picture</title><link>https://casts.example/5</link>
+          <enclosure url="https://casts.example/5.jpg" type="image/jpeg"/>
+          <itunes:duration>soon</itunes:duration></item>
+      </channel></rss>`);
+    expect(rss.items.map((item) => item.media)).toEqual([
+      { kind: 'audio', seconds: 2530 },
+      { kind: 'audio', seconds: 2100 },
+      { kind: 'video', seconds: 2100 },
+      { kind: 'video' },
+      undefined,
+    ]);
+    expect(rss.items[4]).not.toHaveProperty('media');
+
+    const atom = parseFeed(`<?xml version="1.0"?>
+      <feed xmlns="http://www.w3.org/2005/Atom"><title>Talks</title>
+        <entry><title>Live build</title><id>t1</id><updated>2026-11-20T00:00:00Z</updated>
+          <link href="https://talks.example/1"/>
+          <link rel="enclosure" type="video/mp4" href="https://talks.example/1.mp4"/></entry>
+      </feed>`);
+    expect(atom.items[0]!.media).toEqual({ kind: 'video' });
+
+    const json = parseFeed(
+      JSON.stringify({
+        version: 'https://jsonfeed.org/version/1.1',
+        items: [
+          {
+            id: '1',
+            url: 'https://casts.example/j1',
+            title: 'JSON episode',
+            attachments: [
+              {
+                url: 'https://casts.example/j1.m4a',
+                mime_type: 'audio/mp4',
+                duration_in_seconds: 1800,
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(json.items[0]!.media).toEqual({ kind: 'audio', seconds: 1800 });
+  });
+
   it('reads RSS 1.0 and decodes numeric character references', () => {
     const feed = parseFeed(`<?xml version="1.0"?>
       <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"
@@ -190,6 +246,19 @@ describe('normaliseItem', () => {
     expect(normaliseItem(item({ url: '/relative' }), source)?.canonicalUrl).toBe(
       'https://site.example/relative',
     );
+  });
+
+  it('keeps what a video or episode is and how long it plays; text has neither', () => {
+    expect(normaliseItem(item({ media: { kind: 'video', seconds: 2100 } }), source)).toMatchObject({
+      mediaType: 'video',
+      durationSeconds: 2100,
+    });
+    expect(normaliseItem(item({ media: { kind: 'audio' } }), source)).toMatchObject({
+      mediaType: 'audio',
+    });
+    const text = normaliseItem(item({}), source)!;
+    expect(text).not.toHaveProperty('mediaType');
+    expect(text).not.toHaveProperty('durationSeconds');
   });
 
   it('trims the summary to 400 characters at a word boundary with an ellipsis', () => {

@@ -16,6 +16,9 @@ export type NormalisedArticle = {
   image?: string;
   publishedAt?: string;
   author?: string;
+  /** A podcast episode ('audio') or a video, and how long it plays when the feed says. */
+  mediaType?: 'audio' | 'video';
+  durationSeconds?: number;
   /** The stream's name. */
   source: string;
   streamId: string;
@@ -102,6 +105,8 @@ export function normaliseItem(item: FeedItem, source: FeedSource): NormalisedArt
       image: httpUrl(item.image, url) ?? firstImage,
       publishedAt: publishedDate(item.publishedAt),
       author: author || undefined,
+      mediaType: item.media?.kind,
+      durationSeconds: item.media?.seconds,
     }),
     source: source.streamName,
     streamId: source.streamId,

@@ -13,7 +13,11 @@ export type FeedItem = {
   image?: string;
   publishedAt?: string;
   author?: string;
+  /** A podcast episode or a video: what it is and, when the feed says, how long it plays. */
+  media?: FeedMedia;
 };
+
+export type FeedMedia = { kind: 'audio' | 'video'; seconds?: number };
 
 export type ParsedFeed = { title?: string; items: FeedItem[] };
 
@@ -118,6 +122,51 @@ function rssImage(item: Node): string | undefined {
   return attr(contents.find(isImage) ?? thumbnails[0] ?? enclosures[0], 'url');
 }
 
+/** 'audio' or 'video' from a MIME type or a Media RSS medium; undefined for anything else. */
+function mediaKind(value: string | undefined): FeedMedia['kind'] | undefined {
+  const kind = value?.split('/')[0]?.trim().toLowerCase();
+  return kind === 'audio' || kind === 'video' ? kind : undefined;
+}
+
+/**
+ * A running time in seconds: '2100', '35:00' or '0:35:00' (itunes:duration, Media RSS
+ * duration). Undefined when it is not one, or is zero or over a day (a feed's mistake).
+ */
+function durationSeconds(value: string | undefined): number | undefined {
+  if (!value || !/^\d+(?:\.\d+)?$|^\d+(?::[0-5]?\d){1,2}$/.test(value.trim())) return undefined;
+  const seconds = value
+    .trim()
+    .split(':')
+    .reduce((total, part) => total * 60 + Number(part), 0);
+  return seconds > 0 && seconds <= 86_400 ? Math.round(seconds) : undefined;
+}
+
+/**
+ * Whether an RSS or Atom item is an episode or a video, from its audio or video enclosure or
+ * Media RSS content, with the running time itunes:duration or the media's duration gives. An
+ * item with only itunes:duration is a podcast episode.
+ */
+function rssMedia(item: Node): FeedMedia | undefined {
+  const groups = list(item['media:group']).filter(isRecord);
+  const contents = [item, ...groups]
+    .flatMap((node) => list(node['media:content']))
+    .map((media) => ({
+      kind: mediaKind(attr(media, 'medium')) ?? mediaKind(attr(media, 'type')),
+      seconds: durationSeconds(attr(media, 'duration')),
+    }));
+  // RSS has <enclosure>; Atom has <link rel="enclosure">.
+  const enclosures = [
+    ...list(item.enclosure),
+    ...list(item.link).filter((link) => attr(link, 'rel') === 'enclosure'),
+  ].map((link) => ({ kind: mediaKind(attr(link, 'type')), seconds: undefined }));
+  const itunes = durationSeconds(text(item['itunes:duration']));
+  const found = [...contents, ...enclosures].find((media) => media.kind);
+  const kind = found?.kind ?? (itunes ? 'audio' : undefined);
+  if (!kind) return undefined;
+  const seconds = itunes ?? contents.find((media) => media.seconds)?.seconds;
+  return seconds ? { kind, seconds } : { kind };
+}
+
 function rssItem(item: Node): FeedItem {
   const guid = text(item.guid);
   const guidIsLink = attr(item.guid, 'isPermaLink') !== 'false' && /^https?:\/\//i.test(guid ?? '');
@@ -130,7 +179,13 @@ function rssItem(item: Node): FeedItem {
     image: rssImage(item),
     publishedAt: text(item.pubDate) ?? text(item['dc:date']),
     author: text(item['dc:creator']) ?? text(item.author),
+    ...optional('media', rssMedia(item)),
   };
+}
+
+/** `{ [name]: value }`, or nothing when there is no value, so items carry no undefined keys. */
+function optional<K extends string, T>(name: K, value: T | undefined): { [key in K]?: T } {
+  return value === undefined ? {} : ({ [name]: value } as { [key in K]: T });
 }
 
 function parseRss(rss: Node): ParsedFeed {
@@ -199,6 +254,7 @@ function atomEntry(entry: Node): FeedItem {
     image: atomImage(entry),
     publishedAt: text(entry.published) ?? text(entry.updated),
     author: author && text(author.name),
+    ...optional('media', rssMedia(entry)),
   };
 }
 
@@ -217,6 +273,17 @@ function string(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
+/** A JSON Feed item's audio or video attachment, with its duration_in_seconds. */
+function jsonMedia(item: Node): FeedMedia | undefined {
+  for (const attachment of list(item.attachments).filter(isRecord)) {
+    const kind = mediaKind(string(attachment.mime_type));
+    if (!kind) continue;
+    const seconds = durationSeconds(String(attachment.duration_in_seconds ?? ''));
+    return seconds ? { kind, seconds } : { kind };
+  }
+  return undefined;
+}
+
 function jsonItem(item: Node): FeedItem {
   const authors = [...list(item.authors), item.author].filter(isRecord);
   const contentText = string(item.content_text);
@@ -230,6 +297,7 @@ function jsonItem(item: Node): FeedItem {
     image: string(item.image) ?? string(item.banner_image),
     publishedAt: string(item.date_published) ?? string(item.date_modified),
     author: authors.map((author) => string(author.name)).find(Boolean),
+    ...optional('media', jsonMedia(item)),
   };
 }
 

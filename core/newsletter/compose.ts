@@ -2,10 +2,12 @@
 // chose, once active) in a time window, one story per article with every reason it is there,
 // cut to the issue's word budget.
 import * as v from 'valibot';
+import type * as Articles from '#core/articles';
 import type * as Audiences from '#core/audiences';
 import { parse, VisibleError } from '#core/common';
 import { config } from '#core/config';
 import type * as Curation from '#core/curation';
+import type * as Posts from '#core/posts';
 import type { Subscriber } from '#core/subscribers';
 import { directReads, type DigestReads } from './reads';
 import { countWords, fitToBudget, WORD_BUDGET, WORDS_PER_MINUTE } from './budget';
@@ -77,6 +79,16 @@ const plainText = (html: string) =>
 
 const domainOf = (url: string) => new URL(url).hostname.replace(/^www\./, '');
 
+/**
+ * A video or podcast episode and its minutes: the picked post's type and minutes, else (no post
+ * yet) the article's kind and the running time its feed gave. Text is undefined: its words count.
+ */
+function mediaOf(post?: Posts.Post, article?: Articles.Article): Story['media'] {
+  if (post) return post.type === 'article' ? undefined : { kind: post.type, minutes: post.minutes };
+  if (!article?.mediaType || !article.durationSeconds) return undefined;
+  return { kind: article.mediaType, minutes: Math.ceil(article.durationSeconds / 60) };
+}
+
 const byScore = (a: Story, b: Story) =>
   b.score - a.score ||
   b.publishedAt.localeCompare(a.publishedAt) ||
@@ -113,6 +125,7 @@ async function storiesOf(
     const reasons = [
       ...new Set(byArticle.get(pick.articleId)!.map((e) => reasonFor(e.pick, e.audience))),
     ];
+    const media = mediaOf(post, article);
     return [
       {
         articleId: pick.articleId,
@@ -127,6 +140,7 @@ async function storiesOf(
         publishedAt: pick.publishedAt,
         audienceId: audience.id,
         reasons,
+        ...(media && { media }),
       },
     ];
   });
@@ -176,12 +190,28 @@ const day = (iso: string) =>
     month: 'short',
   });
 
-function framing(frequency: Frequency, count: number, minutes: number, from: string, to: string) {
-  const stories = `${count} ${count === 1 ? 'story' : 'stories'}`;
+/** 'reading', 'reading and watching', 'reading, watching and listening': what the time is for. */
+function pastimes(stories: Story[]): string {
+  const kinds = new Set(stories.map((story) => story.media?.kind));
+  return listed([
+    'reading',
+    ...(kinds.has('video') ? ['watching'] : []),
+    ...(kinds.has('audio') ? ['listening'] : []),
+  ]);
+}
+
+/** Minutes to read `words` and play the stories' videos and episodes. */
+function minutesFor(words: number, stories: Story[]): number {
+  const playing = stories.reduce((sum, story) => sum + (story.media?.minutes ?? 0), 0);
+  return Math.max(1, Math.ceil(words / WORDS_PER_MINUTE + playing));
+}
+
+function framing(frequency: Frequency, kept: Story[], minutes: number, from: string, to: string) {
+  const stories = `${kept.length} ${kept.length === 1 ? 'story' : 'stories'}`;
   if (frequency === 'daily') {
     return {
       heading: 'Your daily Cluefeed',
-      intro: `${stories} picked for you, about ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} of reading.`,
+      intro: `${stories} picked for you, about ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} of ${pastimes(kept)}.`,
     };
   }
   // `to` is exclusive: the week of 16-23 Nov ends on the 22nd.
@@ -242,8 +272,9 @@ export async function composeDigest(
   if (stories.length === 0) return empty('no picks');
 
   const sections = sectionsOf(frequency, stories, audiences);
-  // The frame's words do not depend on its figures, so the largest frame is counted up front.
-  const frame = framing(frequency, stories.length, 1, from, to);
+  // The frame's words do not depend on its figures, so the largest frame (every kind of story)
+  // is counted up front; the words of the one sent are counted again below.
+  const frame = framing(frequency, stories, 1, from, to);
   const frameWords =
     countWords(frame.heading) +
     countWords(frame.intro) +
@@ -251,12 +282,15 @@ export async function composeDigest(
   const budget = WORD_BUDGET[frequency];
   const fitted = fitToBudget(takingTurns(stories), budget, frameWords);
   const keptSections = sectionsOf(frequency, fitted.kept, audiences);
-  const words =
+  const wordsBesideIntro =
     fitted.words -
+    countWords(frame.intro) -
     sections.reduce((sum, s) => sum + countWords(s.heading ?? ''), 0) +
     keptSections.reduce((sum, s) => sum + countWords(s.heading ?? ''), 0);
-  const minutes = Math.max(1, Math.ceil(words / WORDS_PER_MINUTE));
-  const { heading, intro } = framing(frequency, fitted.kept.length, minutes, from, to);
+  const introWords = countWords(framing(frequency, fitted.kept, 1, from, to).intro);
+  const words = wordsBesideIntro + introWords;
+  const minutes = minutesFor(words, fitted.kept);
+  const { heading, intro } = framing(frequency, fitted.kept, minutes, from, to);
   const top = keptSections.flatMap((s) => s.stories).sort(byScore)[0]!;
   const label = frequency === 'daily' ? 'Your daily Cluefeed' : 'Your week on Cluefeed';
 

@@ -22,6 +22,8 @@ export type DigestStory = {
   audienceId: string;
   /** 'Because you follow those who …', one per followed audience that picked it. */
   reasons: string[];
+  /** A video or podcast episode and the minutes it plays, which the issue's time counts too. */
+  media?: { kind: 'audio' | 'video'; minutes: number };
 };
 
 export type DigestSection = {
@@ -50,6 +52,7 @@ export type Digest = {
   /** Words a reader reads (heading, intro, section headings, stories), at most `wordBudget`. */
   words: number;
   wordBudget: number;
+  /** Reading time of `words`, plus the playing time of its videos and podcast episodes. */
   minutes: number;
   /** Stories picked in the window that did not fit the budget. */
   leftOut: number;

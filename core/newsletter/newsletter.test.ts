@@ -24,6 +24,8 @@ type PickSpec = {
   articleId?: string;
   /** Leave the picked post unwritten (a run that crashed between the pick and its post). */
   withoutPost?: boolean;
+  /** A video or podcast episode and its minutes (an article by default). */
+  post?: { type: 'audio' | 'video'; minutes: number };
 };
 
 /** A pick for the audience and its picked post, as 'Pick best content' leaves them. */
@@ -40,6 +42,7 @@ async function pick(audience: Audience, spec: PickSpec) {
       teaser: spec.teaser ?? `${spec.title}, explained.`,
       date: pickedAt,
       link: { url, domain: 'news.example.org' },
+      ...spec.post,
     });
   }
   await PickEntity.create({
@@ -285,6 +288,49 @@ describe('composing a daily digest', () => {
       sourceUrl: article.canonicalUrl,
     });
     expect(story!.postUrl).toBeUndefined();
+  });
+
+  it('counts the watching and listening time of videos and episodes in the time it gives', async () => {
+    const audience = await createAudience({ title: 'build DeFi protocols' });
+    await pick(audience, { title: 'Points after the airdrop', score: 0.9 });
+    await pick(audience, {
+      title: 'Building your first AMM hook, live',
+      score: 0.8,
+      post: { type: 'video', minutes: 35 },
+    });
+    const video = await issue(reader([audience.id]), { frequency: 'daily', ...DAY });
+    expect(wordsRead(video)).toBe(video.words);
+    expect(video.words).toBeLessThan(200);
+    expect(storiesOf(video)[1]!.media).toEqual({ kind: 'video', minutes: 35 });
+    expect(video.minutes).toBe(36);
+    expect(video.intro).toBe('2 stories picked for you, about 36 minutes of reading and watching.');
+
+    // An episode whose post is not written yet: the running time its feed gave.
+    const key = ulid().toLowerCase();
+    await Articles.storeIfNew({
+      canonicalUrl: `https://news.example.org/${key}`,
+      title: 'Liquidations, a podcast',
+      summary: 'Two risk leads on the liquidation engines they run.',
+      publishedAt: at(20),
+      source: 'Example Podcasts',
+      streamId: 'stream-1',
+      fingerprint: createHash('sha256').update(key).digest('hex'),
+      mediaType: 'audio',
+      durationSeconds: 42 * 60 + 10,
+    });
+    const episode = (await Articles.byUrl(`https://news.example.org/${key}`))!;
+    await pick(audience, {
+      title: 'ignored',
+      score: 0.7,
+      articleId: episode.id,
+      withoutPost: true,
+    });
+    const all = await issue(reader([audience.id]), { frequency: 'daily', ...DAY });
+    expect(wordsRead(all)).toBe(all.words);
+    expect(all.minutes).toBe(Math.ceil(all.words / 200 + 35 + 43));
+    expect(all.intro).toBe(
+      `3 stories picked for you, about ${all.minutes} minutes of reading, watching and listening.`,
+    );
   });
 
   it('refuses a window that does not end after it starts, with the spec’s code', async () => {

@@ -7,7 +7,7 @@ test('About shows the mission, three numbered cards and the contact block', asyn
   await expect(page.locator('.about__card')).toHaveCount(3);
   await expect(page.locator('.about__number')).toHaveText(['1', '2', '3']);
   await expect(page.locator('address')).toContainText('Athens');
-  await expect(page.locator('.about__contact')).toContainText(
+  await expect(page.locator('.site-footer')).toContainText(
     `© ${new Date().getFullYear()} Cluefeed`,
   );
 });

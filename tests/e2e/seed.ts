@@ -8,7 +8,26 @@ const cardCount = (key: string) => contentCards.filter((card) => card.audience =
 export const busyAudience = active.reduce((best, a) =>
   cardCount(a.key) > cardCount(best.key) ? a : best,
 );
-export const busyAudienceCards = cardCount(busyAudience.key);
+/**
+ * The busy audience's cards its pages show (5, then 20 a page): a card none of whose stories is
+ * new to its page is left out, as a story appears in at most one card of a page.
+ */
+export const busyAudienceCards = (() => {
+  const cards = contentCards
+    .filter((card) => card.audience === busyAudience.key)
+    .sort((a, b) => b.date.localeCompare(a.date));
+  const pages = [cards.slice(0, 5)];
+  for (let start = 5; start < cards.length; start += 20) pages.push(cards.slice(start, start + 20));
+  return pages.reduce((shown, page) => {
+    const seen = new Set<string>();
+    const fresh = page.filter(
+      (card) =>
+        [card.primary, ...card.secondary].filter((key) => !seen.has(key) && seen.add(key)).length >
+        0,
+    );
+    return shown + fresh.length;
+  }, 0);
+})();
 export const movedAudience = audiences.find((a) => a.pastSlugs.length > 0)!;
 export const featuredAudiences = audiences.filter((a) => a.featured);
 export const pickedPost = posts.find((p) => p.link && p.type === 'article')!;

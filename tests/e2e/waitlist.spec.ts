@@ -9,7 +9,7 @@ const submit = (page: import('@playwright/test').Page) =>
 
 test('explains an empty and an invalid address, and marks a valid one', async ({ page }) => {
   await page.goto('/');
-  await expect(page.getByText('© 2025 Cluefeed')).toBeVisible();
+  await expect(page.getByText(`© ${new Date().getFullYear()} Cluefeed`)).toBeVisible();
   await submit(page).click();
   await expect(page.getByRole('alert')).toHaveText('Please enter your email address');
   await field(page).fill('not-an-email');

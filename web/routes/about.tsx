@@ -1,11 +1,11 @@
-// About: the mission, three numbered cards, the way to a newsletter (the featured audiences, whose
-// pages subscribe), and the contact block. Always opens at the top.
+// About: the mission, three numbered cards, what the product offers (the same words as home), and
+// the contact block; the copyright line is the site footer's. Always opens at the top.
 import type { MetaFunction } from '@remix-run/node';
-import { useLocation, useRouteLoaderData } from '@remix-run/react';
+import { useLocation } from '@remix-run/react';
 import { useEffect } from 'react';
+import { AudienceStart, WAITLIST_OFFER } from '#web/components/audience-start';
 import { TrackedLink } from '#web/components/tracked-link';
 import { publicPageHeaders } from '#web/lib/cache';
-import type { RootData } from '#web/root';
 
 export const meta: MetaFunction = () => [
   { title: 'About · Cluefeed' },
@@ -23,7 +23,7 @@ const cards = [
   },
   {
     title: 'Curated and explained by editors',
-    text: 'Our editors and AI read everything so you do not have to, then pick the stories that matter and explain why they matter to you.',
+    text: 'Our AI agent reads everything so you do not have to; our editors pick the stories that matter and explain why they matter to you.',
   },
   {
     title: 'Delivered daily, evolving daily',
@@ -33,7 +33,6 @@ const cards = [
 
 export default function About() {
   const { key } = useLocation();
-  const featured = useRouteLoaderData<RootData>('root')?.featured ?? [];
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [key]);
@@ -58,21 +57,13 @@ export default function About() {
           </li>
         ))}
       </ol>
-      {featured.length > 0 && (
-        <section className="about__start" aria-labelledby="about-start">
-          <h2 id="about-start">Get your newsletter</h2>
-          <p>Pick the audience that describes you; its page subscribes you in one step.</p>
-          <ul className="cloud cloud--large">
-            {featured.map((audience) => (
-              <li key={audience.slug}>
-                <TrackedLink to={`/a/${audience.slug}`} className="cloud__item">
-                  {audience.title}
-                </TrackedLink>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <AudienceStart className="about__start" />
+      <section className="about__feed" aria-labelledby="about-feed">
+        <h2 id="about-feed">A feed of your own</h2>
+        <p>
+          {WAITLIST_OFFER} <TrackedLink to="/">Join on the home page</TrackedLink>.
+        </p>
+      </section>
       <footer className="about__contact">
         <h2>Contact</h2>
         <address>
@@ -82,7 +73,6 @@ export default function About() {
           <br />
           105 63 Athens, Greece
         </address>
-        <p>© {new Date().getFullYear()} Cluefeed. All rights reserved.</p>
       </footer>
     </article>
   );

@@ -1,10 +1,12 @@
-// Home: the waiting-list landing page. A public document (ADR 35).
+// Home: the waiting-list landing page, and the audience newsletters anyone can get today (the same
+// story as About). A public document (ADR 35).
 import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { isVisibleError, trackingFrom } from '#core/common';
 import * as RateLimit from '#core/rate-limit';
 import * as Waitlist from '#core/waitlist';
 import { useLoaderData } from '@remix-run/react';
 import { publicConfig } from '#core/config';
+import { AudienceStart, WAITLIST_OFFER } from '#web/components/audience-start';
 import { WaitlistForm, type WaitlistActionData } from '#web/components/waitlist-form';
 import { clientIp, readForm } from '#web/lib/api.server';
 import { publicPageHeaders } from '#web/lib/cache';
@@ -48,12 +50,13 @@ export default function Home() {
       <section className="landing__hero">
         <h1>Discover the news you&apos;re missing.</h1>
         <p className="landing__subtitle">
-          Our AI agent reads the whole web3 world every day and delivers the stories that matter to
-          you, picked and explained.
+          Every day our AI agent reads the whole web3 world and delivers the stories that matter to
+          you, picked and explained by our editors.
         </p>
+        <p>{WAITLIST_OFFER}</p>
         <WaitlistForm contactEmail={contactEmail} />
       </section>
-      <footer className="landing__footer">© 2025 Cluefeed</footer>
+      <AudienceStart className="landing__start" />
     </div>
   );
 }

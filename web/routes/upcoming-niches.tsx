@@ -1,6 +1,6 @@
 // UpcomingNiches: 'I am one of those who...' — each niche toggled is saved at once (a form post per
-// toggle, so it works without JavaScript too). Submit needs a selection; Skip shows only while
-// nothing is selected.
+// toggle, so it works without JavaScript too). Submit needs a selection (disabled until then, and
+// saying why, in full ink: ADR 0053); Skip shows only while nothing is selected.
 import {
   redirect,
   type ActionFunctionArgs,
@@ -91,7 +91,7 @@ export default function UpcomingNiches() {
       <h1>I am one of those who...</h1>
       <p className="lede">
         Select the niches you belong to, and we will open them sooner. Each one you select is saved
-        at once.
+        at once; Submit when you have chosen, or Skip if none of them is you.
       </p>
       <ul className="cloud cloud--large" aria-label="Upcoming niches">
         {page.niches.map((niche) => (
@@ -107,7 +107,12 @@ export default function UpcomingNiches() {
       )}
       <Form method="post" className="actions">
         <input type="hidden" name="intent" value="submit" />
-        <button type="submit" className="button" disabled={chosen.size === 0}>
+        <button
+          type="submit"
+          className="button niches__submit"
+          disabled={chosen.size === 0}
+          aria-describedby={chosen.size === 0 ? 'niches-why' : undefined}
+        >
           Submit
         </button>
         {chosen.size === 0 && (
@@ -117,6 +122,11 @@ export default function UpcomingNiches() {
           >
             Skip
           </TrackedLink>
+        )}
+        {chosen.size === 0 && (
+          <p id="niches-why" className="niches__why">
+            Select a niche to submit.
+          </p>
         )}
       </Form>
     </section>

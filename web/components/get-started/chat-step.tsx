@@ -88,21 +88,23 @@ export function ChatStep({ token, chat, focus, setChat, onClues, onError }: Prop
   return (
     <section>
       <StepHeading focus={focus}>Hello, this is your Content Curator</StepHeading>
-      <ol ref={log} className="chat" role="log" aria-live="polite" aria-label="Conversation">
-        {chat.messages.flatMap((message) =>
-          message.bubbles.map((bubble, index) => (
-            <li
-              key={`${message.id}-${index}`}
-              className={`chat__bubble chat__bubble--${message.role}`}
-            >
-              <span className="visually-hidden">
-                {message.role === 'assistant' ? 'Curator: ' : 'You: '}
-              </span>
-              {bubble}
-            </li>
-          )),
-        )}
-      </ol>
+      <div role="log" aria-live="polite" aria-label="Conversation">
+        <ol ref={log} className="chat">
+          {chat.messages.flatMap((message) =>
+            message.bubbles.map((bubble, index) => (
+              <li
+                key={`${message.id}-${index}`}
+                className={`chat__bubble chat__bubble--${message.role}`}
+              >
+                <span className="visually-hidden">
+                  {message.role === 'assistant' ? 'Curator: ' : 'You: '}
+                </span>
+                {bubble}
+              </li>
+            )),
+          )}
+        </ol>
+      </div>
       <form
         className="chat__form"
         onSubmit={(event) => {
