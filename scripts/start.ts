@@ -8,11 +8,12 @@
 //   --port N           web port (default PORT or 3000)
 //   --dynamo-port N    DynamoDB Local port (default: any free port)
 //   --mail-dir DIR     where the SMTP sink keeps messages (default .data/mail)
+//   --data-dir DIR     where kept data lives (default .data), so a second copy can run beside it
 // Every child (DynamoDB Local above all) is stopped on any exit: Ctrl-C, SIGTERM, an uncaught
 // error or a failed start; the three app processes also end themselves if this one is killed.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startFeedServer } from '#tests/fakes/feed-server';
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
     port: { type: 'string' },
     'dynamo-port': { type: 'string' },
     'mail-dir': { type: 'string' },
+    'data-dir': { type: 'string' },
   },
 });
 /**
@@ -134,7 +136,7 @@ async function main() {
       `Java 17+ is needed to run DynamoDB Local and was not found.\nInstall it with:\n\n  ${JAVA_INSTALL_HINT}\n`,
     );
   }
-  const dataDir = join(root, '.data');
+  const dataDir = resolve(args['data-dir'] ?? join(root, '.data'));
   mkdirSync(dataDir, { recursive: true });
   const port = Number(args.port ?? process.env.PORT ?? 3000);
   // This run's worker claims jobs under this name; the next start knows them as left behind.
@@ -244,6 +246,10 @@ async function main() {
   for (const process of left.released)
     console.log(
       `${Automations.jobTitle(process.name)} was stopped with the last run: it runs again.`,
+    );
+  for (const process of left.resumed)
+    console.log(
+      `${Automations.jobTitle(process.name)} was stopped with the last run: its remaining chunks run again.`,
     );
   /** What `what` waits for: the run that holds its job's slot, by name and state. */
   const waits = (what: string, job: { name: string; slot?: string }) => async (error: unknown) => {

@@ -56,6 +56,7 @@ const jobs = {
   failing: summing('test-chunked-failing'),
   lost: summing('test-chunked-lost'),
   replan: summing('test-chunked-replan'),
+  restarted: summing('test-chunked-restarted'),
 };
 const registry = Jobs.registry(Object.values(jobs));
 
@@ -342,5 +343,38 @@ describe('chunked jobs', () => {
     const ended = await Jobs.byId(process.id);
     expect(ended).toMatchObject({ status: 'Success' });
     expect(JSON.parse(ended!.output!)).toEqual({ chunks: 2, numbers: 4, sum: 10 });
+  });
+
+  it('a start after an unclean stop sends the chunks of a planned run again at once and counts the run as heard from', async () => {
+    const { process } = await planned(jobs.restarted, { numbers: numbers(6), size: 2 });
+    // The stopped run's worker held chunk 0 on a lease still running, and went quiet a while ago.
+    const quietSince = new Date(Date.now() - 2 * Jobs.HEARTBEAT_MS).toISOString();
+    await ProcessChunkEntity.patch({ processId: process.id, index: 0 })
+      .set({
+        status: 'running',
+        worker: 'worker of the stopped run',
+        attempts: 1,
+        leaseUntil: new Date(Date.now() + Jobs.CHUNK_LEASE_MS).toISOString(),
+      })
+      .go();
+    await ProcessEntity.patch({ id: process.id }).set({ heartbeatAt: quietSince }).go();
+    expect(await Jobs.recover()).toBe(0);
+
+    const restarted = await Jobs.recoverAfterRestart(
+      (worker) => worker === 'worker of the stopped run',
+    );
+
+    expect(restarted.resumed.map((run) => run.id)).toContain(process.id);
+    expect(restarted.released.map((run) => run.id)).not.toContain(process.id);
+    const resent = await receive(process.id);
+    expect(resent.map(chunkOf).sort()).toEqual([0, 1, 2]);
+    // In this start's hands now: the admin's notice must not say it waits for the gone worker.
+    const resumed = await Jobs.byId(process.id);
+    expect(resumed!.heartbeatAt! > quietSince).toBe(true);
+    expect(Date.parse(resumed!.heartbeatAt!)).toBeGreaterThan(Date.now() - Jobs.HEARTBEAT_MS);
+    await run(...resent);
+    const ended = await Jobs.byId(process.id);
+    expect(ended).toMatchObject({ status: 'Success', chunksDone: 3 });
+    expect(JSON.parse(ended!.output!)).toEqual({ chunks: 3, numbers: 6, sum: 21 });
   });
 });

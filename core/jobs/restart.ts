@@ -10,11 +10,14 @@ import { ProcessEntity } from './entity';
 import { active, now, type Process } from './process';
 import { send, sendAll, type JobMessage } from './queue';
 
-/** What a restart found: the runs a gone worker held, and how many messages it sent again. */
-export type Restarted = { released: Process[]; sent: number };
+/**
+ * What a restart found: the runs a gone worker held (back to Queued), the planned runs whose
+ * chunks it sent again, and how many messages it sent again.
+ */
+export type Restarted = { released: Process[]; resumed: Process[]; sent: number };
 
 /** Runs a conditional write; false when the item moved on since it was read. */
-async function released(write: { go(): Promise<unknown> }): Promise<boolean> {
+async function writtenIfUnchanged(write: { go(): Promise<unknown> }): Promise<boolean> {
   try {
     await write.go();
     return true;
@@ -36,14 +39,20 @@ export async function recoverAfterRestart(
   const runs: Process[] = [];
   const chunks: JobMessage[] = [];
   const releasedRuns: Process[] = [];
+  const resumed: Process[] = [];
   for (const process of await active()) {
     if (process.chunksTotal !== undefined) {
-      chunks.push(...(await chunksToSend(process, gone)));
+      const resent = await chunksToSend(process, gone);
+      if (resent.length > 0) {
+        await heardFromNow(process);
+        resumed.push(process);
+      }
+      chunks.push(...resent);
       continue;
     }
     const { worker } = process;
     if (process.status === 'Running' && (await gone(worker))) {
-      const ok = await released(
+      const ok = await writtenIfUnchanged(
         ProcessEntity.patch({ id: process.id })
           .set({ status: 'Queued' })
           .remove(['heartbeatAt', 'worker', 'startTime'])
@@ -63,8 +72,22 @@ export async function recoverAfterRestart(
   if (sent > 0)
     logger.info(`Sent ${sent} job message(s) again after a restart`, {
       released: releasedRuns.map((process) => process.id),
+      resumed: resumed.map((process) => process.id),
     });
-  return { released: releasedRuns, sent };
+  return { released: releasedRuns, resumed, sent };
+}
+
+/**
+ * A planned run whose chunks this start sends again is in this start's worker's hands: heard from
+ * now, so the admin's notice does not say it waits for the gone worker (or for a takeover in 5
+ * minutes) while its chunks already run again.
+ */
+async function heardFromNow(process: Process): Promise<void> {
+  await writtenIfUnchanged(
+    ProcessEntity.patch({ id: process.id })
+      .set({ heartbeatAt: now() })
+      .where((attr, op) => op.eq(attr.status, 'Running')),
+  );
 }
 
 /** A planned run's pending chunks, and its running ones a gone worker held (released here). */
@@ -76,7 +99,7 @@ async function chunksToSend(
   for (const chunk of await chunksOf(process.id, process.chunksTotal ?? 0)) {
     const { worker } = chunk;
     if (chunk.status === 'running' && (await gone(worker))) {
-      const ok = await released(
+      const ok = await writtenIfUnchanged(
         ProcessChunkEntity.patch({ processId: process.id, index: chunk.index })
           .set({ status: 'pending', updatedAt: now() })
           .remove(['leaseUntil', 'worker'])
