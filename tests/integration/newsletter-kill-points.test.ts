@@ -447,8 +447,8 @@ describe('Sending an issue while the worker is killed', () => {
      * Failed: the operator presses again. What no message is coming for any more (a chunk or an
      * e-mail a kill left between its write and its message, or whose message went to the
      * dead-letter queue) is the recovery schedule's: it runs at the worker's time plus an ended
-     * lease whenever no worker is sending after the run succeeded (`whenIdle`), and whenever
-     * nothing has moved for STALL_MS.
+     * lease whenever no worker is sending (while the kills go on, only once the run succeeded:
+     * `whenIdle`), and whenever nothing has moved for STALL_MS.
      */
     const follow = async (
       done: (now: Awaited<ReturnType<typeof look>>) => boolean | Promise<boolean>,
