@@ -2,14 +2,17 @@
 // messages, each chunk delivered to the worker's handler, the e-mails sent by the outbox to the
 // SMTP sink. The file has a table of its own, so "the active daily audiences" are exactly these.
 import { decodeTime, ulid } from 'ulid';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Audience } from '#core/audiences';
+import { db } from '#core/db';
 import * as Jobs from '#core/jobs';
 import { logger } from '#core/logs';
 import * as Newsletter from '#core/newsletter';
+import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
 import { createAudience } from '#tests/integration/factories';
-import { receive } from '#tests/integration/job-queue';
+import { receive, receiveEmails } from '#tests/integration/job-queue';
 import { linkIn, messagesTo } from '#tests/integration/mail';
 import { pick } from '#tests/integration/newsletter-world';
 import { useOwnTable } from '#tests/integration/own-table';
@@ -49,9 +52,10 @@ async function runToEnd(process: Jobs.Process) {
 }
 
 let people: Record<'alice' | 'bob' | 'carol' | 'dave' | 'erin' | 'frank', Subscribers.Subscriber>;
+let auditors: Audience;
 
 beforeAll(async () => {
-  const auditors = await createAudience({ title: 'audit smart contracts', tag: 'aud-audit' });
+  auditors = await createAudience({ title: 'audit smart contracts', tag: 'aud-audit' });
   const builders = await createAudience({ title: 'build DeFi protocols' });
   const quiet = await createAudience({ title: 'run validators', tag: 'aud-validators' });
   const weekly = await createAudience({ title: 'collect on-chain art', frequency: 'weekly' });
@@ -251,5 +255,85 @@ describe('Send newsletters', () => {
     expect(issue.id).toMatch(/^weekly-\d{4}-W\d{2}$/);
     expect(Date.parse(issue.to) - Date.parse(issue.from)).toBe(Newsletter.WINDOW_MS.weekly);
     expect(issue).toMatchObject({ recipients: 1, queued: 0, sent: 1, status: 'done' });
+  });
+});
+
+describe('Send newsletters when a transaction on the issue collided with another', () => {
+  // DynamoDB Local runs transactions one at a time; DynamoDB cancels one of two that overlap, and
+  // every Delivery and every settle of an issue's e-mail updates the same item, the issue.
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** Cancels the first transaction that names `id` as DynamoDB does a collision; counts them. */
+  function collideOnce(id: string) {
+    const { client } = db();
+    const send = client.send.bind(client);
+    const seen = { transactions: 0 };
+    vi.spyOn(client, 'send').mockImplementation(((command: unknown) => {
+      const ours =
+        command instanceof TransactWriteCommand && JSON.stringify(command.input).includes(id);
+      if (ours && ++seen.transactions === 1)
+        return Promise.reject(
+          Object.assign(new Error('Transaction cancelled'), {
+            name: 'TransactionCanceledException',
+            CancellationReasons: [
+              { Code: 'None' },
+              { Code: 'None' },
+              { Code: 'TransactionConflict' },
+            ],
+          }),
+        );
+      return send(command as never);
+    }) as never);
+    return seen;
+  }
+
+  let issueId: string;
+  let gina: Subscribers.Subscriber;
+
+  it("queues the subscriber's e-mail after all, instead of taking them for done", async () => {
+    gina = await reader('gina', [auditors]);
+    const { data: issue } = await Newsletter.NewsletterIssueEntity.create({
+      id: ulid(),
+      origin: 'campaign',
+      frequency: 'daily',
+      from: hoursAgo(24),
+      to: new Date().toISOString(),
+      audienceIds: [auditors.id],
+      recipients: 1,
+      status: 'sending',
+      createdAt: new Date().toISOString(),
+    }).go();
+    issueId = issue.id;
+    const seen = collideOnce(gina.id);
+    const context = { processId: ulid(), systemUserId: 'a-1', log: logger, chunk: 0 };
+    expect(
+      await Newsletter.sendNewsletters.runChunk(
+        { issueId, subscriberIds: [gina.id] },
+        { frequency: 'daily' },
+        { ...context, progress: async () => {} },
+      ),
+    ).toEqual({ queued: 1, skipped: 0, failed: 0, alreadyDone: 0 });
+    expect(seen.transactions).toBe(2);
+    const delivery = await Newsletter.deliveryOf(issueId, gina.id);
+    expect(delivery).toMatchObject({ status: 'queued', outboundEmailId: expect.any(String) });
+    expect(await Newsletter.issueById(issueId)).toMatchObject({ queued: 1, status: 'sending' });
+    expect(await receiveEmails([delivery!.outboundEmailId!])).toHaveLength(1);
+  });
+
+  it('marks the e-mail sent once, with its Delivery, instead of leaving it to be sent again', async () => {
+    const { outboundEmailId } = (await Newsletter.deliveryOf(issueId, gina.id))!;
+    const seen = collideOnce(outboundEmailId!);
+    expect(await Outbox.deliver(outboundEmailId!)).toEqual({ result: 'sent' });
+    expect(seen.transactions).toBe(2);
+    expect(await Outbox.byId(outboundEmailId!)).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(await Newsletter.deliveryOf(issueId, gina.id)).toMatchObject({ status: 'sent' });
+    expect(await Newsletter.issueById(issueId)).toMatchObject({
+      queued: 0,
+      sent: 1,
+      status: 'done',
+    });
+    expect(await digestsTo(gina.email)).toHaveLength(1);
   });
 });

@@ -10,7 +10,7 @@ import { decodeTime } from 'ulid';
 import * as v from 'valibot';
 import * as Audiences from '#core/audiences';
 import { mapPool } from '#core/common';
-import { isConditionFailure } from '#core/db';
+import { committedOnce, isConditionFailure } from '#core/db';
 import * as Jobs from '#core/jobs';
 import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
@@ -179,7 +179,7 @@ async function writeWithout(
   const { status, reason } = outcome;
   const counts =
     outcome.status === 'skipped' ? { skipped: 1, [SKIP_COUNTS[outcome.reason]]: 1 } : { failed: 1 };
-  return committed(
+  return committedOnce(
     createWriteTransaction(
       { delivery: DeliveryEntity, issue: NewsletterIssueEntity },
       (entities) => [
@@ -201,15 +201,6 @@ async function skip(
   return (await writeWithout(issue, subscriberId, { status: 'skipped', reason }))
     ? { skipped: reason }
     : 'alreadyDone';
-}
-
-async function committed(transaction: { go(): Promise<{ canceled: boolean }> }): Promise<boolean> {
-  try {
-    return !(await transaction.go()).canceled;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
 }
 
 /** One subscriber's part of the issue; infrastructure errors propagate so the chunk runs again. */
@@ -242,7 +233,9 @@ async function deliverTo(
       ? 'failed'
       : 'alreadyDone';
   }
-  const written = await committed(
+  // Every one of them adds to the issue's counts: one that collided with another on the issue
+  // is tried again, never taken for a Delivery written before.
+  const written = await committedOnce(
     createWriteTransaction(
       {
         delivery: DeliveryEntity,

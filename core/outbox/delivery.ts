@@ -10,7 +10,7 @@
 // milliseconds) leaves it to be sent again when the lease ends. That second copy carries the same
 // Message-ID, which most mailbox providers use to drop duplicates.
 import { createWriteTransaction, type EntityItem } from 'electrodb';
-import { isConditionFailure } from '#core/db';
+import { committedOnce, isConditionFailure } from '#core/db';
 import { logger } from '#core/logs';
 import { isPermanentFailure, type Mailer, senderDomain, SMTP_TIMEOUTS } from '#core/mail';
 // The entity files, not the concepts: core/subscribers and core/newsletter write their e-mails
@@ -100,33 +100,37 @@ async function settle(
       return true;
     }
     const delivery = { issueId: email.issueId, subscriberId: email.subscriberId };
-    const result = await createWriteTransaction(
-      { outbox: OutboundEmailEntity, delivery: DeliveryEntity, issue: NewsletterIssueEntity },
-      (entities) => [
-        entities.outbox
-          .patch(keyOf(email.id))
-          .set({ nextAttemptAt: iso(at), ...change })
-          .where(
-            (attr, op) =>
-              `${op.eq(attr.status, 'sending')} AND ${op.eq(attr.attempts, email.attempts ?? 0)}`,
-          )
-          .commit(),
-        entities.delivery
-          .patch(delivery)
-          .set({
-            status: final,
-            ...(final === 'sent'
-              ? { smtpMessageId: change.smtpMessageId, sentAt: change.sentAt }
-              : { reason: change.lastError }),
-          })
-          .commit(),
-        entities.issue
-          .patch({ id: delivery.issueId })
-          .add({ queued: -1, [final]: 1, ...(skipped && { [SKIP_COUNTS[skipped]]: 1 }) })
-          .commit(),
-      ],
-    ).go();
-    if (result.canceled) return takenOver(email, change);
+    // Every settle of an issue's e-mail updates the issue: one that collided with another is
+    // tried again, not taken for a takeover (which would leave it to be sent a second time).
+    const settled = await committedOnce(
+      createWriteTransaction(
+        { outbox: OutboundEmailEntity, delivery: DeliveryEntity, issue: NewsletterIssueEntity },
+        (entities) => [
+          entities.outbox
+            .patch(keyOf(email.id))
+            .set({ nextAttemptAt: iso(at), ...change })
+            .where(
+              (attr, op) =>
+                `${op.eq(attr.status, 'sending')} AND ${op.eq(attr.attempts, email.attempts ?? 0)}`,
+            )
+            .commit(),
+          entities.delivery
+            .patch(delivery)
+            .set({
+              status: final,
+              ...(final === 'sent'
+                ? { smtpMessageId: change.smtpMessageId, sentAt: change.sentAt }
+                : { reason: change.lastError }),
+            })
+            .commit(),
+          entities.issue
+            .patch({ id: delivery.issueId })
+            .add({ queued: -1, [final]: 1, ...(skipped && { [SKIP_COUNTS[skipped]]: 1 }) })
+            .commit(),
+        ],
+      ),
+    );
+    if (!settled) return takenOver(email, change);
     if (final === 'sent') await lastIssueSent(email.subscriberId, email.issueId, change.sentAt!);
     await closeIfSettled(email.issueId);
     return true;
