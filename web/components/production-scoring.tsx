@@ -18,7 +18,12 @@ type Production = {
   /** Why production cannot score (a configured model that is not among the AI models). */
   problem?: string;
 };
-type Choices = { prompts: PromptChoice[]; models: Named[] };
+type Choices = {
+  prompts: PromptChoice[];
+  models: Named[];
+  /** Models that cannot run here, each with why. */
+  notOffered: string[];
+};
 
 const setupText = (prompt: { title: string }, model: Named) =>
   `"${prompt.title}" with ${model.name}`;
@@ -94,6 +99,16 @@ export function ProductionScoring({
         </Form>
       ) : (
         <p>There is no saved scoring prompt or gpt model to promote yet.</p>
+      )}
+      {choices.notOffered.length > 0 && (
+        <div className="not-offered">
+          <p>Not offered, because they cannot run here:</p>
+          <ul>
+            {choices.notOffered.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
       )}
     </section>
   );

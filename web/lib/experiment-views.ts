@@ -13,7 +13,12 @@ export type ImplementationView = Choice & {
 };
 
 /** The choices one implementation's settings offer: its models and prompts. */
-export type SettingChoices = { models: Choice[]; prompts: Choice[] };
+export type SettingChoices = {
+  models: Choice[];
+  /** Models of the right type that cannot run here, each with why. */
+  notOffered: string[];
+  prompts: Choice[];
+};
 
 /** A chain step's implementation, with its own choices. */
 export type StepChoice = Choice & { fields: Field[] } & SettingChoices;

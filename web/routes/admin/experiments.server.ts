@@ -9,6 +9,7 @@ import * as Experiments from '#core/experiments';
 import * as Scoring from '#core/scoring';
 import { requireAdmin } from '#web/lib/admin.server';
 import { readForm } from '#web/lib/api.server';
+import { runnable, whyModelCannotRun } from './model-readiness.server';
 
 /**
  * A prompt is at most 20,000 characters; url-encoded, any of them may take 9 bytes, so the
@@ -96,10 +97,10 @@ async function settingChoices(implementation: Experiments.Implementation) {
     implementation.fields.includes('prompt') ? Experiments.prompts(implementation.id) : [],
   ]);
   const modelType = EMBEDDING_KINDS.includes(implementation.kind) ? 'embeddings' : 'gpt';
+  const { ready, notOffered } = runnable(models.filter((model) => model.modelType === modelType));
   return {
-    models: models
-      .filter((model) => model.modelType === modelType)
-      .map((model) => ({ id: model.id, name: `${model.provider} - ${model.model}` })),
+    models: ready.map((model) => ({ id: model.id, name: Ai.displayName(model) })),
+    notOffered,
     prompts: prompts.map((prompt) => ({ id: prompt.id, name: prompt.title })),
   };
 }
@@ -174,6 +175,8 @@ export type ExperimentsPage = {
   preview?: Experiments.RunView;
   /** The previewed run can be promoted: a successful run that scores articles. */
   promotable: boolean;
+  /** Why a successful scoring run is not offered for promotion (already production's, or its model cannot run). */
+  notPromotable?: string;
   /** The promote question is open (`&promote=1`, a promotable run only). */
   promoting: boolean;
   /** While it is: what production scores with now, and its revision (the promote is conditioned on it). */
@@ -232,7 +235,10 @@ export async function experimentsLoader(request: Request) {
     page.runs = runs && { ...runs, runs: runs.runs.map(rowOf) };
     page.prompts = prompts?.map(promptRow);
     page.preview = editing ? undefined : preview;
-    page.promotable = preview?.status === 'Success' && Experiments.isPromotable(implementation);
+    const scoredArticles =
+      preview?.status === 'Success' && Experiments.isPromotable(implementation);
+    page.notPromotable = scoredArticles ? await whyNotPromotable(preview) : undefined;
+    page.promotable = scoredArticles && !page.notPromotable;
     page.promoting = query.get('promote') === '1' && page.promotable;
     if (page.promoting) page.production = await productionNow();
     if (opensForm) {
@@ -248,6 +254,23 @@ export async function experimentsLoader(request: Request) {
     if (!isVisibleError(error)) throw error;
     return data({ ...page, problem: error.message }, { status: error.status });
   }
+}
+
+/** Why a successful scoring run's prompt and model are not offered for promotion, if they are not. */
+async function whyNotPromotable(run: Experiments.RunView): Promise<string | undefined> {
+  const { expPromptId, expGptModelId } = run.input;
+  const [setup, model] = await Promise.all([
+    Scoring.productionSetup().catch((error: unknown) => {
+      if (error instanceof Ai.AiNotConfigured) return undefined;
+      throw error;
+    }),
+    expGptModelId ? Ai.byId(expGptModelId) : undefined,
+  ]);
+  if (setup?.prompt.id === expPromptId && setup?.model.id === expGptModelId) {
+    return `${Scoring.PRODUCTION_MESSAGES.already}.`;
+  }
+  const why = model && whyModelCannotRun(model);
+  return why && `${Ai.displayName(model)} cannot score in production here: ${why}.`;
 }
 
 /** Production's scoring setup in words, and its revision. */

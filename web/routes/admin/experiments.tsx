@@ -94,6 +94,7 @@ export default function Experiments() {
           run={page.preview}
           state={state}
           promotable={page.promotable}
+          notPromotable={page.notPromotable}
           promoting={page.promoting}
           production={page.production}
         />
