@@ -3,7 +3,8 @@
 import type { Field, Kind } from '#core/experiments';
 import type { RunLimits, RunMessages } from './experiment-form';
 
-export type Choice = { id: string; name: string };
+/** A process, implementation or the like; `words` explains an internal name to the operator. */
+export type Choice = { id: string; name: string; words?: string };
 
 export type ImplementationView = Choice & {
   kind: Kind;
@@ -18,6 +19,8 @@ export type SettingChoices = {
   /** Models of the right type that cannot run here, each with why. */
   notOffered: string[];
   prompts: Choice[];
+  /** What the threshold does for this implementation, when it has one. */
+  thresholdWords?: string;
 };
 
 /** A chain step's implementation, with its own choices. */

@@ -161,6 +161,7 @@ export function SettingFields({
                 />
                 {!message && (
                   <p id={`${fieldId(name)}-hint`} className="field__hint">
+                    {choices.thresholdWords && <>{choices.thresholdWords} </>}
                     {options.messages.threshold}
                   </p>
                 )}

@@ -37,21 +37,25 @@ import type {
 
 const EMBEDDING_KINDS: Experiments.Kind[] = ['embed', 'cluster'];
 
-const implementationView = ({
+const implementationView = (implementation: Experiments.Implementation): ImplementationView => {
+  const { id, name, kind, fields, managesPrompts, info } = implementation;
+  return {
+    id,
+    name,
+    words: Experiments.implementationWords(implementation),
+    kind,
+    fields,
+    managesPrompts,
+    info,
+  };
+};
+
+/** The processes, each with what its experiments are for. */
+const PROCESS_CHOICES: Choice[] = Experiments.PROCESSES.map(({ id, name }) => ({
   id,
   name,
-  kind,
-  fields,
-  managesPrompts,
-  info,
-}: Experiments.Implementation): ImplementationView => ({
-  id,
-  name,
-  kind,
-  fields,
-  managesPrompts,
-  info,
-});
+  words: Experiments.PROCESS_WORDS[id],
+}));
 
 /** A process or implementation named by its id or (as the filter box sends it) its name. */
 function pick<T extends Choice>(choices: T[], wanted: string | null, what: string) {
@@ -101,6 +105,7 @@ async function settingChoices(implementation: Experiments.Implementation) {
   return {
     models: ready.map((model) => ({ id: model.id, name: Ai.displayName(model) })),
     notOffered,
+    thresholdWords: Experiments.thresholdWords(implementation.kind),
     prompts: prompts.map((prompt) => ({ id: prompt.id, name: prompt.title })),
   };
 }
@@ -126,9 +131,12 @@ export async function formOptions(
   const { steps: stepsMessage, ...messages } = Experiments.RUN_MESSAGES;
   return {
     ...own,
-    datasets: datasets
+    datasets: Experiments.datasetsOnce(datasets)
       .filter((dataset) => implementation.groups.includes(dataset.group))
-      .map((dataset) => ({ id: dataset.id, name: `${dataset.name} (${dataset.group})` })),
+      .map((dataset) => ({
+        id: dataset.id,
+        name: `${dataset.name} (${Experiments.GROUP_WORDS[dataset.group].label})`,
+      })),
     steps: stepChoices,
     preprocessTypes: Experiments.PREPROCESS_TYPES,
     concatenationTypes: Experiments.CONCATENATION_TYPES,
@@ -198,7 +206,7 @@ export async function experimentsLoader(request: Request) {
   await requireAdmin(request);
   const query = new URL(request.url).searchParams;
   const page: ExperimentsPage = {
-    processes: Experiments.PROCESSES,
+    processes: PROCESS_CHOICES,
     active: await Experiments.activeExperiments(),
     state: {},
     implementations: [],
@@ -219,7 +227,11 @@ export async function experimentsLoader(request: Request) {
     }
     page.state = state;
     page.process = screen.process;
-    page.implementations = screen.choices.map(({ id, name }) => ({ id, name }));
+    page.implementations = screen.choices.map((choice) => ({
+      id: choice.id,
+      name: choice.name,
+      words: Experiments.implementationWords(choice),
+    }));
     page.implementation = implementation && implementationView(implementation);
     if (!implementation) return page;
     const runId = query.get('run');

@@ -1,5 +1,5 @@
 // Experiments: the active experiment processes (reloaded every 10 s), a process and an
-// implementation chosen by filterable, clearable boxes, then its runs (10 a page, preview,
+// implementation chosen by filterable, clearable boxes or from a list that explains each, then its runs (10 a page, preview,
 // add / edit, execute, duplicate, compare, promote) or its prompts. Everything the screen shows
 // is named by its URL, so each step works without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -15,7 +15,7 @@ import {
 import { RunForm } from '#web/components/experiments/run-form';
 import { RunPreview } from '#web/components/experiments/run-preview';
 import { RunsTable, RunsTools } from '#web/components/experiments/runs-table';
-import { Selectors } from '#web/components/experiments/selectors';
+import { ChoiceList, Selectors } from '#web/components/experiments/selectors';
 import { privatePageHeaders } from '#web/lib/cache';
 import { experimentsHref, type Tab } from '#web/lib/experiment-paths';
 import {
@@ -68,6 +68,12 @@ export default function Experiments() {
       )}
       <ActiveExperiments processes={page.active} />
       <Selectors
+        processes={page.processes}
+        implementations={page.implementations}
+        process={page.process}
+        implementation={implementation}
+      />
+      <ChoiceList
         processes={page.processes}
         implementations={page.implementations}
         process={page.process}
