@@ -97,13 +97,12 @@ describe('the Outbox pages', () => {
     return pageLoader({ request, params: {}, context: {} });
   }
 
-  it('shows ten e-mails a page, newest first, and the next page continues where it stopped', async () => {
+  it("shows ten e-mails a page, newest first, the next page continuing where it stopped, or one recipient's", async () => {
     const audience = await createAudience();
+    const addresses: string[] = [];
     for (let n = 0; n < OUTBOX_PAGE_SIZE + 2; n += 1) {
-      await Subscribers.subscribe({
-        email: `paged-${n}-${ulid().toLowerCase()}@example.org`,
-        audienceId: audience.id,
-      });
+      addresses.push(`paged-${n}-${ulid().toLowerCase()}@example.org`);
+      await Subscribers.subscribe({ email: addresses[n]!, audienceId: audience.id });
     }
     const first = await page('');
     expect(first.rows).toHaveLength(OUTBOX_PAGE_SIZE);
@@ -114,6 +113,11 @@ describe('the Outbox pages', () => {
     const firstKeys = new Set(first.rows.map((row) => row.key));
     expect(second.rows.some((row) => firstKeys.has(row.key))).toBe(false);
     expect(second.rows[0]!.at <= first.rows.at(-1)!.at).toBe(true);
+
+    // One recipient's e-mails, whatever page they were on.
+    const oldest = await page(`?to=${encodeURIComponent(addresses[0]!.toUpperCase())}`);
+    expect(oldest.rows.map((row) => row.to)).toEqual([addresses[0]]);
+    expect(oldest).toMatchObject({ page: 1, pages: 1, to: addresses[0]!.toUpperCase() });
   });
 
   it('refuses a page that is not a whole number from 1 with a 400, and one past the end with a 404', async () => {

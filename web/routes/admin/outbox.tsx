@@ -1,7 +1,8 @@
-// Outbox: every e-mail the product queued, newest first and ten a page, with its delivery state
-// from the outbox records, and the copy the local SMTP sink received, rendered when asked for.
+// Outbox: every e-mail the product queued, newest first and ten a page (or those to a recipient),
+// with its delivery state from the outbox records, and the copy the local SMTP sink received,
+// rendered when asked for.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Link, useLoaderData, useRevalidator } from '@remix-run/react';
+import { Form, Link, useLoaderData, useRevalidator } from '@remix-run/react';
 import { useEffect } from 'react';
 import { config } from '#core/config';
 import { readMessages, type StoredMessage } from '#core/mail';
@@ -45,6 +46,7 @@ function pageAsked(request: Request): number {
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const page = pageAsked(request);
+  const to = (new URL(request.url).searchParams.get('to') ?? '').trim().slice(0, 254);
   const dir = config().MAIL_DIR;
   const [emails, copies] = await Promise.all([
     Outbox.recent({ limit: SHOWN }),
@@ -79,7 +81,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     });
   }
   rows.sort((a, b) => b.at.localeCompare(a.at));
-  const shown = rows.slice(0, SHOWN);
+  const shown = rows
+    .slice(0, SHOWN)
+    .filter((row) => !to || row.to.toLowerCase().includes(to.toLowerCase()));
   const pages = Math.max(1, Math.ceil(shown.length / OUTBOX_PAGE_SIZE));
   if (page > pages) throw notFound();
   const start = (page - 1) * OUTBOX_PAGE_SIZE;
@@ -87,12 +91,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
     rows: shown.slice(start, start + OUTBOX_PAGE_SIZE),
     page,
     pages,
+    to,
     sink: Boolean(dir),
   };
 }
 
-const pageHref = (page: number) =>
-  page === 1 ? '/admin-panel/outbox' : `/admin-panel/outbox?page=${page}`;
+/** The Outbox's address for a page, keeping the recipient searched for. */
+function pageHref(page: number, to: string) {
+  const search = new URLSearchParams({
+    ...(to && { to }),
+    ...(page > 1 && { page: String(page) }),
+  });
+  return search.size ? `/admin-panel/outbox?${search}` : '/admin-panel/outbox';
+}
 
 function DeliveryState({ state }: { state: NonNullable<Row['state']> }) {
   const tries = `${state.attempts ?? 0} attempt${state.attempts === 1 ? '' : 's'}`;
@@ -124,7 +135,7 @@ function DeliveryState({ state }: { state: NonNullable<Row['state']> }) {
 }
 
 export default function OutboxPage() {
-  const { rows, page, pages, sink } = useLoaderData<typeof loader>();
+  const { rows, page, pages, to, sink } = useLoaderData<typeof loader>();
   const { revalidate, state } = useRevalidator();
   const onTheirWay = rows.some(
     (row) => row.state?.status === 'queued' || row.state?.status === 'sending',
@@ -146,7 +157,17 @@ export default function OutboxPage() {
           Page {page} of {pages}
         </p>
       )}
-      {rows.length === 0 && <p className="notice">No e-mails yet.</p>}
+      <Form method="get" role="search" className="user-search">
+        <label htmlFor="outbox-to">Recipient</label>
+        <input id="outbox-to" type="search" name="to" defaultValue={to} maxLength={254} />
+        <button type="submit" className="button">
+          Find
+        </button>
+        {to && <Link to="/admin-panel/outbox">Show all</Link>}
+      </Form>
+      {rows.length === 0 && (
+        <p className="notice">{to ? 'No e-mails to this recipient.' : 'No e-mails yet.'}</p>
+      )}
       {rows.map((row) => (
         <article key={row.key} className="outbox-message" data-status={row.state?.status}>
           <h2>{row.subject}</h2>
@@ -174,8 +195,8 @@ export default function OutboxPage() {
       ))}
       {pages > 1 && (
         <nav className="pager" aria-label="Pages">
-          {page > 1 && <Link to={pageHref(page - 1)}>Previous page</Link>}
-          {page < pages && <Link to={pageHref(page + 1)}>Next page</Link>}
+          {page > 1 && <Link to={pageHref(page - 1, to)}>Previous page</Link>}
+          {page < pages && <Link to={pageHref(page + 1, to)}>Next page</Link>}
         </nav>
       )}
     </section>
