@@ -255,6 +255,32 @@ describe('what promote offers', () => {
       expect(adding.options?.notOffered).toContain(
         'openai - gpt-4o-mini: OPENAI_API_KEY is not set, so OpenAI models cannot run',
       );
+
+      // A run saved with it earlier is refused at Execute, not queued to fail.
+      const saved = { id: ulid() };
+      await Experiments.ExperimentRunEntity.create({
+        id: saved.id,
+        expImplementationId: 'score-articles-per-descriptor',
+        name: 'Saved with OpenAI',
+        comments: '',
+        input: JSON.stringify({ dataset: 'gone', expGptModelId: openai.id }),
+        createdAt: new Date().toISOString(),
+        systemUserId: 'admin',
+        revision: 1,
+      }).go();
+      const executed = await call(
+        action,
+        adminPost(
+          `${PATH}?process=descriptor-experiments&implementation=score-articles-per-descriptor&run=${saved.id}`,
+          { intent: 'execute', id: saved.id },
+          cookie,
+        ),
+      );
+      expect(executed.status).toBe(400);
+      expect((executed.data as { error: string }).error).toBe(
+        'openai - gpt-4o-mini cannot run here: OPENAI_API_KEY is not set, so OpenAI models cannot run',
+      );
+      expect((await Experiments.run(saved.id))?.status).toBeUndefined();
     } finally {
       if (key !== undefined) settings.OPENAI_API_KEY = key;
     }

@@ -268,6 +268,25 @@ export async function experimentsLoader(request: Request) {
   }
 }
 
+/** A run (or a step of its chain) naming a model that cannot run here is refused, not queued to fail. */
+async function refuseModelsThatCannotRun(runId: string): Promise<void> {
+  const run = await Experiments.run(runId);
+  if (!run) return;
+  const ids = [run.input, ...(run.input.steps ?? [])].flatMap((step) =>
+    step.expGptModelId ? [step.expGptModelId] : [],
+  );
+  for (const model of await Promise.all([...new Set(ids)].map((modelId) => Ai.byId(modelId)))) {
+    const why = model && whyModelCannotRun(model);
+    if (why) {
+      throw new VisibleError(
+        'experiments.model_cannot_run',
+        `${Ai.displayName(model)} cannot run here: ${why}`,
+        400,
+      );
+    }
+  }
+}
+
 /** Why a successful scoring run's prompt and model are not offered for promotion, if they are not. */
 async function whyNotPromotable(run: Experiments.RunView): Promise<string | undefined> {
   const { expPromptId, expGptModelId } = run.input;
@@ -391,6 +410,7 @@ export async function experimentsAction(request: Request) {
     }
     switch (verb) {
       case 'execute': {
+        await refuseModelsThatCannotRun(id);
         const run = await Experiments.executeRun({ id, systemUserId });
         return { intent, message: `Run ${run.name} queued` } satisfies ActionResult;
       }
