@@ -38,4 +38,11 @@ export { freezeDatasetJob, runExperiment } from './job';
 export { compare, comparisonCsv, cohensKappa, COMPARE_MESSAGES } from './compare';
 export { isPromotable, promoteRun, PROMOTE_MESSAGES } from './promote';
 export { activeExperiments, type ActiveExperiment } from './active';
+export {
+  datasetsOnce,
+  GROUP_WORDS,
+  implementationWords,
+  PROCESS_WORDS,
+  thresholdWords,
+} from './display';
 export { clusterByVectors, type Story } from './stories';

@@ -378,6 +378,7 @@ test.describe('outbox', () => {
       message.getByRole('heading', { name: 'Confirm your Cluefeed subscription' }),
     ).toBeVisible();
     // The e-mail is framed sandboxed (no scripts); its links open new tabs outside the sandbox.
+    await message.getByText('Show the e-mail').click();
     const frame = message.frameLocator('iframe');
     const link = frame.getByRole('link', { name: 'Confirm my subscription' });
     await expect(link).toBeVisible();

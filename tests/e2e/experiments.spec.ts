@@ -114,7 +114,7 @@ test('an operator compares two prompts on a frozen dataset', async ({ page }) =>
 
   // Two runs, one per prompt, each executed from its preview.
   await tabs.getByRole('link', { name: 'Implementation Runs' }).click();
-  const datasetName = `${dataset.name} (${dataset.group})`;
+  const datasetName = `${dataset.name} (${Experiments.GROUP_WORDS[dataset.group].label})`;
   for (const [name, prompt] of [
     [`Strict run ${tag}`, `Strict ${tag}`],
     [`Lenient run ${tag}`, other.title],
@@ -155,6 +155,27 @@ test('an operator compares two prompts on a frozen dataset', async ({ page }) =>
   await page.getByRole('button', { name: 'Compare runs' }).click();
   await expect(page.getByRole('heading', { name: 'Compare runs' })).toBeVisible();
   await expect(page.getByRole('img', { name: /^Labels for .+, per run$/ }).first()).toBeVisible();
+  // A legend names each run's colour (classes: the policy refuses inline styles), and the
+  // chart's text is drawn at least 12 px at both widths.
+  const legend = page.getByRole('list', { name: /^Runs in the chart for / }).first();
+  await expect(legend.getByRole('listitem')).toHaveCount(2);
+  expect((await legend.getByRole('listitem').allTextContents()).sort()).toEqual([
+    `Lenient run ${tag}`,
+    `Strict run ${tag}`,
+  ]);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    const smallest = await page
+      .locator('svg.chart text')
+      .evaluateAll((texts) =>
+        Math.min(...texts.map((text) => (text as SVGTextElement).getBoundingClientRect().height)),
+      );
+    expect(smallest, `chart text at ${width} px`).toBeGreaterThanOrEqual(12);
+    await page.screenshot({
+      path: `test-results/after/compare-legend-${width}.png`,
+      fullPage: true,
+    });
+  }
   const agreement = page.getByRole('table', { name: 'Agreement' });
   const pair = agreement.getByRole('row', { name: new RegExp(`Strict run ${tag}`) });
   await expect(pair.getByRole('cell').last()).toHaveText(/^(-?\d\.\d{3}|—)$/);
@@ -190,7 +211,9 @@ test('an operator builds a two-step chain in the page and runs it', async ({ pag
   await page.getByRole('link', { name: 'Add Implementation Run' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add implementation run' });
   await dialog.getByLabel('Name').fill(`Chain ${tag}`);
-  await dialog.getByLabel('Dataset').selectOption({ label: `${dataset.name} (${dataset.group})` });
+  await dialog
+    .getByLabel('Dataset')
+    .selectOption({ label: `${dataset.name} (${Experiments.GROUP_WORDS[dataset.group].label})` });
 
   // Step buttons change the form in the page; the chosen implementation's fields show at once.
   await dialog.getByRole('button', { name: 'Add step' }).click();

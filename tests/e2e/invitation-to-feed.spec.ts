@@ -56,6 +56,7 @@ async function addAndInvite(admin: Page, name: string, email: string, landing: s
   const invite = admin.getByRole('dialog', { name: `Invite ${name}` });
   const send = invite.getByRole('button', { name: 'Send invitation' });
   await expect(send).toBeDisabled();
+  await invite.getByText('Edit the message as HTML').click();
   await invite.getByLabel('HTML body').fill(`<p>Welcome, <strong>${name}</strong>.</p>`);
   await expect(send).toBeDisabled();
   await invite.getByLabel(landing, { exact: true }).check();
@@ -83,6 +84,7 @@ async function seeInOutbox(admin: Page, email: string, link: string) {
   await expect(entry.locator('.outbox-message__state')).toHaveText(
     /^Sent \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC · 1 attempt$/,
   );
+  await entry.getByText('Show the e-mail').click();
   const copy = entry.frameLocator('iframe[title="E-mail: You are invited to Cluefeed"]');
   await expect(copy.getByRole('link', { name: /user=/ })).toHaveAttribute('href', link);
 }
@@ -147,8 +149,8 @@ async function ipClues(page: Page) {
 
 const VARIANTS = [
   { name: 'default', vus: null, landing: 'Default', clues: defaultClues },
-  { name: 'sp', vus: 'sp', landing: 'Show pointers (vus=sp)', clues: spClues },
-  { name: 'ip', vus: 'ip', landing: 'Interactive prompt (vus=ip)', clues: ipClues },
+  { name: 'sp', vus: 'sp', landing: 'Show pointers', clues: spClues },
+  { name: 'ip', vus: 'ip', landing: 'Interactive prompt', clues: ipClues },
 ] as const;
 
 for (const variant of VARIANTS) {

@@ -203,6 +203,8 @@ test.describe('newsletter campaign', () => {
 
     // The e-mail in the Outbox, with its stories and reasons.
     await page.getByRole('link', { name: 'Outbox' }).click();
+    await page.getByLabel('Recipient').fill(email);
+    await page.getByRole('button', { name: 'Find' }).click();
     const sent = page
       .locator('article.outbox-message')
       .filter({ hasText: `To ${email}` })
@@ -211,6 +213,7 @@ test.describe('newsletter campaign', () => {
       });
     await expect(sent).toHaveCount(1);
     await expect(sent).toContainText('Sent');
+    await sent.getByText('Show the e-mail').click();
     const copy = sent.frameLocator('iframe');
     await expect(copy.getByRole('link', { name: story.title }).first()).toBeVisible();
     await expect(copy.getByText(story.reasons[0]!).first()).toBeVisible();

@@ -202,6 +202,7 @@ for (const width of [1280, 390]) {
       });
       await signIn(page, `/admin-panel/user-management?invite=${user.id}`);
       const invite = page.getByRole('dialog', { name: `Invite ${user.name}` });
+      await invite.getByText('Edit the message as HTML').click();
       const body = invite.getByLabel('HTML body');
       await expect(body).toHaveValue(new RegExp(`^<p>Hi ${user.name},</p>`));
       await expect(body).toHaveValue(/We would like you to try Cluefeed/);

@@ -49,11 +49,12 @@ async function promote(page: Page, width: number) {
   await expect(facts).not.toContainText(saved.title);
   expect((await Scoring.productionSetup()).prompt.id).toBe(before.prompt.id);
 
-  const choice = card(page).getByLabel('Prompt to promote');
-  await choice.selectOption(saved.id);
-  await expect(choice.locator('option:checked')).toHaveText(
-    new RegExp(`^${saved.title} \\(saved \\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d{2}:\\d{2} UTC\\)$`),
-  );
+  const choice = card(page).getByRole('radio', {
+    name: new RegExp(
+      `^${saved.title} \\(saved \\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d{2}:\\d{2} UTC\\)$`,
+    ),
+  });
+  await choice.check();
   await card(page).getByLabel('Model to promote').selectOption({ label: MODEL });
   await card(page).getByRole('button', { name: 'Promote…' }).click();
 

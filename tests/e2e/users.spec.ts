@@ -83,6 +83,7 @@ test('an admin adds, edits, finds and invites a user, and sees the invitation in
   const invite = page.getByRole('dialog', { name: `Invite Ada Lovelace ${tag}` });
   const send = invite.getByRole('button', { name: 'Send invitation' });
   await expect(send).toBeDisabled();
+  await invite.getByText('Edit the message as HTML').click();
   await invite
     .getByLabel('HTML body')
     .fill('<p>Come and <strong>join</strong> us</p><script>alert(1)</script>');
@@ -90,7 +91,7 @@ test('an admin adds, edits, finds and invites a user, and sees the invitation in
   await invite.getByLabel('Landing page URL').focus();
   await invite.getByLabel('Landing page URL').blur();
   await expect(invite.getByText('Please add a landing page URL')).toBeVisible();
-  await invite.getByLabel('Show pointers (vus=sp)').check();
+  await invite.getByLabel('Show pointers').check();
   await expect(invite.getByLabel('Landing page URL')).toHaveValue(/\/get-started\?vus=sp$/);
   await expect(send).toBeEnabled();
   const preview = invite.frameLocator('iframe[title="Invitation preview"]');
@@ -111,6 +112,7 @@ test('an admin adds, edits, finds and invites a user, and sees the invitation in
   await expect(
     outboxEntry.getByRole('heading', { name: 'You are invited to Cluefeed' }),
   ).toBeVisible();
+  await outboxEntry.getByText('Show the e-mail').click();
   const email = outboxEntry.frameLocator('iframe');
   await expect(email.getByRole('link', { name: /user=/ })).toHaveAttribute('href', /vus=sp&user=/);
 });

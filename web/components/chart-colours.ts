@@ -1,5 +1,5 @@
 // The colours of the admin charts' series, each at least 3:1 against white (WCAG non-text
-// contrast); line charts add a dash pattern per series so colour is never the only difference.
+// contrast); colour is never the only difference: series are named where they are drawn.
 const PALETTE = [
   '#4c2fd6',
   '#0b6b3a',
@@ -11,6 +11,11 @@ const PALETTE = [
   '#0f6b6b',
 ];
 export const chartColour = (index: number) => PALETTE[index % PALETTE.length]!;
+export const CHART_PALETTE: readonly string[] = PALETTE;
 
-const DASHES = ['', '6 3', '2 3', '8 3 2 3', '', '6 3', '2 3', '8 3 2 3'];
-export const chartDash = (index: number) => DASHES[index % DASHES.length] || undefined;
+/**
+ * A swatch of a series' colour in HTML (a legend), as classes: the pages' Content-Security-Policy
+ * refuses inline styles, so app.css has one rule per colour of the palette.
+ */
+export const chartSwatchClass = (index: number) =>
+  `chart-swatch chart-swatch--${index % PALETTE.length}`;

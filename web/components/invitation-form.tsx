@@ -1,7 +1,7 @@
-// The invitation form: an HTML body (starting from the house invitation, which the admin edits)
-// and a landing page URL ('Please add a landing page URL'),
-// the three get-started variants as choices that fill the URL, and a preview of the e-mail once
-// both are present. The preview is rendered by the server into a sandboxed frame: with script it
+// The invitation form: an HTML body (starting from the house invitation; its HTML is edited only
+// on request, the preview shows the message) and a landing page URL ('Please add a landing page
+// URL'), the three get-started variants, each explained, as choices that fill the URL, a preview
+// of the e-mail once both are present, and why Send is not yet possible while it is not. The preview is rendered by the server into a sandboxed frame: with script it
 // follows the typing, without script the Preview button posts the form into the frame.
 import { Form, useNavigation } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
@@ -12,7 +12,7 @@ const PREVIEW_FRAME = 'invitation-preview';
 /** Typing pauses this long before the preview follows. */
 const PREVIEW_DELAY_MS = 400;
 
-type Variant = { id: string; label: string; url: string };
+type Variant = { id: string; label: string; description: string; url: string };
 
 export function InvitationForm({
   user,
@@ -37,6 +37,14 @@ export function InvitationForm({
   const ready = body.trim() !== '' && landingUrl.trim() !== '';
   const serverFor = (field: string) =>
     serverError?.field === field ? serverError.error : undefined;
+  /** Why Send is disabled, said beside it (with script, where it is disabled). */
+  const whyNotYet = !hydrated
+    ? undefined
+    : !body.trim()
+      ? 'Write a message to send the invitation.'
+      : !landingUrl.trim()
+        ? 'Choose a landing page (or type its URL) to send the invitation.'
+        : undefined;
   const urlError =
     urlTouched && !landingUrl.trim() ? 'Please add a landing page URL' : serverFor('landingUrl');
 
@@ -59,35 +67,49 @@ export function InvitationForm({
             {serverError.error}
           </p>
         )}
-        <label htmlFor="invitation-body">HTML body</label>
-        <textarea
-          id="invitation-body"
-          name="body"
-          rows={8}
-          maxLength={5000}
-          value={body}
-          aria-invalid={serverFor('body') ? true : undefined}
-          aria-describedby={serverFor('body') ? 'invitation-body-error' : undefined}
-          onChange={(event) => setBody(event.target.value)}
-        />
-        {serverFor('body') && (
-          <p id="invitation-body-error" className="field__error">
-            {serverFor('body')}
-          </p>
-        )}
-        <fieldset className="admin-form__choices">
+        <p>
+          The message is the house invitation with their name. Choose a landing page to see it as it
+          will be sent.
+        </p>
+        {/* The HTML is there for who wants it; closed, the preview is what the admin reads. */}
+        <details className="invitation-html" open={Boolean(serverFor('body')) || !body.trim()}>
+          <summary>Edit the message as HTML</summary>
+          <label htmlFor="invitation-body">HTML body</label>
+          <textarea
+            id="invitation-body"
+            name="body"
+            rows={8}
+            maxLength={5000}
+            value={body}
+            aria-invalid={serverFor('body') ? true : undefined}
+            aria-describedby={serverFor('body') ? 'invitation-body-error' : undefined}
+            onChange={(event) => setBody(event.target.value)}
+          />
+          {serverFor('body') && (
+            <p id="invitation-body-error" className="field__error">
+              {serverFor('body')}
+            </p>
+          )}
+        </details>
+        <fieldset className="landing-choices">
           <legend>Landing page</legend>
           {variants.map((variant) => (
-            <label key={variant.id} className="checkbox">
-              <input
-                type="radio"
-                name="variant"
-                value={variant.id}
-                checked={hydrated ? landingUrl === variant.url : undefined}
-                onChange={() => setLandingUrl(variant.url)}
-              />{' '}
-              {variant.label}
-            </label>
+            <div key={variant.id} className="landing-choice">
+              <label className="checkbox">
+                <input
+                  type="radio"
+                  name="variant"
+                  value={variant.id}
+                  checked={hydrated ? landingUrl === variant.url : undefined}
+                  aria-describedby={`landing-${variant.id}-hint`}
+                  onChange={() => setLandingUrl(variant.url)}
+                />{' '}
+                {variant.label}
+              </label>
+              <p id={`landing-${variant.id}-hint`} className="field__hint">
+                {variant.description}
+              </p>
+            </div>
           ))}
         </fieldset>
         <label htmlFor="invitation-landing">Landing page URL</label>
@@ -133,10 +155,16 @@ export function InvitationForm({
             type="submit"
             className="button"
             disabled={(hydrated && !ready) || navigation.state === 'submitting'}
+            aria-describedby={whyNotYet ? 'invitation-send-hint' : undefined}
           >
             Send invitation
           </button>
         </div>
+        {whyNotYet && (
+          <p id="invitation-send-hint" className="field__hint">
+            {whyNotYet}
+          </p>
+        )}
       </Form>
       {hydrated && (
         // A plain form (not Remix's): its target is the preview frame, not this page.

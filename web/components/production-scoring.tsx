@@ -1,5 +1,6 @@
 // Content Automations' Production scoring card: the prompt and model production scores with, who
-// promoted them and when, and the choice of another saved scoring prompt and gpt model. Choosing
+// promoted them and when, and the choice of another saved scoring prompt and a gpt model that can
+// run here (the others are named with why not). Choosing
 // asks first (`?promotePrompt=&promoteModel=` opens the question in a modal that also works
 // without JavaScript); only the question's POST promotes.
 import { Form, useNavigation } from '@remix-run/react';
@@ -18,7 +19,12 @@ type Production = {
   /** Why production cannot score (a configured model that is not among the AI models). */
   problem?: string;
 };
-type Choices = { prompts: PromptChoice[]; models: Named[] };
+type Choices = {
+  prompts: PromptChoice[];
+  models: Named[];
+  /** Models that cannot run here, each with why. */
+  notOffered: string[];
+};
 
 const setupText = (prompt: { title: string }, model: Named) =>
   `"${prompt.title}" with ${model.name}`;
@@ -61,20 +67,25 @@ export function ProductionScoring({
       )}
       {choices.prompts.length > 0 && choices.models.length > 0 ? (
         <Form method="get" action={path} preventScrollReset>
-          <label htmlFor="promotePrompt">Prompt to promote</label>
-          <select
-            id="promotePrompt"
-            name="promotePrompt"
-            required
-            defaultValue={production.prompt?.id}
-          >
+          {/* Radios, not a select: a title and its date wrap, where a select cuts them. */}
+          <fieldset className="prompt-choices">
+            <legend>Prompt to promote</legend>
             {choices.prompts.map((prompt) => (
-              <option key={prompt.id} value={prompt.id}>
-                {prompt.title}{' '}
-                {prompt.savedAt ? `(saved ${formatTime(prompt.savedAt)})` : '(built in)'}
-              </option>
+              <label key={prompt.id} className="checkbox">
+                <input
+                  type="radio"
+                  name="promotePrompt"
+                  value={prompt.id}
+                  required
+                  defaultChecked={prompt.id === production.prompt?.id}
+                />
+                <span>
+                  {prompt.title}{' '}
+                  {prompt.savedAt ? `(saved ${formatTime(prompt.savedAt)})` : '(built in)'}
+                </span>
+              </label>
             ))}
-          </select>
+          </fieldset>
           <label htmlFor="promoteModel">Model to promote</label>
           <select
             id="promoteModel"
@@ -94,6 +105,16 @@ export function ProductionScoring({
         </Form>
       ) : (
         <p>There is no saved scoring prompt or gpt model to promote yet.</p>
+      )}
+      {choices.notOffered.length > 0 && (
+        <div className="not-offered">
+          <p>Not offered, because they cannot run here:</p>
+          <ul>
+            {choices.notOffered.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
       )}
     </section>
   );

@@ -1,11 +1,19 @@
 // The add / edit user form: name and e-mail required ('Please add a name', 'Please add an email',
 // shown on blur), the e-mail read-only for an existing user, any status (the form restricts no
-// change) and the active flag. Submit stays disabled until both are filled; the server checks too.
+// change; each status is explained under it) and the active flag. Submit stays disabled until both are filled; the server checks too.
 import { Form, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { useHydrated } from '#web/lib/hydrated';
 
 const STATUSES = ['Invited', 'Initial', 'Verified', 'Onboarded'] as const;
+
+/** What each status means, in the order a user goes through them. */
+const STATUS_MEANINGS: [(typeof STATUSES)[number], string][] = [
+  ['Initial', 'added here; no invitation sent yet'],
+  ['Invited', 'an invitation was sent; they have not confirmed their e-mail yet'],
+  ['Verified', 'confirmed their e-mail from the invitation; get-started not finished'],
+  ['Onboarded', 'finished get-started: their clues are saved and their feed is ready'],
+];
 
 export type UserFormUser = {
   id: string;
@@ -87,11 +95,24 @@ export function UserForm({
         </p>
       )}
       <label htmlFor="user-status">Status</label>
-      <select id="user-status" name="status" defaultValue={user?.status ?? 'Initial'}>
+      <select
+        id="user-status"
+        name="status"
+        defaultValue={user?.status ?? 'Initial'}
+        aria-describedby="user-status-hint"
+      >
         {STATUSES.map((status) => (
           <option key={status}>{status}</option>
         ))}
       </select>
+      <dl id="user-status-hint" className="status-meanings">
+        {STATUS_MEANINGS.map(([status, meaning]) => (
+          <div key={status}>
+            <dt>{status}</dt>
+            <dd>{meaning}</dd>
+          </div>
+        ))}
+      </dl>
       <label className="checkbox">
         <input type="checkbox" name="isActive" defaultChecked={user?.isActive ?? true} /> Active
       </label>

@@ -3,7 +3,8 @@
 import type { Field, Kind } from '#core/experiments';
 import type { RunLimits, RunMessages } from './experiment-form';
 
-export type Choice = { id: string; name: string };
+/** A process, implementation or the like; `words` explains an internal name to the operator. */
+export type Choice = { id: string; name: string; words?: string };
 
 export type ImplementationView = Choice & {
   kind: Kind;
@@ -13,7 +14,14 @@ export type ImplementationView = Choice & {
 };
 
 /** The choices one implementation's settings offer: its models and prompts. */
-export type SettingChoices = { models: Choice[]; prompts: Choice[] };
+export type SettingChoices = {
+  models: Choice[];
+  /** Models of the right type that cannot run here, each with why. */
+  notOffered: string[];
+  prompts: Choice[];
+  /** What the threshold does for this implementation, when it has one. */
+  thresholdWords?: string;
+};
 
 /** A chain step's implementation, with its own choices. */
 export type StepChoice = Choice & { fields: Field[] } & SettingChoices;

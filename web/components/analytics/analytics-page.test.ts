@@ -1,9 +1,11 @@
 // The analytics page's own arithmetic and words: ratios of counts, the address of its filters and
 // CSV, and each section's CSV rows.
 import { describe, expect, it } from 'vitest';
-import { axisTop } from './charts';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { axisTop, LineChart, PARTIAL_NOTE } from './charts';
 import { sectionCsv } from './csv';
-import { percentText, ratioCell, stepRatio } from './figures';
+import { isPartialDay, percentText, ratioCell, stepRatio } from './figures';
 import { csvFilename, csvHref, reportInput } from './filters';
 import {
   FUNNEL_STEPS,
@@ -97,6 +99,40 @@ describe('ratios of counts', () => {
 
   it('draw against a round top', () => {
     expect([0, 1, 3, 7, 10, 11, 480].map(axisTop)).toEqual([1, 1, 5, 10, 10, 20, 500]);
+  });
+
+  it('draw each line on its own scale, named where it is drawn, the partial day said, text at least 12 px', () => {
+    const svg = renderToStaticMarkup(
+      createElement(LineChart, {
+        title: 'Visits, subscribes and confirms per day',
+        summary: 'Per day.',
+        days: ['2026-12-05', '2026-12-06'],
+        lines: [
+          { name: 'Visits', values: [480, 120] },
+          { name: 'Confirms', values: [12, 3] },
+        ],
+        partialLast: true,
+      }),
+    );
+    // Confirms get an axis to 20 of their own, not visits' 500.
+    expect(svg).toContain('>500</text>');
+    expect(svg).toContain('>20</text>');
+    expect(svg).toContain('Visits: 120 so far today');
+    expect(svg).toContain('Confirms: 3 so far today');
+    expect(svg).toContain('2026-12-06 (so far)');
+    expect(svg).toContain(PARTIAL_NOTE);
+    const sizes = [...svg.matchAll(/font-size="(\d+)"/g)].map((match) => Number(match[1]));
+    expect(sizes.length).toBeGreaterThan(0);
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(12);
+    // Drawn at its own size: a phone does not shrink its text.
+    expect(svg).toMatch(/<svg[^>]* width="320"/);
+  });
+
+  it('call a day partial only while it is today (UTC)', () => {
+    const now = new Date('2026-12-06T03:37:00Z');
+    expect(isPartialDay('2026-12-06', now)).toBe(true);
+    expect(isPartialDay('2026-12-05', now)).toBe(false);
+    expect(isPartialDay(undefined, now)).toBe(false);
   });
 });
 

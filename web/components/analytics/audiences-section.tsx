@@ -2,7 +2,7 @@
 // its end), each audience's growth and churn, the upcoming niches by votes, and what visitors
 // suggested.
 import { LineChart } from './charts';
-import { percentText } from './figures';
+import { isPartialDay, percentText } from './figures';
 import { ChartWithTable, ReportSection, ScrollTable } from './section';
 import type { AnalyticsReport } from '#core/campaign-analytics';
 
@@ -22,6 +22,7 @@ export function AudiencesSection({
   const { rows, niches, suggestions } = report.audiences;
   const charted = [...rows].sort((a, b) => b.end - a.end).slice(0, CHARTED_AUDIENCES);
   const leader = charted[0];
+  const left = rows.filter((row) => !charted.includes(row));
   return (
     <ReportSection title="Audiences" csv={csv}>
       <h3>Subscribers per audience</h3>
@@ -29,6 +30,13 @@ export function AudiencesSection({
         <p className="notice">No audiences yet.</p>
       ) : (
         <>
+          {left.length > 0 && (
+            <p className="hint">
+              Drawn: the {charted.length} audiences with the most subscribers on {report.to}. Not
+              drawn: {left.length} more ({left.map((row) => row.title).join(', ')}); each is in
+              Growth and churn per audience below.
+            </p>
+          )}
           <ChartWithTable
             chart={
               <LineChart
@@ -37,6 +45,7 @@ export function AudiencesSection({
                   leader ? `; ${leader.title} has the most (${leader.end})` : ''
                 }.`}
                 days={report.days}
+                partialLast={isPartialDay(report.days.at(-1))}
                 lines={charted.map((row) => ({ name: row.title, values: row.series }))}
               />
             }

@@ -38,3 +38,7 @@ export const ratioLabel = (steps: readonly FunnelStep[], index: number) =>
 export const campaignName = (utm: string) => (utm === '' ? 'No campaign' : utm);
 export const variantName = (vus: string) => (vus === '' ? 'Default landing' : vus);
 export const referrerName = (raud: string) => (raud === '' ? 'No referring audience' : raud);
+
+/** Whether a day ('YYYY-MM-DD', UTC) is still going on: its figures are partial. */
+export const isPartialDay = (day: string | undefined, now = new Date()) =>
+  day === now.toISOString().slice(0, 10);

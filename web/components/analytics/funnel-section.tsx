@@ -4,6 +4,7 @@
 import { BarChart, LineChart } from './charts';
 import {
   campaignName,
+  isPartialDay,
   percentText,
   ratioLabel,
   referrerName,
@@ -186,6 +187,7 @@ export function FunnelSection({
             title="Visits, subscribes and confirms per day"
             summary={trendSummary(report)}
             days={funnel.trend.map((row) => row.day)}
+            partialLast={isPartialDay(funnel.trend.at(-1)?.day)}
             lines={subscriberSteps.map((step) => ({
               name: STEP_LABELS[step],
               values: funnel.trend.map((row) => row.counts[step]),

@@ -1,6 +1,7 @@
 // Readers: how many read their feed each day, and what they liked, disliked and changed in their
 // clues.
 import { LineChart } from './charts';
+import { isPartialDay } from './figures';
 import { ChartWithTable, ReportSection, ScrollTable } from './section';
 import type { AnalyticsReport } from '#core/campaign-analytics';
 
@@ -29,6 +30,7 @@ export function ReadersSection({
             title="Active readers, likes, dislikes and clue changes per day"
             summary={`At most ${most} active readers on a day from ${report.from} to ${report.to}; ${total('likes')} likes, ${total('dislikes')} dislikes and ${total('clueChanges')} clue changes in all.`}
             days={trend.map((row) => row.day)}
+            partialLast={isPartialDay(trend.at(-1)?.day)}
             lines={COLUMNS.map(([key, name]) => ({ name, values: trend.map((row) => row[key]) }))}
           />
         }

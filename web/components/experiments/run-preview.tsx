@@ -1,6 +1,7 @@
 // A run's preview modal (`?run={id}`): its settings and status, Execute and Edit (only for a run
 // never executed or Failed), Duplicate, the output of a successful run, and for a successful
-// scoring run 'Use this prompt and model in production', asked first (`&promote=1`).
+// scoring run 'Use this prompt and model in production', asked first (`&promote=1`), unless
+// production already uses them or the model cannot run here, which it then says.
 import { Form, Link, useNavigation } from '@remix-run/react';
 import type { RunView } from '#core/experiments';
 import { AdminModal } from '#web/components/admin-modal';
@@ -13,6 +14,7 @@ export function RunPreview({
   run,
   state,
   promotable,
+  notPromotable,
   promoting,
   production,
 }: {
@@ -20,6 +22,8 @@ export function RunPreview({
   state: ScreenState;
   /** A successful scoring run: its prompt and model can be promoted. */
   promotable: boolean;
+  /** Why a successful scoring run is not offered for promotion. */
+  notPromotable?: string;
   promoting: boolean;
   /** What production scores with now, and its revision, while the promote question is open. */
   production?: { revision: number; now: string };
@@ -96,6 +100,7 @@ export function RunPreview({
           </Link>
         )}
       </Form>
+      {notPromotable && <p className="notice">Not offered for production: {notPromotable}</p>}
       {promotable && promoting && production && (
         <PromoteQuestion run={run} action={here} production={production} />
       )}

@@ -1,7 +1,8 @@
 // The process and implementation choosers: a text box that filters its list (a native datalist,
 // announced as a combobox) and a Clear link each. A choice opens at once with JavaScript, or with
 // 'Show' without it; changing the process clears the implementation (the server sees which
-// process the form was showing).
+// process the form was showing). Until both are chosen, the choices are also listed as links, each
+// saying what it is, so nothing needs typing.
 import { Form, Link, useSubmit } from '@remix-run/react';
 import type { FormEvent } from 'react';
 import { experimentsHref, type ScreenState } from '#web/lib/experiment-paths';
@@ -96,5 +97,45 @@ export function Selectors({
         Show
       </button>
     </Form>
+  );
+}
+
+/** The choices still to make, as links with what each is: the processes, then its implementations. */
+export function ChoiceList({
+  processes,
+  implementations,
+  process,
+  implementation,
+}: {
+  processes: Choice[];
+  implementations: Choice[];
+  process?: Choice;
+  implementation?: Choice;
+}) {
+  if (implementation) {
+    return implementation.words ? <p className="choice-words">{implementation.words}</p> : null;
+  }
+  const [heading, choices, href] = process
+    ? ([
+        `Implementations of ${process.name}`,
+        implementations,
+        (id: string) => experimentsHref({ process: process.id, implementation: id }),
+      ] as const)
+    : (['Processes', processes, (id: string) => experimentsHref({ process: id })] as const);
+  return (
+    <section className="choice-list" aria-labelledby="choice-list-heading">
+      {process?.words && <p className="choice-words">{process.words}</p>}
+      <h2 id="choice-list-heading">{heading}</h2>
+      <ul>
+        {choices.map((choice) => (
+          <li key={choice.id}>
+            <Link to={href(choice.id)} preventScrollReset>
+              {choice.name}
+            </Link>
+            {choice.words && <p>{choice.words}</p>}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -1,7 +1,7 @@
 // A run's settings as form fields, the ones its implementation asks for (a single run's, or one
 // chain step's under `steps.{i}.`): model, prompt, number of picks, article limit, preprocess and
 // concatenation type, threshold (0 to 1, step 0.001) and the relevance labels to select.
-import type { FocusEvent, ReactNode } from 'react';
+import { Fragment, type FocusEvent, type ReactNode } from 'react';
 import type { Field } from '#core/experiments';
 import { fieldMessage, INPUT_OF, type Settings } from '#web/lib/experiment-form';
 import type { FormOptions, SettingChoices } from '#web/lib/experiment-views';
@@ -113,7 +113,16 @@ export function SettingFields({
         );
         switch (field) {
           case 'model':
-            return select(choices.models, 'Select model');
+            return (
+              <Fragment key={field}>
+                {select(choices.models, 'Select model')}
+                {choices.notOffered.length > 0 && (
+                  <p className="field__hint">
+                    Not offered, because they cannot run here: {choices.notOffered.join('; ')}
+                  </p>
+                )}
+              </Fragment>
+            );
           case 'prompt':
             return select(choices.prompts, 'Select prompt');
           case 'preprocessType':
@@ -152,6 +161,7 @@ export function SettingFields({
                 />
                 {!message && (
                   <p id={`${fieldId(name)}-hint`} className="field__hint">
+                    {choices.thresholdWords && <>{choices.thresholdWords} </>}
                     {options.messages.threshold}
                   </p>
                 )}

@@ -18,6 +18,7 @@ import { readForm } from '#web/lib/api.server';
 import { processView, runView } from '#web/lib/processes.server';
 import { refusal } from '#web/lib/refusal.server';
 import { parseOutput, type RunView } from '#web/lib/run-summary';
+import { runnable, whyModelCannotRun } from './model-readiness.server';
 
 export type StreamRow = Pick<
   Streams.Stream,
@@ -117,13 +118,16 @@ async function productionScoring(query: URLSearchParams) {
     Prompts.list('scoring'),
     Ai.list('gpt'),
   ]);
+  const { ready, notOffered } = runnable(models);
   const choices = {
     prompts: prompts.map(({ id, title, createdAt }) => ({
       id,
       title,
       savedAt: id === Prompts.defaultPromptId('scoring') ? undefined : createdAt,
     })),
-    models: models.map((model) => ({ id: model.id, name: Ai.displayName(model) })),
+    models: ready.map((model) => ({ id: model.id, name: Ai.displayName(model) })),
+    /** The gpt models that cannot run here, each with why. */
+    notOffered,
   };
   const prompt = choices.prompts.find(({ id }) => id === query.get('promotePrompt'));
   const model = choices.models.find(({ id }) => id === query.get('promoteModel'));
@@ -269,6 +273,14 @@ async function trigger(form: URLSearchParams, systemUserId: string): Promise<str
     }
     case 'promote-scoring': {
       const revision = form.get('revision');
+      const model = await Ai.byId(String(form.get('modelId') ?? ''));
+      const why = model && whyModelCannotRun(model);
+      if (why)
+        throw new VisibleError(
+          'scoring.model_cannot_run',
+          `${Ai.displayName(model)} cannot score here: ${why}`,
+          400,
+        );
       const { setup, queued } = await Scoring.promote({
         promptId: String(form.get('promptId') ?? ''),
         modelId: String(form.get('modelId') ?? ''),

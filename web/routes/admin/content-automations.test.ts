@@ -279,6 +279,38 @@ describe('promote a production scoring setup', () => {
     );
   });
 
+  it('offers only gpt models that can run, says why the others cannot, and refuses promoting one', async () => {
+    const settings = config() as { OPENAI_API_KEY?: string };
+    const key = settings.OPENAI_API_KEY;
+    delete settings.OPENAI_API_KEY;
+    try {
+      await Prompts.seedDefaults();
+      const openai =
+        (await Ai.byId('openai:gpt-4o-mini')) ??
+        (await Ai.create({ provider: 'openai', model: 'gpt-4o-mini', modelType: 'gpt' }));
+      const { cookie } = await signedInAdmin();
+      const { choices } = await page(cookie);
+      expect(choices.models.map(({ id }) => id)).not.toContain(openai.id);
+      expect(choices.notOffered).toEqual([
+        'openai - gpt-4o-mini: OPENAI_API_KEY is not set, so OpenAI models cannot run',
+      ]);
+      const before = await stored();
+      const answer = await post({
+        intent: 'promote-scoring',
+        promptId: 'default-scoring',
+        modelId: openai.id,
+      });
+      expect(answer.init?.status).toBe(400);
+      expect(answer.data).toEqual({
+        error:
+          'openai - gpt-4o-mini cannot score here: OPENAI_API_KEY is not set, so OpenAI models cannot run',
+      });
+      expect(changes(before, await stored())).toEqual([]);
+    } finally {
+      if (key !== undefined) settings.OPENAI_API_KEY = key;
+    }
+  });
+
   it('answers a bad choice with a 4xx in words, and stores nothing', async () => {
     const local = (await Ai.byId('local:cluefeed-bm25')) ?? (await Ai.create(Ai.LOCAL_MODELS.gpt));
     const embeddings =

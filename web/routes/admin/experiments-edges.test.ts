@@ -3,6 +3,7 @@
 // scoring run that cannot be promoted.
 import { ulid } from 'ulid';
 import { beforeAll, describe, expect, it } from 'vitest';
+import * as Ai from '#core/ai';
 import { config } from '#core/config';
 import * as Experiments from '#core/experiments';
 import type { Entry } from '../../../core/experiments/engine';
@@ -37,6 +38,7 @@ async function successfulRun(
   name: string,
   entries: Entry[],
   expPromptId = 'default-scoring',
+  expGptModelId = 'local:cluefeed-bm25',
 ) {
   const id = ulid();
   const processId = ulid();
@@ -59,7 +61,7 @@ async function successfulRun(
     comments: '',
     input: JSON.stringify({
       dataset: 'gone',
-      expGptModelId: 'local:cluefeed-bm25',
+      expGptModelId,
       expPromptId,
     }),
     createdAt: now,
@@ -156,6 +158,7 @@ describe('promote', () => {
       'score-articles-per-descriptor',
       'Articles',
       entries(3, 'Very Relevant'),
+      await scoringPrompt('Not yet in production'),
     );
     const scoring = (
       await call(
@@ -171,6 +174,116 @@ describe('promote', () => {
     ).data as ExperimentsPage;
     expect(scoring.promotable).toBe(true);
     expect(scoring.promoting).toBe(true);
+  });
+});
+
+const scoringPrompt = async (title: string) =>
+  (
+    await Experiments.addPrompt({
+      expImplementationId: 'score-articles-per-descriptor',
+      title,
+      prompt: `${title}: {title} for {clues}`,
+      systemUserId: 'admin',
+    })
+  ).id;
+
+const shownWithPromote = async (run: string) =>
+  (
+    await call(
+      loader,
+      new Request(
+        new URL(
+          `${PATH}?process=descriptor-experiments&implementation=score-articles-per-descriptor&run=${run}&promote=1`,
+          origin(),
+        ),
+        { headers: { Cookie: cookie } },
+      ),
+    )
+  ).data as ExperimentsPage;
+
+describe('what promote offers', () => {
+  it('does not offer the prompt and model production already uses, and says so', async () => {
+    await seedAi();
+    const production = await Scoring.productionSetup();
+    const run = await successfulRun(
+      'score-articles-per-descriptor',
+      'Same as production',
+      entries(3, 'Very Relevant'),
+      production.prompt.id,
+      production.model.id,
+    );
+    const shown = await shownWithPromote(run);
+    expect(shown.promotable).toBe(false);
+    expect(shown.promoting).toBe(false);
+    expect(shown.notPromotable).toBe('Production scoring already uses this prompt and model.');
+  });
+
+  it('does not offer a model that cannot run here, says why, and the run form does not offer it either', async () => {
+    await seedAi();
+    const settings = config() as { OPENAI_API_KEY?: string };
+    const key = settings.OPENAI_API_KEY;
+    delete settings.OPENAI_API_KEY;
+    try {
+      const openai =
+        (await Ai.byId('openai:gpt-4o-mini')) ??
+        (await Ai.create({ provider: 'openai', model: 'gpt-4o-mini', modelType: 'gpt' }));
+      const run = await successfulRun(
+        'score-articles-per-descriptor',
+        'With OpenAI',
+        entries(3, 'Very Relevant'),
+        await scoringPrompt('Tried with OpenAI'),
+        openai.id,
+      );
+      const shown = await shownWithPromote(run);
+      expect(shown.promotable).toBe(false);
+      expect(shown.notPromotable).toBe(
+        'openai - gpt-4o-mini cannot score in production here: OPENAI_API_KEY is not set, so OpenAI models cannot run.',
+      );
+      const adding = (
+        await call(
+          loader,
+          new Request(
+            new URL(
+              `${PATH}?process=descriptor-experiments&implementation=score-articles-per-descriptor&modal=add`,
+              origin(),
+            ),
+            { headers: { Cookie: cookie } },
+          ),
+        )
+      ).data as ExperimentsPage;
+      expect(adding.options?.models.map(({ id }) => id)).not.toContain(openai.id);
+      expect(adding.options?.notOffered).toContain(
+        'openai - gpt-4o-mini: OPENAI_API_KEY is not set, so OpenAI models cannot run',
+      );
+
+      // A run saved with it earlier is refused at Execute, not queued to fail.
+      const saved = { id: ulid() };
+      await Experiments.ExperimentRunEntity.create({
+        id: saved.id,
+        expImplementationId: 'score-articles-per-descriptor',
+        name: 'Saved with OpenAI',
+        comments: '',
+        input: JSON.stringify({ dataset: 'gone', expGptModelId: openai.id }),
+        createdAt: new Date().toISOString(),
+        systemUserId: 'admin',
+        revision: 1,
+      }).go();
+      const executed = await call(
+        action,
+        adminPost(
+          `${PATH}?process=descriptor-experiments&implementation=score-articles-per-descriptor&run=${saved.id}`,
+          { intent: 'execute', id: saved.id },
+          cookie,
+        ),
+      );
+      expect(executed.status).toBe(400);
+      expect((executed.data as { error: string }).error).toBe(
+        'openai - gpt-4o-mini cannot run here: OPENAI_API_KEY is not set, so OpenAI models cannot run',
+      );
+      expect((await Experiments.run(saved.id))?.status).toBeUndefined();
+    } finally {
+      if (key !== undefined) settings.OPENAI_API_KEY = key;
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/nod
 import { Link, useLoaderData } from '@remix-run/react';
 import { isVisibleError } from '#core/common';
 import * as Experiments from '#core/experiments';
-import { chartColour } from '#web/components/chart-colours';
+import { chartSwatchClass } from '#web/components/chart-colours';
 import { DistributionChart } from '#web/components/experiments/distribution-chart';
 import { costText, durationText } from '#web/components/experiments/run-output';
 import { requireAdmin } from '#web/lib/admin.server';
@@ -108,12 +108,7 @@ export default function CompareRuns() {
             {comparison.runs.map((run, index) => (
               <tr key={run.id}>
                 <th scope="row">
-                  <span
-                    className="run-swatch"
-                    style={{ background: chartColour(index) }}
-                    aria-hidden="true"
-                  />{' '}
-                  {run.name}
+                  <span className={chartSwatchClass(index)} aria-hidden="true" /> {run.name}
                 </th>
                 <td>{run.model.name}</td>
                 <td>{run.prompt?.title ?? 'None'}</td>

@@ -11,6 +11,8 @@ import { useOwnTable } from '#tests/integration/own-table';
 import { call, type Answer } from '#tests/integration/route-call';
 import { adminPost, signedInAdmin } from '#web/lib/admin.server.test-helpers';
 import { action, loader } from './experiments.datasets';
+import { loader as experimentsLoader } from './experiments';
+import type { ExperimentsPage } from './experiments.server';
 
 // Its own table: what it freezes is exactly the articles it creates.
 useOwnTable('experiment-datasets');
@@ -77,5 +79,52 @@ describe('experiment datasets', () => {
     const frozen = page.datasets.find((dataset) => dataset.name === name)!;
     expect(frozen).toMatchObject({ group: 'content_layer', articles: 5 });
     expect((await Experiments.thaw(frozen.id)).articles).toHaveLength(5);
+  });
+
+  it('lists a dataset frozen twice under one name once, its newest copy, in the page and in the run form', async () => {
+    await createArticle({
+      title: 'Rollup fees fall again',
+      publishedAt: '2026-11-27T08:00:00.000Z',
+    });
+    const name = `Twice ${Date.now()}`;
+    const older = await Experiments.freezeDataset({
+      name,
+      group: 'first_layer_descriptor',
+      articles: 1,
+      systemUserId: 'admin',
+    });
+    const newer = await Experiments.freezeDataset({
+      name,
+      group: 'first_layer_descriptor',
+      articles: 1,
+      systemUserId: 'admin',
+    });
+    expect(newer.createdAt >= older.createdAt).toBe(true);
+    const { cookie } = await signedInAdmin();
+    const page = await loader({
+      request: new Request(new URL(PATH, origin()), { headers: { cookie } }),
+      params: {},
+      context: {},
+    });
+    const listed = page.datasets.filter((dataset) => dataset.name === name);
+    expect(listed.map(({ id, groupLabel }) => ({ id, groupLabel }))).toEqual([
+      { id: newer.id, groupLabel: 'Audiences' },
+    ]);
+
+    const form = await call(
+      experimentsLoader,
+      new Request(
+        new URL(
+          '/admin-panel/experiments?process=descriptor-experiments&implementation=score-articles-per-descriptor&modal=add',
+          origin(),
+        ),
+        { headers: { cookie } },
+      ),
+    );
+    const options = (form.data as ExperimentsPage).options!;
+    expect(options.datasets.filter((dataset) => dataset.name.startsWith(name))).toEqual([
+      { id: newer.id, name: `${name} (Audiences)` },
+    ]);
+    expect(options.thresholdWords).toMatch(/^It does not change the labels/);
   });
 });

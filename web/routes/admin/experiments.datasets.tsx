@@ -16,20 +16,18 @@ import { refusal } from '#web/lib/refusal.server';
 export const meta: MetaFunction = () => [{ title: 'Experiment datasets · Cluefeed admin' }];
 export const headers = privatePageHeaders;
 
-/** What each group freezes, in the operator's words. */
-const GROUP_WORDS: Record<Experiments.DatasetGroup, string> = {
-  first_layer_descriptor: 'articles, audiences and their scored pools',
-  first_layer_user: "articles, readers' clues and their scored pools",
-  content_layer: 'articles and their stories',
-  pipeline: 'articles, audiences, readers, pools and stories',
-};
-
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   return {
-    datasets: await Experiments.datasets(),
+    datasets: Experiments.datasetsOnce(await Experiments.datasets()).map((dataset) => ({
+      ...dataset,
+      groupLabel: Experiments.GROUP_WORDS[dataset.group].label,
+    })),
     limit: Experiments.DATASET_LIMITS.articles,
-    groups: Experiments.DATASET_GROUPS.map((group) => ({ group, words: GROUP_WORDS[group] })),
+    groups: Experiments.DATASET_GROUPS.map((group) => ({
+      group,
+      ...Experiments.GROUP_WORDS[group],
+    })),
   };
 }
 
@@ -88,17 +86,19 @@ export default function ExperimentDatasets() {
           <option value="" disabled>
             Choose a group
           </option>
-          {groups.map(({ group }) => (
+          {groups.map(({ group, label }) => (
             <option key={group} value={group}>
-              {group}
+              {label}
             </option>
           ))}
         </select>
         <dl className="dataset-groups">
-          {groups.map(({ group, words }) => (
+          {groups.map(({ group, label, holds }) => (
             <div key={group}>
-              <dt>{group}</dt>
-              <dd>{words}</dd>
+              <dt>
+                {label} <span className="dataset-group__code">({group})</span>
+              </dt>
+              <dd>{holds}</dd>
             </div>
           ))}
         </dl>
@@ -111,7 +111,7 @@ export default function ExperimentDatasets() {
           max={limit}
           defaultValue={typed?.articles || '100'}
         />
-        <button type="submit" name="intent" value="freeze" disabled={busy}>
+        <button type="submit" name="intent" value="freeze" className="button" disabled={busy}>
           Freeze dataset
         </button>
       </Form>
@@ -137,7 +137,7 @@ export default function ExperimentDatasets() {
               {datasets.map((dataset) => (
                 <tr key={dataset.id}>
                   <td>{dataset.name}</td>
-                  <td>{dataset.group}</td>
+                  <td>{dataset.groupLabel}</td>
                   <td>{dataset.articles}</td>
                   <td>{dataset.descriptors}</td>
                   <td>{dataset.users}</td>

@@ -9,6 +9,7 @@ import * as Experiments from '#core/experiments';
 import * as Scoring from '#core/scoring';
 import { requireAdmin } from '#web/lib/admin.server';
 import { readForm } from '#web/lib/api.server';
+import { runnable, whyModelCannotRun } from './model-readiness.server';
 
 /**
  * A prompt is at most 20,000 characters; url-encoded, any of them may take 9 bytes, so the
@@ -36,21 +37,25 @@ import type {
 
 const EMBEDDING_KINDS: Experiments.Kind[] = ['embed', 'cluster'];
 
-const implementationView = ({
+const implementationView = (implementation: Experiments.Implementation): ImplementationView => {
+  const { id, name, kind, fields, managesPrompts, info } = implementation;
+  return {
+    id,
+    name,
+    words: Experiments.implementationWords(implementation),
+    kind,
+    fields,
+    managesPrompts,
+    info,
+  };
+};
+
+/** The processes, each with what its experiments are for. */
+const PROCESS_CHOICES: Choice[] = Experiments.PROCESSES.map(({ id, name }) => ({
   id,
   name,
-  kind,
-  fields,
-  managesPrompts,
-  info,
-}: Experiments.Implementation): ImplementationView => ({
-  id,
-  name,
-  kind,
-  fields,
-  managesPrompts,
-  info,
-});
+  words: Experiments.PROCESS_WORDS[id],
+}));
 
 /** A process or implementation named by its id or (as the filter box sends it) its name. */
 function pick<T extends Choice>(choices: T[], wanted: string | null, what: string) {
@@ -96,10 +101,11 @@ async function settingChoices(implementation: Experiments.Implementation) {
     implementation.fields.includes('prompt') ? Experiments.prompts(implementation.id) : [],
   ]);
   const modelType = EMBEDDING_KINDS.includes(implementation.kind) ? 'embeddings' : 'gpt';
+  const { ready, notOffered } = runnable(models.filter((model) => model.modelType === modelType));
   return {
-    models: models
-      .filter((model) => model.modelType === modelType)
-      .map((model) => ({ id: model.id, name: `${model.provider} - ${model.model}` })),
+    models: ready.map((model) => ({ id: model.id, name: Ai.displayName(model) })),
+    notOffered,
+    thresholdWords: Experiments.thresholdWords(implementation.kind),
     prompts: prompts.map((prompt) => ({ id: prompt.id, name: prompt.title })),
   };
 }
@@ -125,9 +131,12 @@ export async function formOptions(
   const { steps: stepsMessage, ...messages } = Experiments.RUN_MESSAGES;
   return {
     ...own,
-    datasets: datasets
+    datasets: Experiments.datasetsOnce(datasets)
       .filter((dataset) => implementation.groups.includes(dataset.group))
-      .map((dataset) => ({ id: dataset.id, name: `${dataset.name} (${dataset.group})` })),
+      .map((dataset) => ({
+        id: dataset.id,
+        name: `${dataset.name} (${Experiments.GROUP_WORDS[dataset.group].label})`,
+      })),
     steps: stepChoices,
     preprocessTypes: Experiments.PREPROCESS_TYPES,
     concatenationTypes: Experiments.CONCATENATION_TYPES,
@@ -174,6 +183,8 @@ export type ExperimentsPage = {
   preview?: Experiments.RunView;
   /** The previewed run can be promoted: a successful run that scores articles. */
   promotable: boolean;
+  /** Why a successful scoring run is not offered for promotion (already production's, or its model cannot run). */
+  notPromotable?: string;
   /** The promote question is open (`&promote=1`, a promotable run only). */
   promoting: boolean;
   /** While it is: what production scores with now, and its revision (the promote is conditioned on it). */
@@ -195,7 +206,7 @@ export async function experimentsLoader(request: Request) {
   await requireAdmin(request);
   const query = new URL(request.url).searchParams;
   const page: ExperimentsPage = {
-    processes: Experiments.PROCESSES,
+    processes: PROCESS_CHOICES,
     active: await Experiments.activeExperiments(),
     state: {},
     implementations: [],
@@ -216,7 +227,11 @@ export async function experimentsLoader(request: Request) {
     }
     page.state = state;
     page.process = screen.process;
-    page.implementations = screen.choices.map(({ id, name }) => ({ id, name }));
+    page.implementations = screen.choices.map((choice) => ({
+      id: choice.id,
+      name: choice.name,
+      words: Experiments.implementationWords(choice),
+    }));
     page.implementation = implementation && implementationView(implementation);
     if (!implementation) return page;
     const runId = query.get('run');
@@ -232,7 +247,10 @@ export async function experimentsLoader(request: Request) {
     page.runs = runs && { ...runs, runs: runs.runs.map(rowOf) };
     page.prompts = prompts?.map(promptRow);
     page.preview = editing ? undefined : preview;
-    page.promotable = preview?.status === 'Success' && Experiments.isPromotable(implementation);
+    const scoredArticles =
+      preview?.status === 'Success' && Experiments.isPromotable(implementation);
+    page.notPromotable = scoredArticles ? await whyNotPromotable(preview) : undefined;
+    page.promotable = scoredArticles && !page.notPromotable;
     page.promoting = query.get('promote') === '1' && page.promotable;
     if (page.promoting) page.production = await productionNow();
     if (opensForm) {
@@ -248,6 +266,42 @@ export async function experimentsLoader(request: Request) {
     if (!isVisibleError(error)) throw error;
     return data({ ...page, problem: error.message }, { status: error.status });
   }
+}
+
+/** A run (or a step of its chain) naming a model that cannot run here is refused, not queued to fail. */
+async function refuseModelsThatCannotRun(runId: string): Promise<void> {
+  const run = await Experiments.run(runId);
+  if (!run) return;
+  const ids = [run.input, ...(run.input.steps ?? [])].flatMap((step) =>
+    step.expGptModelId ? [step.expGptModelId] : [],
+  );
+  for (const model of await Promise.all([...new Set(ids)].map((modelId) => Ai.byId(modelId)))) {
+    const why = model && whyModelCannotRun(model);
+    if (why) {
+      throw new VisibleError(
+        'experiments.model_cannot_run',
+        `${Ai.displayName(model)} cannot run here: ${why}`,
+        400,
+      );
+    }
+  }
+}
+
+/** Why a successful scoring run's prompt and model are not offered for promotion, if they are not. */
+async function whyNotPromotable(run: Experiments.RunView): Promise<string | undefined> {
+  const { expPromptId, expGptModelId } = run.input;
+  const [setup, model] = await Promise.all([
+    Scoring.productionSetup().catch((error: unknown) => {
+      if (error instanceof Ai.AiNotConfigured) return undefined;
+      throw error;
+    }),
+    expGptModelId ? Ai.byId(expGptModelId) : undefined,
+  ]);
+  if (setup?.prompt.id === expPromptId && setup?.model.id === expGptModelId) {
+    return `${Scoring.PRODUCTION_MESSAGES.already}.`;
+  }
+  const why = model && whyModelCannotRun(model);
+  return why && `${Ai.displayName(model)} cannot score in production here: ${why}.`;
 }
 
 /** Production's scoring setup in words, and its revision. */
@@ -356,6 +410,7 @@ export async function experimentsAction(request: Request) {
     }
     switch (verb) {
       case 'execute': {
+        await refuseModelsThatCannotRun(id);
         const run = await Experiments.executeRun({ id, systemUserId });
         return { intent, message: `Run ${run.name} queued` } satisfies ActionResult;
       }

@@ -116,6 +116,28 @@ describe('the address chooses what the screen shows', () => {
     ]);
   });
 
+  it('explains each process and implementation in words, and what a threshold does for each kind', async () => {
+    const start = await page('');
+    expect(start.processes.find(({ id }) => id === 'descriptor-experiments')?.words).toMatch(
+      /^Experiments for audiences \(called descriptors here\)/,
+    );
+    expect(start.processes.every((process) => Boolean(process.words))).toBe(true);
+    const chosen = await page('?process=descriptor-experiments');
+    expect(
+      chosen.implementations.find(({ name }) => name === 'Chaining per Descriptor')?.words,
+    ).toBe(
+      'Runs several steps one after another for each audience, each step reading what the one before passed on.',
+    );
+    expect(chosen.implementations.every((choice) => Boolean(choice.words))).toBe(true);
+    expect((await page(SCORE)).implementation?.words).toMatch(/^Asks the model how relevant/);
+    const embedding = await page(
+      '?process=descriptor-experiments&implementation=embeddings-per-descriptor&modal=add',
+    );
+    expect(embedding.options?.thresholdWords).toBe(
+      "An item is 'Above threshold' when its similarity to the clues is at least this. Left empty: 0.5.",
+    );
+  });
+
   it('takes names from the filter boxes and keeps ids in the address; a new process clears the implementation', async () => {
     const byName = await get(
       '?shownProcess=descriptor-experiments&process=Descriptor+experiments&implementation=Score+Articles+per+Descriptor',

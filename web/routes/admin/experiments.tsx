@@ -1,5 +1,5 @@
 // Experiments: the active experiment processes (reloaded every 10 s), a process and an
-// implementation chosen by filterable, clearable boxes, then its runs (10 a page, preview,
+// implementation chosen by filterable, clearable boxes or from a list that explains each, then its runs (10 a page, preview,
 // add / edit, execute, duplicate, compare, promote) or its prompts. Everything the screen shows
 // is named by its URL, so each step works without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -15,7 +15,7 @@ import {
 import { RunForm } from '#web/components/experiments/run-form';
 import { RunPreview } from '#web/components/experiments/run-preview';
 import { RunsTable, RunsTools } from '#web/components/experiments/runs-table';
-import { Selectors } from '#web/components/experiments/selectors';
+import { ChoiceList, Selectors } from '#web/components/experiments/selectors';
 import { privatePageHeaders } from '#web/lib/cache';
 import { experimentsHref, type Tab } from '#web/lib/experiment-paths';
 import {
@@ -73,6 +73,12 @@ export default function Experiments() {
         process={page.process}
         implementation={implementation}
       />
+      <ChoiceList
+        processes={page.processes}
+        implementations={page.implementations}
+        process={page.process}
+        implementation={implementation}
+      />
       {page.process && !implementation && <RunsTools state={state} />}
       {implementation && (
         <>
@@ -94,6 +100,7 @@ export default function Experiments() {
           run={page.preview}
           state={state}
           promotable={page.promotable}
+          notPromotable={page.notPromotable}
           promoting={page.promoting}
           production={page.production}
         />

@@ -9,7 +9,7 @@ import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
 import { createAudience } from '#tests/integration/factories';
 import { loader } from './outbox.message';
-import { loader as pageLoader } from './outbox';
+import { loader as pageLoader, OUTBOX_PAGE_SIZE } from './outbox';
 
 async function storedMessage(html: string): Promise<string> {
   const id = ulid();
@@ -85,5 +85,45 @@ describe('the Outbox page', () => {
     expect(sent?.copyId).toEqual(expect.any(String));
     const framed = await served(sent!.copyId!);
     expect(await framed.text()).toContain('Confirm my subscription');
+  });
+});
+
+describe('the Outbox pages', () => {
+  async function page(search: string) {
+    const { cookie } = await signedInAdmin();
+    const request = new Request(`http://localhost:3000/admin-panel/outbox${search}`, {
+      headers: { Cookie: cookie },
+    });
+    return pageLoader({ request, params: {}, context: {} });
+  }
+
+  it("shows ten e-mails a page, newest first, the next page continuing where it stopped, or one recipient's", async () => {
+    const audience = await createAudience();
+    const addresses: string[] = [];
+    for (let n = 0; n < OUTBOX_PAGE_SIZE + 2; n += 1) {
+      addresses.push(`paged-${n}-${ulid().toLowerCase()}@example.org`);
+      await Subscribers.subscribe({ email: addresses[n]!, audienceId: audience.id });
+    }
+    const first = await page('');
+    expect(first.rows).toHaveLength(OUTBOX_PAGE_SIZE);
+    expect(first.page).toBe(1);
+    expect(first.pages).toBeGreaterThanOrEqual(2);
+    const second = await page('?page=2');
+    expect(second.page).toBe(2);
+    const firstKeys = new Set(first.rows.map((row) => row.key));
+    expect(second.rows.some((row) => firstKeys.has(row.key))).toBe(false);
+    expect(second.rows[0]!.at <= first.rows.at(-1)!.at).toBe(true);
+
+    // One recipient's e-mails, whatever page they were on.
+    const oldest = await page(`?to=${encodeURIComponent(addresses[0]!.toUpperCase())}`);
+    expect(oldest.rows.map((row) => row.to)).toEqual([addresses[0]]);
+    expect(oldest).toMatchObject({ page: 1, pages: 1, to: addresses[0]!.toUpperCase() });
+  });
+
+  it('refuses a page that is not a whole number from 1 with a 400, and one past the end with a 404', async () => {
+    for (const bad of ['0', '-1', 'two', '1.5']) {
+      await expect(page(`?page=${bad}`)).rejects.toMatchObject({ status: 400 });
+    }
+    await expect(page('?page=9999')).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -1,19 +1,22 @@
-// Outbox: every e-mail the product queued, newest first, with its delivery state from the outbox
-// records, and beside it the copy the local SMTP sink received, rendered, where there is one.
+// Outbox: every e-mail the product queued, newest first and ten a page (or those to a recipient),
+// with its delivery state from the outbox records, and the copy the local SMTP sink received,
+// rendered when asked for.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { useLoaderData, useRevalidator } from '@remix-run/react';
+import { Form, Link, useLoaderData, useRevalidator } from '@remix-run/react';
 import { useEffect } from 'react';
 import { config } from '#core/config';
 import { readMessages, type StoredMessage } from '#core/mail';
 import * as Outbox from '#core/outbox';
 import { When } from '#web/components/when';
 import { requireAdmin } from '#web/lib/admin.server';
-import { privatePageHeaders } from '#web/lib/cache';
+import { notFound, privatePageHeaders } from '#web/lib/cache';
 
 export const meta: MetaFunction = () => [{ title: 'Outbox · Cluefeed admin' }];
 export const headers = privatePageHeaders;
 
 const SHOWN = 100;
+/** A page holds this many e-mails, so the page stays short on a phone. */
+export const OUTBOX_PAGE_SIZE = 10;
 /** While an e-mail is on its way the page reloads its data this often. */
 const REFRESH_MS = 2_000;
 
@@ -30,8 +33,20 @@ type Row = {
   copyId?: string;
 };
 
+/** The page asked for by `?page=` (1 first); anything but a positive whole number is refused. */
+function pageAsked(request: Request): number {
+  const asked = new URL(request.url).searchParams.get('page');
+  if (asked === null) return 1;
+  if (!/^[1-9]\d{0,3}$/.test(asked)) {
+    throw new Response('The page must be a whole number from 1.', { status: 400 });
+  }
+  return Number(asked);
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
+  const page = pageAsked(request);
+  const to = (new URL(request.url).searchParams.get('to') ?? '').trim().slice(0, 254);
   const dir = config().MAIL_DIR;
   const [emails, copies] = await Promise.all([
     Outbox.recent({ limit: SHOWN }),
@@ -66,7 +81,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
     });
   }
   rows.sort((a, b) => b.at.localeCompare(a.at));
-  return { rows: rows.slice(0, SHOWN), sink: Boolean(dir) };
+  const shown = rows
+    .slice(0, SHOWN)
+    .filter((row) => !to || row.to.toLowerCase().includes(to.toLowerCase()));
+  const pages = Math.max(1, Math.ceil(shown.length / OUTBOX_PAGE_SIZE));
+  if (page > pages) throw notFound();
+  const start = (page - 1) * OUTBOX_PAGE_SIZE;
+  return {
+    rows: shown.slice(start, start + OUTBOX_PAGE_SIZE),
+    page,
+    pages,
+    to,
+    sink: Boolean(dir),
+  };
+}
+
+/** The Outbox's address for a page, keeping the recipient searched for. */
+function pageHref(page: number, to: string) {
+  const search = new URLSearchParams({
+    ...(to && { to }),
+    ...(page > 1 && { page: String(page) }),
+  });
+  return search.size ? `/admin-panel/outbox?${search}` : '/admin-panel/outbox';
 }
 
 function DeliveryState({ state }: { state: NonNullable<Row['state']> }) {
@@ -99,7 +135,7 @@ function DeliveryState({ state }: { state: NonNullable<Row['state']> }) {
 }
 
 export default function OutboxPage() {
-  const { rows, sink } = useLoaderData<typeof loader>();
+  const { rows, page, pages, to, sink } = useLoaderData<typeof loader>();
   const { revalidate, state } = useRevalidator();
   const onTheirWay = rows.some(
     (row) => row.state?.status === 'queued' || row.state?.status === 'sending',
@@ -114,9 +150,24 @@ export default function OutboxPage() {
       <h1>Outbox</h1>
       <p>
         Every e-mail the product queued, newest first, with its delivery state.
-        {sink && ' Sent e-mails show the copy the local SMTP sink received.'}
+        {sink && ' Open a sent e-mail to see the copy the local SMTP sink received.'}
       </p>
-      {rows.length === 0 && <p className="notice">No e-mails yet.</p>}
+      {pages > 1 && (
+        <p>
+          Page {page} of {pages}
+        </p>
+      )}
+      <Form method="get" role="search" className="user-search">
+        <label htmlFor="outbox-to">Recipient</label>
+        <input id="outbox-to" type="search" name="to" defaultValue={to} maxLength={254} />
+        <button type="submit" className="button">
+          Find
+        </button>
+        {to && <Link to="/admin-panel/outbox">Show all</Link>}
+      </Form>
+      {rows.length === 0 && (
+        <p className="notice">{to ? 'No e-mails to this recipient.' : 'No e-mails yet.'}</p>
+      )}
       {rows.map((row) => (
         <article key={row.key} className="outbox-message" data-status={row.state?.status}>
           <h2>{row.subject}</h2>
@@ -127,17 +178,27 @@ export default function OutboxPage() {
             {row.state ? <DeliveryState state={row.state} /> : 'Sent outside the outbox'}
           </p>
           {row.copyId && (
-            <iframe
-              title={`E-mail: ${row.subject}`}
-              src={`/admin-panel/outbox/${encodeURIComponent(row.copyId)}`}
-              // No scripts, no same origin; links open new tabs that leave the sandbox, so a
-              // confirmation link is followed with a click.
-              sandbox="allow-popups allow-popups-to-escape-sandbox"
-              loading="lazy"
-            />
+            // Closed, the frame is not rendered, so its lazy copy is fetched only when opened.
+            <details className="outbox-message__copy">
+              <summary>Show the e-mail</summary>
+              <iframe
+                title={`E-mail: ${row.subject}`}
+                src={`/admin-panel/outbox/${encodeURIComponent(row.copyId)}`}
+                // No scripts, no same origin; links open new tabs that leave the sandbox, so a
+                // confirmation link is followed with a click.
+                sandbox="allow-popups allow-popups-to-escape-sandbox"
+                loading="lazy"
+              />
+            </details>
           )}
         </article>
       ))}
+      {pages > 1 && (
+        <nav className="pager" aria-label="Pages">
+          {page > 1 && <Link to={pageHref(page - 1, to)}>Previous page</Link>}
+          {page < pages && <Link to={pageHref(page + 1, to)}>Next page</Link>}
+        </nav>
+      )}
     </section>
   );
 }

@@ -51,7 +51,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     sendAt: issue.sendAt,
     startedAt: issue.startedAt,
     doneAt: issue.doneAt,
-    processId: issue.processId,
+    /** Sent by a 'Send newsletters' run (a schedule's issue, or a campaign once it started). */
+    byProcess: Boolean(issue.processId),
     figures: {
       recipients: issue.recipients ?? 0,
       queued: issue.queued ?? 0,
@@ -125,11 +126,11 @@ export default function CampaignIssue() {
             </dd>
           </>
         )}
-        {issue.processId && (
+        {issue.byProcess && (
           <>
-            <dt>Process</dt>
+            <dt>Sent by</dt>
             <dd>
-              'Send newsletters' {issue.processId} (see{' '}
+              A &apos;Send newsletters&apos; run (its last runs are on{' '}
               <Link to="/admin-panel/content-automations">Content Automations</Link>)
             </dd>
           </>

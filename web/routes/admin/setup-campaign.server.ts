@@ -104,7 +104,13 @@ export async function campaignAction(request: Request) {
     const intent = form.get('intent');
     if (intent !== 'campaign-preview' && intent !== 'send-test' && intent !== 'campaign-schedule')
       throw new VisibleError('input.invalid', 'This action is not known', 400);
-    const campaign = await Newsletter.checkCampaign(windowOf(values));
+    const checked = await Newsletter.checkCampaign(windowOf(values));
+    // Sent now, a window that ends later (the form's end is the next whole minute) ends at the send.
+    const sendsNow = intent === 'campaign-schedule' && !values.sendAt;
+    const campaign =
+      sendsNow && Date.parse(checked.to) > Date.now()
+        ? { ...checked, to: new Date().toISOString() }
+        : checked;
     switch (intent) {
       case 'campaign-preview': {
         const preview = await Newsletter.previewCampaign(campaign, {

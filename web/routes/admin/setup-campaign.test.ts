@@ -166,6 +166,27 @@ describe('the Setup campaign page', () => {
     });
   });
 
+  it("sent now with the form's window (ending at the next whole minute), ends the window at the send, and shows no internal id", async () => {
+    const next = new Date(Math.ceil((Date.now() + 1) / 60_000) * 60_000).toISOString().slice(0, 16);
+    const form = await campaignForm({ to: next, intent: 'campaign-schedule' });
+    const answer = await call(action, await post(form));
+    expect(answer).toMatchObject({ status: 302, location: `${PATH}/${form.id}` });
+    const issue = (await Newsletter.issueById(form.id))!;
+    expect(Date.parse(issue.to)).toBeLessThanOrEqual(Date.parse(issue.sendAt!));
+    expect(Date.parse(issue.to)).toBeLessThanOrEqual(Date.now());
+
+    const { cookie } = await signedInAdmin();
+    const page = await call(
+      issueLoader,
+      new Request(`http://localhost:3000${PATH}/${form.id}`, { headers: { Cookie: cookie } }),
+      { id: form.id },
+    );
+    expect(page.data).toMatchObject({ byProcess: true });
+    // The campaign's own id is its address; no other internal id (its process's) is shown.
+    const shown = JSON.stringify(page.data).replaceAll(form.id, '');
+    expect(shown).not.toMatch(/\b[0-9A-HJKMNP-TV-Z]{26}\b/);
+  });
+
   it('frames the preview of an unknown subscriber as a message, under its own strict policy', async () => {
     const form = await campaignForm({ subscriberEmail: 'nobody@example.org' });
     const { cookie } = await signedInAdmin();

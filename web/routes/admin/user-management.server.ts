@@ -28,9 +28,24 @@ const row = ({ id, name, email, status, isActive, createdAt, invitedAt }: Users.
 export function landingVariants() {
   const start = new URL('/get-started', config().PUBLIC_URL).toString();
   return [
-    { id: 'default', label: 'Default', url: start },
-    { id: 'sp', label: 'Show pointers (vus=sp)', url: `${start}?vus=sp` },
-    { id: 'ip', label: 'Interactive prompt (vus=ip)', url: `${start}?vus=ip` },
+    {
+      id: 'default',
+      label: 'Default',
+      description: 'Get started as every visitor does: sentence starters the reader completes.',
+      url: start,
+    },
+    {
+      id: 'sp',
+      label: 'Show pointers',
+      description: 'Each sentence starter lists example clues the reader can pick.',
+      url: `${start}?vus=sp`,
+    },
+    {
+      id: 'ip',
+      label: 'Interactive prompt',
+      description: 'The reader describes themselves to the assistant, in a conversation.',
+      url: `${start}?vus=ip`,
+    },
   ];
 }
 

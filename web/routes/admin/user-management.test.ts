@@ -264,3 +264,20 @@ describe('the invitation starts from the house template', () => {
     expect((await pageAt('')).invitationBody).toBeUndefined();
   });
 });
+
+describe('the landing pages an invitation offers', () => {
+  it('are named in words, each with what it is, and no URL parameter in its name', async () => {
+    const user = await Users.create({ name: 'Landing Reader', email: email() });
+    const { variants } = await pageAt(`?invite=${user.id}`);
+    expect(variants.map(({ id, label }) => [id, label])).toEqual([
+      ['default', 'Default'],
+      ['sp', 'Show pointers'],
+      ['ip', 'Interactive prompt'],
+    ]);
+    for (const variant of variants) {
+      expect(variant.label).not.toMatch(/vus=/);
+      expect(variant.description.length).toBeGreaterThan(20);
+    }
+    expect(variants.find(({ id }) => id === 'sp')?.url).toMatch(/\/get-started\?vus=sp$/);
+  });
+});
