@@ -434,11 +434,18 @@ export async function initializeThread(
       message.create(opening).commit(),
     ],
   ).go();
-  const suggestions =
-    story && input.category === 'positive_feeback_on_article'
-      ? Ai.storyChips(story, clues, STORY_CHIPS)
-      : [];
+  const suggestions = storySuggestions({ category: input.category, story, currentClues: clues });
   return { threadId, messages: [shown(opening)], suggestions };
+}
+
+/**
+ * A feedback thread's clue chips, the same each time they are asked for (the feed shows them
+ * again after a like posted without JavaScript): a liked story's, none for a disliked one.
+ */
+export function storySuggestions(thread: Pick<Thread, 'category' | 'story' | 'currentClues'>) {
+  return thread.story && thread.category === 'positive_feeback_on_article'
+    ? Ai.storyChips(thread.story, thread.currentClues ?? [], STORY_CHIPS)
+    : [];
 }
 
 /**

@@ -19,7 +19,7 @@ test.describe("the feed's side panel and the browser's Back", () => {
     await hydrated(page);
 
     await page.getByRole('button', { name: 'I want to change some of my clues' }).click();
-    const panel = page.getByRole('complementary', { name: 'Change your clues' });
+    const panel = page.getByRole('dialog', { name: 'Change your clues' });
     await expect(panel).toBeVisible();
     await panel.getByLabel('Your message').fill('I also follow zero-knowledge rollups');
     await panel.getByRole('button', { name: 'Send' }).click();

@@ -63,12 +63,12 @@ test("the feed's filter, 'Load more' and side panel work without JavaScript", as
   // The side panel: a conversation named in the URL; a message sent; closed.
   await page.getByRole('button', { name: 'I want to change some of my clues' }).click();
   await expect(page).toHaveURL(/thread=/);
-  const panel = page.getByRole('complementary', { name: 'Change your clues' });
+  const panel = page.getByRole('dialog', { name: 'Change your clues' });
   await panel.getByLabel('Your message').fill('I also follow restaking');
   await panel.getByRole('button', { name: 'Send' }).click();
   await expect(panel.getByRole('log')).toContainText('I also follow restaking');
   await panel.getByRole('link', { name: /^Close/ }).click();
   await expect(page).not.toHaveURL(/thread=/);
-  await expect(page.getByRole('complementary', { name: 'Change your clues' })).toHaveCount(0);
+  await expect(page.getByRole('dialog', { name: 'Change your clues' })).toHaveCount(0);
   await retireReader(reader.user.id);
 });

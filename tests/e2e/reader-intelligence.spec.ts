@@ -125,7 +125,7 @@ for (const width of WIDTHS) {
     // 3. "Stop showing me Solana stories": understood, applied, and after the rebuild no Solana
     // story is above Moderately Relevant.
     await page.getByRole('button', { name: 'I want to change some of my clues' }).click();
-    const panel = page.getByRole('complementary', { name: 'Change your clues' });
+    const panel = page.getByRole('dialog', { name: 'Change your clues' });
     await panel.getByLabel('Your message').fill('stop showing me Solana stories');
     await panel.getByRole('button', { name: 'Send' }).click();
     await expect(panel.getByRole('log')).toContainText('Stop showing: Solana');

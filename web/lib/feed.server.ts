@@ -1,5 +1,5 @@
 // The reader's feed page (spec: Feed, Feed feedback): what its loader reads and what its actions
-// do. Reading a page is one Query of the reader's feed list (core/feed); the reader's record,
+// do (posted without JavaScript, each is answered by a redirect: POST/redirect/GET). Reading a page is one Query of the reader's feed list (core/feed); the reader's record,
 // read by their session, carries the list's counts and the image toggle. The side panel's
 // conversation is named in the URL (`?thread=`), so it works without JavaScript and Back closes it.
 import * as v from 'valibot';
@@ -123,6 +123,38 @@ export async function panelOf(
 }
 
 const cluesOf = (user: Users.User) => (user.descriptors ?? []).map((d) => d.clue);
+
+/** The story a feedback posted without JavaScript was about, named in the URL after its redirect. */
+const ArticleId = v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/));
+
+/**
+ * What a like, a dislike or a chip posted without JavaScript answered, read again after its
+ * redirect (`?feedback=` / `?thanked=`): the reader's own feedback on the story (its kind: the
+ * list is rebuilt with it only later), and the conversation it opened with its chips, or the
+ * chip's thanks. Nothing for a story they gave no feedback on.
+ */
+export async function answeredFeedback(
+  user: Users.User,
+  url: URL,
+): Promise<(Feed.Feedback & { answer?: ActionResult }) | undefined> {
+  const thanked = url.searchParams.get('thanked');
+  const articleId = url.searchParams.get('feedback') ?? thanked;
+  if (!v.is(ArticleId, articleId)) return undefined;
+  const { data } = await Feed.FeedbackEntity.get({ userId: user.id, articleId }).go({
+    consistent: true,
+  });
+  if (!data) return undefined;
+  const { kind, threadId } = data;
+  if (thanked) return { articleId, kind, answer: { intent: 'add-clue', articleId } };
+  const thread = threadId ? await ownThread(user.id, threadId).catch(() => undefined) : undefined;
+  if (!thread) return { articleId, kind };
+  const chips = [Assistant.CHAT_CHIP, ...Assistant.storySuggestions(thread)];
+  return {
+    articleId,
+    kind,
+    answer: { intent: 'feedback', articleId, kind, threadId: thread.id, chips },
+  };
+}
 
 const Intent = v.picklist(
   [

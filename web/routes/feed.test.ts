@@ -47,16 +47,25 @@ async function readerWithFeed(clue: string) {
 
 const get = (path: string, cookie?: string) =>
   request(`${ORIGIN}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
-const post = (fields: Record<string, string>, cookie?: string, origin: string | null = ORIGIN) =>
-  request(`${ORIGIN}/feed`, {
+const post = (
+  fields: Record<string, string>,
+  cookie?: string,
+  origin: string | null = ORIGIN,
+  path = '/feed',
+  extra: Record<string, string> = {},
+) =>
+  request(`${ORIGIN}${path}`, {
     method: 'POST',
     body: new URLSearchParams(fields).toString(),
     headers: {
       'Content-Type': 'application/x-www-form-urlencoded',
       ...(origin && { Origin: origin }),
       ...(cookie && { Cookie: cookie }),
+      ...extra,
     },
   });
+/** The browser's own form post (no JavaScript), as its Fetch Metadata says. */
+const DOCUMENT_POST = { 'Sec-Fetch-Mode': 'navigate' };
 
 type FeedData = {
   stories: { articleId: string }[];
@@ -163,6 +172,90 @@ describe('the feed for two readers', () => {
     const threadId = new URL(opened.location!, ORIGIN).searchParams.get('thread')!;
     const panel = (await call(loader, get(opened.location!, ada.cookie))).data as FeedData;
     expect(panel.panel?.threadId).toBe(threadId);
+  });
+
+  it('answers a form posted without JavaScript with a redirect; the page it leads to shows the feedback as given', async () => {
+    const ada = await readerWithFeed('I research MEV');
+    const story = await createArticle({
+      title: 'Restaking protocols add slashing insurance',
+      summary: 'EigenLayer operators and restaking protocols weigh slashing insurance.',
+    });
+    const [listed] = ada.articles;
+    const path = '/feed?rating=Very+Relevant&rating=Quite+Relevant&thread=x';
+    for (const [articleId, kind] of [
+      [listed!.id, 'like'],
+      [story.id, 'like'],
+    ] as const) {
+      const answer = await call(
+        action,
+        post({ intent: 'feedback', articleId, kind }, ada.cookie, ORIGIN, path, DOCUMENT_POST),
+      );
+      expect(answer.status).toBe(302);
+      expect(answer.location).toBe(
+        `/feed?rating=Very+Relevant&rating=Quite+Relevant&feedback=${articleId}`,
+      );
+    }
+    // The story in the list shows the like before the list is rebuilt with it.
+    const page = await call(loader, get(`/feed?feedback=${listed!.id}`, ada.cookie));
+    const shown = page.data as {
+      stories: { articleId: string; feedback?: string }[];
+      feedback?: { intent: string; kind: string; chips: string[] };
+    };
+    expect(shown.stories.find((item) => item.articleId === listed!.id)?.feedback).toBe('like');
+    expect(shown.feedback).toMatchObject({
+      intent: 'feedback',
+      articleId: listed!.id,
+      kind: 'like',
+    });
+    // A liked story's chips are those its conversation started with.
+    const again = (await call(loader, get(`/feed?feedback=${story.id}`, ada.cookie))).data as {
+      feedback?: { chips: string[]; threadId: string };
+    };
+    expect(again.feedback?.chips[0]).toBe('Let me chat with the assistant');
+    expect(again.feedback?.chips.length).toBeGreaterThan(1);
+    const chip = again.feedback!.chips[1]!;
+    const thanked = await call(
+      action,
+      post(
+        { intent: 'add-clue', articleId: story.id, kind: 'like', clue: chip },
+        ada.cookie,
+        ORIGIN,
+        '/feed',
+        DOCUMENT_POST,
+      ),
+    );
+    expect(thanked).toMatchObject({ status: 302, location: `/feed?thanked=${story.id}` });
+    expect(
+      ((await call(loader, get(thanked.location!, ada.cookie))).data as { feedback?: unknown })
+        .feedback,
+    ).toEqual({ intent: 'add-clue', articleId: story.id });
+    // Undo and the image toggle: the same page again.
+    expect(
+      await call(
+        action,
+        post(
+          { intent: 'withdraw', articleId: story.id, kind: 'like' },
+          ada.cookie,
+          ORIGIN,
+          `/feed?feedback=${story.id}`,
+          DOCUMENT_POST,
+        ),
+      ),
+    ).toMatchObject({ status: 302, location: '/feed' });
+    // A story the reader gave no feedback on (now), or another reader's, shows nothing.
+    for (const query of [`feedback=${story.id}`, `thanked=${story.id}`, 'feedback=../x']) {
+      expect(
+        ((await call(loader, get(`/feed?${query}`, ada.cookie))).data as { feedback?: unknown })
+          .feedback,
+        query,
+      ).toBeUndefined();
+    }
+    // The page's own fetch still gets the answer itself.
+    const fetched = await call(
+      action,
+      post({ intent: 'feedback', articleId: story.id, kind: 'dislike' }, ada.cookie),
+    );
+    expect(fetched).toMatchObject({ status: 200, data: { intent: 'feedback', kind: 'dislike' } });
   });
 
   it('answers bad input with a 4xx and the reason, never a 500', async () => {

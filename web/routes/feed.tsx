@@ -3,8 +3,9 @@
 // with the assistant in a side panel, and their clues. Only for a reader with a session
 // (requireUser), and what they do not want as chips they can remove (ADR 0045). Every control
 // works without JavaScript: the filter is a GET form, 'Load more' a link, the panel a URL
-// (`?thread=`); with JavaScript, 'Load more' appends, feedback stays put and a disliked story
-// leaves the list at once, with Undo.
+// (`?thread=`), and a form posted is answered by a redirect (a reload never posts it again); with
+// JavaScript, 'Load more' appends, feedback stays put and a disliked story leaves the list at
+// once, with Undo.
 import {
   data,
   redirect,
@@ -34,6 +35,7 @@ import { readForm } from '#web/lib/api.server';
 import { privatePageHeaders } from '#web/lib/cache';
 import { FEED_TEXTS, FEEDBACK_BANNERS } from '#web/lib/feed-texts';
 import {
+  answeredFeedback,
   CHAT_FAILURES,
   chosenRatings,
   dislikedStories,
@@ -67,6 +69,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     throw data(error.message, { status: error.status, headers: NO_STORE });
   }
   const updated = url.searchParams.get('updated');
+  // A like or dislike posted without JavaScript: shown as given at once, before the list's rebuild.
+  const given = await answeredFeedback(user, url);
+  const stories = page.stories.map((story) =>
+    given && story.articleId === given.articleId ? { ...story, feedback: given.kind } : story,
+  );
   return data(
     {
       name: user.name,
@@ -80,13 +87,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ratings,
       options: ratingOptions(user),
       offset: Number(offset),
-      stories: page.stories,
+      stories,
       count: page.count,
       total: Object.values(Feed.countsOf(user)).reduce((sum, n) => sum + n, 0),
       panel: await panelOf(user.id, url.searchParams.get('thread'), {
         review: url.searchParams.get('chat') !== '1',
       }),
       updated: updated === 'clues' || updated === 'feed' ? updated : undefined,
+      feedback: given?.answer,
     },
     { headers: { ...headers, ...NO_STORE } },
   );
@@ -97,11 +105,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const withParams = (set: Record<string, string | undefined>) => {
     const next = new URLSearchParams(url.search);
-    for (const name of ['thread', 'chat', 'updated', 'index']) next.delete(name);
+    for (const name of [...ANSWER_PARAMS, 'index']) next.delete(name);
     for (const [name, value] of Object.entries(set)) if (value) next.set(name, value);
     const query = next.toString();
     return `/feed${query ? `?${query}` : ''}`;
   };
+  // A form the browser posted itself (no JavaScript), not the page's fetch: its answer is a page.
+  const documentPost = request.headers.get('Sec-Fetch-Mode') === 'navigate';
   let form = new URLSearchParams();
   try {
     form = await readForm(request);
@@ -113,9 +123,16 @@ export async function action({ request }: ActionFunctionArgs) {
         return redirect(withParams({ thread: result.threadId }), { headers });
       case 'apply':
         return redirect(withParams({ updated: result.banner }), { headers });
+      case 'feedback':
+        if (documentPost) return redirect(withParams({ feedback: result.articleId }), { headers });
+        break;
+      case 'add-clue':
+        if (documentPost) return redirect(withParams({ thanked: result.articleId }), { headers });
+        break;
       default:
-        return data(result, { headers: { ...headers, ...NO_STORE } });
+        if (documentPost) return redirect(withParams({}), { headers });
     }
+    return data(result, { headers: { ...headers, ...NO_STORE } });
   } catch (error) {
     if (!isVisibleError(error)) throw error;
     // On our side (5xx): the spec's words for the operation (§8), never the cause's.
@@ -181,7 +198,7 @@ export default function UserFeed() {
   const loadedUpTo = loaded.offset + stories.length;
   const params = (set: Record<string, string | undefined>) => {
     const next = new URLSearchParams(location.search);
-    for (const name of ['thread', 'chat', 'updated', 'offset']) next.delete(name);
+    for (const name of [...ANSWER_PARAMS, 'offset']) next.delete(name);
     for (const [name, value] of Object.entries(set)) if (value) next.set(name, value);
     const query = next.toString();
     return `/feed${query ? `?${query}` : ''}`;
@@ -265,7 +282,11 @@ export default function UserFeed() {
                   : FEED_TEXTS.noneWithRatings}
             </p>
           )}
-          {!loaded.panel && <FeedbackBanner answered={answered} panelHref={panelHref} />}
+          {/* Kept while the panel is open: the chip that opened it gets focus back (ADR 0051). */}
+          <FeedbackBanner
+            answered={(loaded.panel ? undefined : answered) ?? loaded.feedback}
+            panelHref={panelHref}
+          />
           {loadedUpTo < loaded.count && (
             <p className="feed__more">
               <Link
@@ -315,6 +336,9 @@ export default function UserFeed() {
     </div>
   );
 }
+
+/** What the URL says after an answer (the panel, a banner): dropped by the next move. */
+const ANSWER_PARAMS = ['thread', 'chat', 'updated', 'feedback', 'thanked'];
 
 const offsetParam = (loaded: { offset: number }) =>
   loaded.offset > 0 ? String(loaded.offset) : undefined;

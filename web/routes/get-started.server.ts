@@ -1,14 +1,16 @@
 // The get-started funnel's server side: the page's loader (the vus rule, who the invitation link
-// names, the sentence starters) and the funnel's calls, each authorised by the invitation token
-// the page was opened with: the verification step, signup, and the ip variant's assistant.
-import { redirect, type LoaderFunctionArgs } from '@remix-run/node';
+// names, the sentence starters), Welcome's 'Start' as a form (without JavaScript), and the
+// funnel's calls, each authorised by the invitation token the page was opened with: the
+// verification step, signup, and the ip variant's assistant.
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import * as v from 'valibot';
 import * as Assistant from '#core/assistant';
 import { isVisibleError, trackingFrom, VisibleError } from '#core/common';
 import { logger } from '#core/logs';
 import * as SentenceStarters from '#core/sentence-starters';
 import * as Users from '#core/users';
-import { handleApi, json, methodNotAllowed, readJson } from '#web/lib/api.server';
+import { handleApi, json, methodNotAllowed, readForm, readJson } from '#web/lib/api.server';
+import { requireSameSite } from '#web/lib/user.server';
 
 export const VARIANTS = ['', 'sp', 'ip'] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -37,17 +39,48 @@ export async function loadGetStarted({ request }: LoaderFunctionArgs) {
     throw redirect(`${url.pathname}${url.search}`);
   }
   const [starters, start] = await Promise.all([
-    variant === 'ip' ? [] : SentenceStarters.list(),
+    variant === 'ip' || linkProblem ? [] : SentenceStarters.list(),
     startingPoint(invited, draft, variant),
   ]);
-  return {
-    variant,
-    invited: invited && { name: invited.name, email: invited.email, status: invited.status },
-    linkProblem,
-    onboarded,
-    starters,
-    ...start,
-  };
+  return data(
+    {
+      variant,
+      invited: invited && { name: invited.name, email: invited.email, status: invited.status },
+      linkProblem: linkProblem?.message ?? null,
+      onboarded,
+      starters,
+      ...start,
+    },
+    { status: linkProblem?.status ?? 200 },
+  );
+}
+
+/**
+ * Welcome's 'Start' posted as a form (the page without JavaScript; with it, the page makes the
+ * same check itself): the invited reader is verified with the address the invitation was sent
+ * to, and the first step of their variant is the answer's redirect. A refusal is the page's error.
+ */
+export async function startFromInvitation({ request }: ActionFunctionArgs) {
+  requireSameSite(request);
+  const url = new URL(request.url);
+  try {
+    const form = await readForm(request);
+    if (form.get('intent') !== 'start') {
+      throw new VisibleError('input.invalid', 'Unknown action', 400);
+    }
+    const token = url.searchParams.get('user') ?? '';
+    const { user } = await Users.openInvitation(token);
+    await Users.checkSignupStatus({
+      token,
+      email: user.email,
+      tracking: trackingFrom(url.searchParams),
+    });
+  } catch (error) {
+    if (!isVisibleError(error)) throw error;
+    return data({ error: error.message }, { status: error.status });
+  }
+  url.searchParams.set('step', url.searchParams.get('vus') === 'ip' ? 'chat' : 'starters');
+  return redirect(`${url.pathname}${url.search}`);
 }
 
 /**
@@ -67,21 +100,30 @@ async function startingPoint(
 
 /**
  * The reader the link names (null for no link, a bad one, or one of a reader who signed up) and
- * their draft; for a link we signed that is replaced or expired, what the page says at once. A
- * reader who signed up is told so, with the way to sign in. A forged or malformed link is told
- * nothing until the verification step answers.
+ * their draft. A link that names nobody (forged, cut short, replaced or expired) is said to be
+ * not valid, with the status the page answers (ADR 0051): it tells its holder nothing about who
+ * is invited. A reader who signed up is told so, with the way to sign in.
  */
 async function invitation(token: string | null) {
-  const none = { invited: null, linkProblem: null, onboarded: null, draft: null };
-  if (!token || token.length > 500) return none;
+  const none = {
+    invited: null,
+    linkProblem: null as { message: string; status: number } | null,
+    onboarded: null,
+    draft: null,
+  };
+  if (token === null) return none;
+  const broken = (status: number) => ({
+    ...none,
+    linkProblem: { message: Users.SIGNUP_MESSAGES.invitationExpired, status },
+  });
+  if (!token || token.length > 500) return broken(400);
   try {
     const { user, draft } = await Users.openInvitation(token);
     return { ...none, invited: user, draft: draft ?? null };
   } catch (error) {
     if (!isVisibleError(error)) throw error;
     if (error.status === 409) return { ...none, onboarded: error.message };
-    if (error.status !== 410) return none;
-    return { ...none, linkProblem: Users.SIGNUP_MESSAGES.invitationExpired };
+    return broken(error.status === 410 ? 410 : 400);
   }
 }
 

@@ -4,7 +4,7 @@ import { config } from '#core/config';
 import * as Users from '#core/users';
 import { eventsNaming } from '#tests/integration/business-events';
 import { action } from './get-started.call';
-import { loader } from './get-started';
+import { action as pageAction, loader } from './get-started';
 
 const unique = () => ulid().toLowerCase();
 const BASE = 'http://localhost/get-started';
@@ -23,9 +23,12 @@ async function invited() {
 
 async function load(query: string) {
   try {
-    return {
-      data: await loader({ request: new Request(`${BASE}${query}`), params: {}, context: {} }),
-    };
+    const answer = await loader({
+      request: new Request(`${BASE}${query}`),
+      params: {},
+      context: {},
+    });
+    return { data: answer.data, status: answer.init?.status ?? 200 };
   } catch (thrown) {
     return { thrown: thrown as Response };
   }
@@ -68,22 +71,43 @@ describe('GET /get-started', () => {
     }
   });
 
-  it('names the invited user for a valid link, nobody for a missing or forged one, and tells a signed-up reader to sign in', async () => {
+  it('names the invited user for a valid link, nobody for a missing one, says a broken link is not valid, and tells a signed-up reader to sign in', async () => {
     const { user, token } = await invited();
     expect((await load(`?user=${token}`)).data?.invited).toEqual({
       name: user.name,
       email: user.email,
       status: 'Initial',
     });
-    expect((await load('')).data?.invited).toBeNull();
     expect((await load(`?user=${token}`)).data?.linkProblem).toBeNull();
-    for (const query of ['', `?user=${token.slice(0, -2)}xx`, `?user=${'a'.repeat(5000)}`]) {
-      expect((await load(query)).data).toMatchObject({
-        invited: null,
-        linkProblem: null,
-        onboarded: null,
+    // No link: the verification step, as the spec has it.
+    expect(await load('')).toMatchObject({
+      status: 200,
+      data: { invited: null, linkProblem: null, onboarded: null },
+    });
+    // A link that names nobody says so, with a 400 (nothing about who is invited).
+    for (const query of [
+      '?user=',
+      `?user=${token.slice(0, -2)}xx`,
+      '?user=not-a-token',
+      `?user=${'a'.repeat(5000)}`,
+    ]) {
+      expect(await load(query), query).toMatchObject({
+        status: 400,
+        data: {
+          invited: null,
+          linkProblem: 'This invitation link is not valid or has expired',
+          onboarded: null,
+          starters: [],
+        },
       });
     }
+    // A link replaced by a newer invitation: the same words, and the link is gone (410).
+    const replaced = await invited();
+    await Users.UserEntity.patch({ id: replaced.user.id }).set({ invitationVersion: 1 }).go();
+    expect(await load(`?user=${replaced.token}`)).toMatchObject({
+      status: 410,
+      data: { invited: null, linkProblem: 'This invitation link is not valid or has expired' },
+    });
     await Users.completeSignup({
       token,
       password: 'good pass 1',
@@ -152,6 +176,61 @@ describe('GET /get-started', () => {
       'assistant',
     ]);
     expect(data?.chat?.messages[1]?.bubbles).toEqual(['I collect generative art']);
+  });
+});
+
+describe("POST /get-started: Welcome's 'Start' without JavaScript", () => {
+  const start = (query: string, body = 'intent=start', origin = 'http://localhost') =>
+    pageAction({
+      request: new Request(`${BASE}${query}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: origin },
+        body,
+      }),
+      params: {},
+      context: {},
+    });
+  const answerOf = async (query: string, body?: string, origin?: string) => {
+    try {
+      const answer = await start(query, body, origin);
+      return 'init' in answer
+        ? { status: answer.init?.status ?? 200, data: answer.data }
+        : { status: answer.status, location: answer.headers.get('Location') };
+    } catch (thrown) {
+      return { status: (thrown as Response).status };
+    }
+  };
+
+  it("verifies the invited reader and redirects to their variant's first step", async () => {
+    const { user, token } = await invited();
+    expect(await answerOf(`?utm=mail&user=${token}`)).toEqual({
+      status: 302,
+      location: `/get-started?utm=mail&user=${token}&step=starters`,
+    });
+    const stored = await Users.byId(user.id);
+    expect(stored?.status).toBe('Verified');
+    expect(stored?.utm).toBe('mail');
+    const ip = await invited();
+    expect(await answerOf(`?user=${ip.token}&vus=ip`)).toMatchObject({
+      location: `/get-started?user=${ip.token}&vus=ip&step=chat`,
+    });
+  });
+
+  it('refuses a broken link, another action or another site with a 4xx and changes nothing', async () => {
+    const { user, token } = await invited();
+    // (The page it comes back to says the link is not valid: the loader's own word.)
+    expect(await answerOf(`?user=${token.slice(0, -2)}xx`)).toEqual({
+      status: 400,
+      data: { error: Users.SIGNUP_MESSAGES.needInvitation },
+    });
+    expect(await answerOf(`?user=${token}`, 'intent=other')).toEqual({
+      status: 400,
+      data: { error: 'Unknown action' },
+    });
+    expect((await answerOf(`?user=${token}`, 'intent=start', 'https://evil.example')).status).toBe(
+      403,
+    );
+    expect((await Users.byId(user.id))?.status).toBe('Initial');
   });
 });
 

@@ -2,8 +2,8 @@
 // The invitation link's `user` token names the reader; each step has its URL (`step`), so Back goes
 // one step back; what the reader builds is saved on the server against the invitation (the draft)
 // and found again on a reload or a return. Every call is a JSON POST authorised by the token.
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { useLoaderData, useSearchParams } from '@remix-run/react';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { useActionData, useLoaderData, useSearchParams } from '@remix-run/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { DraftState } from '#core/users';
@@ -28,8 +28,9 @@ import { PointerStep, StarterStep } from '#web/components/get-started/starter-st
 import { useDraftSaver } from '#web/components/get-started/use-draft';
 import { useEntries } from '#web/components/get-started/use-entries';
 import { useSteps } from '#web/components/get-started/use-steps';
+import { LinkError } from '#web/components/link-error';
 import { privatePageHeaders } from '#web/lib/cache';
-import { loadGetStarted } from './get-started.server';
+import { loadGetStarted, startFromInvitation } from './get-started.server';
 
 export const meta: MetaFunction = () => [{ title: 'Get started · Cluefeed' }];
 // The link's token is in the URL: never stored by a browser cache or a CDN.
@@ -37,6 +38,10 @@ export const headers = privatePageHeaders;
 
 export function loader(args: LoaderFunctionArgs) {
   return loadGetStarted(args);
+}
+
+export function action(args: ActionFunctionArgs) {
+  return startFromInvitation(args);
 }
 
 export { shouldRevalidate } from '#web/components/get-started/use-steps';
@@ -53,6 +58,8 @@ export default function GetStarted() {
   const [newer, setNewer] = useState<Start>();
   const takeNewer = useCallback((found: Start) => flushSync(() => setNewer(found)), []);
   const start = newer ?? data;
+  // A link that names nobody has no steps: it says so, with no address box to try (ADR 0051).
+  if (data.linkProblem) return <LinkError message={data.linkProblem} />;
   return (
     <Funnel
       key={start.draft?.revision ?? 0}
@@ -68,7 +75,9 @@ function Funnel({ data, onNewer }: { data: Data; onNewer?: (found: Start) => voi
   const token = useSearchParams()[0].get('user') ?? '';
   const [verified, setVerified] = useState(invited?.status === 'Verified');
   const [done, setDone] = useState(false);
-  const [error, setError] = useState<string | undefined>(data.linkProblem ?? undefined);
+  // Without JavaScript, a refused 'Start' comes back as the page's action data.
+  const refused = useActionData<typeof action>();
+  const [error, setError] = useState<string | undefined>(refused?.error);
   const [busy, setBusy] = useState(false);
   const [chat, setChat] = useState<Chat>({
     threadId: data.chat?.threadId,

@@ -2,8 +2,11 @@
 // reader's clues, or about a story they liked or disliked. 'Review my clues' asks the assistant
 // for the clue changes it heard (clues to add, remove and keep); 'Apply these changes' applies
 // them. Closing the panel leaves the conversation behind: the next one starts afresh.
-import { Form, Link, useNavigation } from '@remix-run/react';
-import { useEffect, useId, useRef, useState } from 'react';
+// A native <dialog>: rendered open by the server (no JavaScript: the URL opens and closes it);
+// with script a modal, the page behind it inert, Tab kept inside, Escape closing it (the URL loses
+// `?thread=`), and focus back on what opened it.
+import { Form, Link, useNavigate, useNavigation } from '@remix-run/react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { Panel } from '#web/lib/feed.server';
 import { useHydrated } from '#web/lib/hydrated';
 import { FEEDBACK_BANNERS } from '#web/lib/feed-texts';
@@ -21,7 +24,9 @@ export function AssistantPanel({ panel, closeHref, keepChattingHref, error }: Pr
   const headingId = useId();
   const inputId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
   const log = useRef<HTMLOListElement>(null);
+  const navigate = useNavigate();
   const navigation = useNavigation();
   const busy =
     navigation.state !== 'idle' && navigation.formData?.get('threadId') === panel.threadId;
@@ -30,9 +35,26 @@ export function AssistantPanel({ panel, closeHref, keepChattingHref, error }: Pr
   const hydrated = useHydrated();
   const count = panel.messages.length;
 
+  // What had focus as the panel came (read before the panel takes it) gets it back when it goes.
+  const [opener] = useState(() =>
+    typeof document === 'undefined' ? null : document.activeElement,
+  );
+  // Shown as a modal once script runs.
+  useEffect(() => {
+    const shown = dialog.current;
+    if (!hydrated || !shown) return;
+    if (shown.open) shown.close();
+    shown.showModal();
+    heading.current?.focus();
+    return () => {
+      const back = opener instanceof HTMLElement && opener.isConnected ? opener : null;
+      (back ?? document.getElementById('main'))?.focus();
+    };
+  }, [hydrated, opener]);
   useEffect(() => {
     heading.current?.focus();
   }, [panel.threadId]);
+  const close = () => navigate(closeHref, { preventScrollReset: true });
   useEffect(() => {
     if (log.current) log.current.scrollTop = log.current.scrollHeight;
   }, [count]);
@@ -42,7 +64,22 @@ export function AssistantPanel({ panel, closeHref, keepChattingHref, error }: Pr
   }, [count]);
 
   return (
-    <aside className="side-panel" aria-labelledby={headingId}>
+    <dialog
+      ref={dialog}
+      className="side-panel"
+      aria-labelledby={headingId}
+      aria-modal={hydrated || undefined}
+      open={hydrated ? undefined : true}
+      onCancel={(event) => {
+        event.preventDefault();
+        close();
+      }}
+      // Closed by the browser itself (an Escape it does not let the page keep): closed here too.
+      onClose={(event) => {
+        if (hydrated && !event.currentTarget.open) close();
+      }}
+      onKeyDown={keepTabInside}
+    >
       <div className="side-panel__head">
         <h2 id={headingId} ref={heading} tabIndex={-1}>
           {TITLES[panel.category]}
@@ -111,8 +148,28 @@ export function AssistantPanel({ panel, closeHref, keepChattingHref, error }: Pr
           </Form>
         </>
       )}
-    </aside>
+    </dialog>
   );
+}
+
+const FOCUSABLE = 'a[href], button:not(:disabled), textarea, input:not([type="hidden"]), select';
+
+/** Tab from the panel's last control goes to its first, Shift+Tab from its first to its last. */
+function keepTabInside(event: KeyboardEvent<HTMLDialogElement>) {
+  if (event.key !== 'Tab') return;
+  const controls = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (control) => control.getClientRects().length > 0,
+  );
+  const first = controls[0];
+  const last = controls.at(-1);
+  if (!first || !last) return;
+  const at = document.activeElement;
+  const leaving = event.shiftKey
+    ? at === first || !controls.includes(at as HTMLElement)
+    : at === last;
+  if (!leaving) return;
+  event.preventDefault();
+  (event.shiftKey ? last : first).focus();
 }
 
 function ClueReview({

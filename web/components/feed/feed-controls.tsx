@@ -1,6 +1,7 @@
 // The feed's rating filter and image toggle. The filter is a GET form (the ratings are in the
 // URL, so Back and a reload keep them); with JavaScript it applies as a box is ticked. The image
-// toggle posts the reader's choice, which is kept on their record (spec: default shown).
+// toggle posts the reader's choice, which is kept on their record (spec: default shown); it says
+// what it will do ('Hide images' while they show).
 import { Form, useFetcher, useSubmit } from '@remix-run/react';
 import type { RelevanceLabel } from '#core/ai';
 
@@ -51,12 +52,8 @@ export function FeedControls({ ratings, options, showImages, onImages }: Props) 
       >
         <input type="hidden" name="intent" value="images" />
         <input type="hidden" name="showImages" value={String(!showImages)} />
-        <button
-          type="submit"
-          className="button button--ghost button--small"
-          aria-pressed={showImages}
-        >
-          Show images
+        <button type="submit" className="button button--ghost button--small">
+          {showImages ? 'Hide images' : 'Show images'}
         </button>
       </images.Form>
     </div>

@@ -4,6 +4,7 @@
 // move when the list is rebuilt, the banner stays. A disliked story leaves the list (ADR 0045):
 // in its place, RemovedStory says so and offers Undo.
 import { useFetcher } from '@remix-run/react';
+import { useEffect, useRef, useState } from 'react';
 import type { FeedStory } from '#core/feed';
 import type { ActionResult } from '#web/lib/feed.server';
 import { FEED_TEXTS } from '#web/lib/feed-texts';
@@ -35,16 +36,7 @@ export function StoryCard({ story, showImages, onDislike }: Props) {
   const titleId = `story-${story.articleId}`;
   return (
     <li className="story-card" aria-labelledby={titleId}>
-      {showImages && story.image && (
-        <img
-          className="story-card__image"
-          src={story.image}
-          alt=""
-          loading="lazy"
-          decoding="async"
-          referrerPolicy="no-referrer"
-        />
-      )}
+      {showImages && story.image && <StoryImage key={story.image} src={story.image} />}
       <div className="story-card__body">
         <p className="story-card__meta">
           <span className="story-card__rating">{story.label}</span> <span>{story.source}</span> ·{' '}
@@ -89,6 +81,33 @@ export function StoryCard({ story, showImages, onDislike }: Props) {
         </feedback.Form>
       </div>
     </li>
+  );
+}
+
+/**
+ * A story's picture from its publisher's site. One that fails to load is taken out, so the story's
+ * text takes its column (the card lays out an image beside its text only while there is one). It
+ * may have failed before the page's script ran: that is checked once the image is on the page.
+ */
+function StoryImage({ src }: { src: string }) {
+  const image = useRef<HTMLImageElement>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    const shown = image.current;
+    if (shown?.complete && shown.naturalWidth === 0) setFailed(true);
+  }, []);
+  if (failed) return null;
+  return (
+    <img
+      ref={image}
+      className="story-card__image"
+      src={src}
+      alt=""
+      loading="lazy"
+      decoding="async"
+      referrerPolicy="no-referrer"
+      onError={() => setFailed(true)}
+    />
   );
 }
 

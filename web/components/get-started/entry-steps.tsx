@@ -67,19 +67,24 @@ export function VerificationStep(props: {
   );
 }
 
+/** 'Start' posts the page's form without JavaScript (the route's action); with it, `onStart`. */
 export function WelcomeStep(props: { name: string; busy: boolean; onStart(): void }) {
   return (
     <section>
       <StepHeading focus={false}>Welcome on board!</StepHeading>
       <p className="lede">{props.name}</p>
-      <button
-        type="button"
-        className="button button--large"
-        disabled={props.busy}
-        onClick={props.onStart}
+      <form
+        method="post"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!props.busy) props.onStart();
+        }}
       >
-        Start
-      </button>
+        <input type="hidden" name="intent" value="start" />
+        <button type="submit" className="button button--large" disabled={props.busy}>
+          Start
+        </button>
+      </form>
     </section>
   );
 }

@@ -1,7 +1,8 @@
 // The default and sp variants' entries and the transitions between their steps (spec §4). Each
 // step is a history entry: moving on pushes one, and 'Back' or 'Add' return to the entry the step
 // came from, so the browser's Back and the page's agree. What 'Back' undoes is done on arrival
-// (`settle`), so the browser's Back undoes it too.
+// (`settle`), so the browser's Back undoes it too. Back to select pointer keeps what was typed
+// (ADR 0051): Forward, or the same pointer chosen again, finds it as it was.
 import { useState } from 'react';
 import { post, type Entry, type Pointer, type Rank, type Starter, type Step } from './funnel';
 
@@ -52,8 +53,7 @@ export function useEntries(
     /**
      * The state a step starts from, however it was reached. The list: an entry being edited is
      * restored as it was and a new one not added is dropped ('Back' in select pointer and in add
-     * descriptor). Select pointer: the pointer and what followed it are cleared ('Back' in add
-     * descriptor).
+     * descriptor). Select pointer changes nothing: the pointer chosen next decides (choosePointer).
      */
     settle(step: Step) {
       if (step === 'starters') {
@@ -67,15 +67,6 @@ export function useEntries(
           }),
         );
         setCurrentId(undefined);
-      } else if (step === 'pointer' && currentId) {
-        change(currentId, {
-          pointer: undefined,
-          name: '',
-          rank: 'NOT_RANKED',
-          score: undefined,
-          suggestions: [],
-          submitted: undefined,
-        });
       }
     },
     /** Default variant: a skip-to-clue starter goes straight to the descriptor. */
@@ -83,8 +74,20 @@ export function useEntries(
       draft(starter, starter.skipToClue ? starter.pointers[0] : undefined);
       moves.go(starter.skipToClue ? 'descriptor' : 'pointer');
     },
+    /**
+     * The pointer chosen before (Back, then the same one again): the descriptor as it was, with its
+     * score. Another one: the words typed stay, their score goes (it was for another clue).
+     */
     choosePointer(pointer: Pointer) {
-      if (current) change(current.id, { pointer });
+      if (current && (!current.pointer || current.pointer.name !== pointer.name)) {
+        change(current.id, {
+          pointer,
+          rank: 'NOT_RANKED',
+          score: undefined,
+          suggestions: [],
+          submitted: undefined,
+        });
+      }
       moves.go('descriptor');
     },
     /** sp variant: starter and pointer from one screen. */
@@ -129,7 +132,7 @@ export function useEntries(
     },
     /**
      * 'Back' in add descriptor: an edit returns to the list (restored there); a pointer chosen in
-     * the default variant returns to select pointer (cleared there); else to the list (dropped).
+     * the default variant returns to select pointer (the entry kept); else to the list (dropped).
      */
     backFromDescriptor() {
       if (!current || current.finalized) return;
