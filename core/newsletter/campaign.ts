@@ -105,7 +105,14 @@ export type CampaignPreview = {
   subscriber: Pick<Subscribers.Subscriber, 'id' | 'email' | 'status'>;
   /** Why the send would skip them, if it would. */
   skipped?: string;
-  email?: { subject: string; html: string; text: string; words: number; minutes: number };
+  email?: {
+    subject: string;
+    html: string;
+    text: string;
+    words: number;
+    minutes: number;
+    pastimes: string;
+  };
 };
 
 /**
@@ -127,7 +134,7 @@ export async function previewCampaign(
   return {
     subscriber: seen,
     skipped: subscriber.status === 'subscribed' ? undefined : subscriber.status,
-    email: { ...mail, words: digest.words, minutes: digest.minutes },
+    email: { ...mail, words: digest.words, minutes: digest.minutes, pastimes: digest.pastimes },
   };
 }
 

@@ -309,6 +309,7 @@ export async function composeDigest(
     words,
     wordBudget: budget,
     minutes,
+    pastimes: pastimes(fitted.kept),
     leftOut: fitted.leftOut,
   };
 }

@@ -54,6 +54,8 @@ export type Digest = {
   wordBudget: number;
   /** Reading time of `words`, plus the playing time of its videos and podcast episodes. */
   minutes: number;
+  /** What those minutes are for: 'reading', 'reading and watching', … */
+  pastimes: string;
   /** Stories picked in the window that did not fit the budget. */
   leftOut: number;
 };

@@ -3,6 +3,7 @@
 // a broken invitation link says it is not valid; a Like without JavaScript is a POST answered by a
 // redirect; the side panel is a modal dialog for the keyboard; a story whose image fails gives its
 // text the width, and the image toggle says what it will do.
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { ulid } from 'ulid';
 import { RELEVANCE_LABELS } from '#core/ai';
@@ -173,6 +174,17 @@ for (const width of WIDTHS) {
       }
       await panel.getByLabel('Your message').focus();
       await checkedAfter(page, 'feed-panel-dialog', width);
+      // The open panel passes the accessibility pass too (its log wraps the list of bubbles).
+      const { violations } = await new AxeBuilder({ page })
+        .include('dialog')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'])
+        .setLegacyMode()
+        .analyze();
+      expect(
+        violations
+          .filter(({ impact }) => impact === 'serious' || impact === 'critical')
+          .map(({ id, help }) => `${id}: ${help}`),
+      ).toEqual([]);
 
       await page.keyboard.press('Escape');
       await expect(panel).toHaveCount(0);

@@ -88,21 +88,23 @@ export function AssistantPanel({ panel, closeHref, keepChattingHref, error }: Pr
           Close<span className="visually-hidden"> the conversation</span>
         </Link>
       </div>
-      <ol ref={log} className="chat" role="log" aria-live="polite" aria-label="Conversation">
-        {panel.messages.flatMap((message) =>
-          message.bubbles.map((bubble, index) => (
-            <li
-              key={`${message.id}-${index}`}
-              className={`chat__bubble chat__bubble--${message.role}`}
-            >
-              <span className="visually-hidden">
-                {message.role === 'assistant' ? 'Curator: ' : 'You: '}
-              </span>
-              {bubble}
-            </li>
-          )),
-        )}
-      </ol>
+      <div className="chat-log" role="log" aria-live="polite" aria-label="Conversation">
+        <ol ref={log} className="chat">
+          {panel.messages.flatMap((message) =>
+            message.bubbles.map((bubble, index) => (
+              <li
+                key={`${message.id}-${index}`}
+                className={`chat__bubble chat__bubble--${message.role}`}
+              >
+                <span className="visually-hidden">
+                  {message.role === 'assistant' ? 'Curator: ' : 'You: '}
+                </span>
+                {bubble}
+              </li>
+            )),
+          )}
+        </ol>
+      </div>
       {error && (
         <div className="feed-banner feed-banner--error" role="alert">
           <p className="feed-banner__title">{FEEDBACK_BANNERS.errorTitle}</p>

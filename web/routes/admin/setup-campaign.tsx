@@ -211,8 +211,8 @@ function Preview({
             Subject: <strong>{email.subject}</strong>
           </p>
           <p>
-            {email.words} words, about {email.minutes} minute{email.minutes === 1 ? '' : 's'} of
-            reading
+            {email.words} words, about {email.minutes} minute{email.minutes === 1 ? '' : 's'} of{' '}
+            {email.pastimes}
           </p>
           <iframe
             title={`Preview: ${email.subject}`}
