@@ -143,8 +143,8 @@ export async function startWebServer(options: {
   return new Promise((resolve, reject) => {
     const server = app.listen(options.port, options.host ?? '127.0.0.1', () => resolve(server));
     // Node closes an idle keep-alive connection after 5 s, so a client that pauses longer and
-    // reuses it meets a reset ('socket hang up'). Kept open as long as CloudFront keeps its
-    // origin connections (60 s), with the headers' timer above it as Node requires.
+    // reuses it meets a reset ('socket hang up'); 65 s leaves room for pauses of up to a minute,
+    // with the headers' timer above it as Node requires.
     server.keepAliveTimeout = KEEP_ALIVE_MS;
     server.headersTimeout = KEEP_ALIVE_MS + 1_000;
     server.on('error', reject);

@@ -226,6 +226,20 @@ for (const width of WIDTHS) {
           Math.min(...texts.map((text) => (text as SVGTextElement).getBoundingClientRect().height)),
         );
       expect(smallest, `chart text at ${width} px`).toBeGreaterThanOrEqual(12);
+      // A chart's table has the page's width under it, so no heading word is cut at its edge:
+      // on a computer every table fits; on a phone a wide one scrolls, and no cell breaks a word.
+      const tables = await page.locator('.chart-figure .table-scroll').evaluateAll((boxes) =>
+        boxes.map((box) => ({
+          label: box.getAttribute('aria-label'),
+          cut: box.scrollWidth > box.clientWidth + 1,
+          brokenWords: [...box.querySelectorAll('th, td')].some(
+            (cell) => getComputedStyle(cell).overflowWrap === 'anywhere',
+          ),
+        })),
+      );
+      expect(tables.length).toBeGreaterThan(0);
+      if (width >= 1280) expect(tables.filter(({ cut }) => cut)).toEqual([]);
+      expect(tables.filter(({ brokenWords }) => brokenWords)).toEqual([]);
       await checkAndKeep(page, 'campaign-analytics');
     });
   });
