@@ -46,7 +46,7 @@ export function ExperimentTable({
   return (
     <>
       <h2 id="experiment-heading">Last score articles experiment</h2>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0}>
         <table className="admin-table" aria-labelledby="experiment-heading">
           <thead>
             <tr>
@@ -83,7 +83,7 @@ export function SourceMatchTable({
   return (
     <>
       <h2 id="matches-heading">Sources for the last matched audience</h2>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0}>
         <table className="admin-table" aria-labelledby="matches-heading">
           <thead>
             <tr>
@@ -125,7 +125,7 @@ export function PromptTestTable({ run }: { run?: RunView }) {
   return (
     <>
       <h2 id="prompt-test-heading">Last prompt test: those who {output.audience}</h2>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0}>
         <table className="admin-table" aria-labelledby="prompt-test-heading">
           <thead>
             <tr>

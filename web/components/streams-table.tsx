@@ -22,7 +22,7 @@ export function StreamsTable({ streams, path }: { streams: Stream[]; path: strin
   return (
     <>
       <h2 id="streams-heading">Streams ({streams.length})</h2>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0}>
         <table className="admin-table" aria-labelledby="streams-heading">
           <thead>
             <tr>

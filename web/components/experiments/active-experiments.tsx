@@ -39,7 +39,7 @@ export function ActiveExperiments({ processes }: { processes: ActiveExperiment[]
       {processes.length === 0 ? (
         <p className="notice">No experiment process is running.</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0}>
           <table className="admin-table" aria-labelledby="active-experiments-heading">
             <thead>
               <tr>

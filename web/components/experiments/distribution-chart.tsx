@@ -83,7 +83,7 @@ export function DistributionChart({
           ))}
         </ul>
       </div>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0}>
         <table className="admin-table">
           <caption>{entity}</caption>
           <thead>

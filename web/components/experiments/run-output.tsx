@@ -23,7 +23,7 @@ function Counts({ step }: { step: StepOutput }) {
     'Total',
   ];
   return (
-    <div className="table-scroll">
+    <div className="table-scroll" tabIndex={0}>
       <table className="admin-table">
         <caption>Labels per matching entity</caption>
         <thead>

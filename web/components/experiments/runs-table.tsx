@@ -53,7 +53,7 @@ export function RunsTable({
         <p className="notice">No runs of this implementation yet.</p>
       ) : (
         <Form method="get" action={COMPARE_PATH} className="runs-form">
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0}>
             <table className="admin-table">
               <caption className="visually-hidden">Implementation runs</caption>
               <thead>

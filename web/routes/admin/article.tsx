@@ -78,7 +78,7 @@ export default function ArticleScores() {
       {scores.length === 0 ? (
         <p className="notice">Not scored yet.</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0}>
           <table className="admin-table" aria-labelledby="scores-heading">
             <thead>
               <tr>
@@ -117,7 +117,7 @@ export default function ArticleScores() {
       {failures.length > 0 && (
         <>
           <h2 id="failures-heading">Not scored: tried again on the next run ({failures.length})</h2>
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0}>
             <table className="admin-table" aria-labelledby="failures-heading">
               <thead>
                 <tr>

@@ -197,7 +197,7 @@ export default function ContentAutomations() {
       )}
 
       <h2 id="articles-heading">Latest articles ({page.articleCount} in all)</h2>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0}>
         <table className="admin-table" aria-labelledby="articles-heading">
           <thead>
             <tr>

@@ -91,7 +91,7 @@ export default function CompareRuns() {
         </a>
       </p>
       <h2 id="compare-runs-heading">Runs</h2>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0}>
         <table className="admin-table" aria-labelledby="compare-runs-heading">
           <thead>
             <tr>
@@ -142,7 +142,7 @@ export default function CompareRuns() {
       )}
 
       <h2 id="agreement-heading">Agreement</h2>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0}>
         <table className="admin-table" aria-labelledby="agreement-heading">
           <thead>
             <tr>
@@ -180,7 +180,7 @@ export default function CompareRuns() {
               has them all.
             </p>
           )}
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0}>
             <table className="admin-table" aria-labelledby="differences-heading">
               <thead>
                 <tr>

@@ -119,7 +119,7 @@ export default function ExperimentDatasets() {
       {datasets.length === 0 ? (
         <p>No datasets yet. The first scoring run after an import freezes one of each group.</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0}>
           <table className="admin-table">
             <thead>
               <tr>

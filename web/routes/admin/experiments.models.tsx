@@ -125,7 +125,7 @@ export default function AiModels() {
         </button>
       </Form>
       <h2>Models</h2>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0}>
         <table className="admin-table">
           <thead>
             <tr>

@@ -143,7 +143,7 @@ export default function CampaignIssue() {
       )}
 
       <h2 id="figures-heading">Figures</h2>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0}>
         <table className="admin-table campaign-figures" aria-labelledby="figures-heading">
           <tbody>
             <Figure name="Recipients" value={figures.recipients} />

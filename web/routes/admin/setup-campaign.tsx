@@ -135,7 +135,7 @@ export default function SetupCampaign() {
       {page.issues.length === 0 ? (
         <p className="notice">No issues yet.</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0}>
           <table className="admin-table" aria-labelledby="issues-heading">
             <thead>
               <tr>

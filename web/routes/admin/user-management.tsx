@@ -92,7 +92,7 @@ export default function UserManagement() {
       {page.users.length === 0 ? (
         <p className="notice">{page.query ? 'No users match this search.' : 'No users yet.'}</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0}>
           <table className="admin-table">
             <thead>
               <tr>
