@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { isVisibleError } from '#core/common';
 import * as Jobs from '#core/jobs';
 import { logger } from '#core/logs';
+import * as Users from '#core/users';
 import { buildFeed } from './build';
 
 /** Builds in one run at most: a reader who keeps clicking is caught up by the next request. */
@@ -21,7 +22,10 @@ export const buildFeedJob = Jobs.defineJob({
     for (let round = 1; round <= BUILDS_PER_RUN; round++) {
       const outcome = await buildFeed(userId);
       context.log.info(`Feed built: ${JSON.stringify(outcome)}`, { userId });
-      if (!outcome.built || outcome.current) return outcome;
+      if (!outcome.built) return outcome;
+      // A request stored after the build's own check (while it deleted the older list) finds the
+      // slot still held and is not queued: it is looked for once more, as late as can be.
+      if (outcome.current && !(await Users.byId(userId))?.feedRequestedAt) return outcome;
     }
     return { built: true, current: false };
   },
