@@ -10,6 +10,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { Panel } from '#web/lib/feed.server';
 import { useHydrated } from '#web/lib/hydrated';
 import { FEEDBACK_BANNERS } from '#web/lib/feed-texts';
+import { ChatLog } from '#web/components/chat-log';
 
 type Props = { panel: Panel; closeHref: string; keepChattingHref: string; error?: string };
 
@@ -88,23 +89,7 @@ export function AssistantPanel({ panel, closeHref, keepChattingHref, error }: Pr
           Close<span className="visually-hidden"> the conversation</span>
         </Link>
       </div>
-      <div className="chat-log" role="log" aria-live="polite" aria-label="Conversation">
-        <ol ref={log} className="chat">
-          {panel.messages.flatMap((message) =>
-            message.bubbles.map((bubble, index) => (
-              <li
-                key={`${message.id}-${index}`}
-                className={`chat__bubble chat__bubble--${message.role}`}
-              >
-                <span className="visually-hidden">
-                  {message.role === 'assistant' ? 'Curator: ' : 'You: '}
-                </span>
-                {bubble}
-              </li>
-            )),
-          )}
-        </ol>
-      </div>
+      <ChatLog messages={panel.messages} listRef={log} />
       {error && (
         <div className="feed-banner feed-banner--error" role="alert">
           <p className="feed-banner__title">{FEEDBACK_BANNERS.errorTitle}</p>

@@ -5,6 +5,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { post } from './funnel';
 import { StepHeading } from './step-heading';
+import { ChatLog } from '#web/components/chat-log';
 
 export type ChatMessage = { id: string; role: 'user' | 'assistant'; bubbles: string[] };
 export type Chat = { threadId?: string; messages: ChatMessage[]; startedAt?: number };
@@ -88,23 +89,7 @@ export function ChatStep({ token, chat, focus, setChat, onClues, onError }: Prop
   return (
     <section>
       <StepHeading focus={focus}>Hello, this is your Content Curator</StepHeading>
-      <div role="log" aria-live="polite" aria-label="Conversation">
-        <ol ref={log} className="chat">
-          {chat.messages.flatMap((message) =>
-            message.bubbles.map((bubble, index) => (
-              <li
-                key={`${message.id}-${index}`}
-                className={`chat__bubble chat__bubble--${message.role}`}
-              >
-                <span className="visually-hidden">
-                  {message.role === 'assistant' ? 'Curator: ' : 'You: '}
-                </span>
-                {bubble}
-              </li>
-            )),
-          )}
-        </ol>
-      </div>
+      <ChatLog messages={chat.messages} listRef={log} />
       <form
         className="chat__form"
         onSubmit={(event) => {
