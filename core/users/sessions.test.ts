@@ -9,6 +9,7 @@ import { refusal } from '#tests/integration/refusal';
 
 /** A fresh address per attempt, with no device token, so no test shares another's throttle. */
 const client = () => ({ ip: `198.51.100.${ulid()}` });
+const { USER_SESSION_REPLACED_GRACE_SECONDS } = Users;
 const HOUR = 3600 * 1000;
 
 const INVALID = { message: 'Access denied: Invalid credentials', status: 401 };
@@ -229,9 +230,30 @@ describe('reader sign-in', () => {
     expect(renewed?.user.id).toBe(user.id);
     expect(renewed?.renewedToken).toMatch(new RegExp(`^${user.id}\\.[\\w-]{43}$`));
     expect(renewed?.renewedToken).not.toBe(token);
-    expect(await Users.sessionUser(token, start + 3 * HOUR + 2000)).toBeUndefined();
+    // A request already on its way with the old cookie is answered, and renews nothing more.
+    expect(await Users.sessionUser(token, start + 3 * HOUR + 2000)).toEqual({
+      user: renewed!.user,
+    });
+    const graceEnds = start + 3 * HOUR + 1000 + USER_SESSION_REPLACED_GRACE_SECONDS * 1000;
+    expect(await Users.sessionUser(token, graceEnds + 1000)).toBeUndefined();
     const next = await Users.sessionUser(renewed!.renewedToken, start + 4 * HOUR);
     expect(next).toEqual({ user: renewed!.user });
+  });
+
+  it('ends the replaced token too when the reader signs out during its grace', async () => {
+    const { email } = await readerWithPassword();
+    const start = Date.now() - 4 * HOUR;
+    const { token } = await Users.signIn(
+      { login: email, password: READER_PASSWORD },
+      client(),
+      start,
+    );
+    const renewed = await Users.sessionUser(token);
+    expect(renewed?.renewedToken).toBeDefined();
+    expect(await Users.sessionUser(token)).toBeDefined();
+    await Users.signOut(renewed!.renewedToken);
+    expect(await Users.sessionUser(renewed!.renewedToken)).toBeUndefined();
+    expect(await Users.sessionUser(token)).toBeUndefined();
   });
 
   it('lets one of two simultaneous renewals replace the session; both requests are answered', async () => {
@@ -252,6 +274,8 @@ describe('reader sign-in', () => {
     const renewed = [a?.renewedToken, b?.renewedToken].filter(Boolean);
     expect(renewed).toHaveLength(1);
     expect(await Users.sessionUser(renewed[0], later)).toBeDefined();
+    // A third request that left with the old cookie just after the renewal is answered too.
+    expect((await Users.sessionUser(token, later + 1000))?.user.email).toBe(email);
   });
 
   it('ends a session a week after its last use, and 30 days after sign-in however renewed', async () => {

@@ -1,7 +1,7 @@
 // Readers' sign-in at /login: e-mail (the spec's "username or email": readers have no other name)
 // and password, checked against the argon2id hash set at the end of the funnel. Sessions live on
 // the server like the admin's (the cookie holds a random token; the table only its SHA-256) and
-// are renewed with a new token once they are 3 hours old, so an old cookie stops working.
+// are renewed with a new token once they are 3 hours old; the old cookie stops working a minute later.
 import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { createWriteTransaction, type EntityItem } from 'electrodb';
@@ -21,6 +21,11 @@ export const USER_SESSION_TTL_SECONDS = 7 * 24 * 3600;
 export const USER_SESSION_MAX_SECONDS = 30 * 24 * 3600;
 /** The spec's session rule: after 3 hours the session is renewed (here: a new token). */
 export const USER_SESSION_RENEW_AFTER_SECONDS = 3 * 3600;
+/**
+ * How long a replaced token still works: requests the browser sent with the old cookie while
+ * another request was renewing it must not sign the reader out.
+ */
+export const USER_SESSION_REPLACED_GRACE_SECONDS = 60;
 export const USER_LOGIN_INVALID = Auth.INVALID_CREDENTIALS;
 export const USER_LOGIN_THROTTLED =
   'Too many sign-in attempts. Please wait 15 minutes and try again.';
@@ -81,7 +86,7 @@ async function byEmail(email: string): Promise<User | undefined> {
   return data ? byId(data.userId) : undefined;
 }
 
-async function startSession(userId: string, signedInAt: number, now: number) {
+async function startSession(userId: string, signedInAt: number, now: number, replaces?: string) {
   const token = newToken(userId);
   const expiresAt = Math.min(
     Math.floor(now / 1000) + USER_SESSION_TTL_SECONDS,
@@ -93,6 +98,7 @@ async function startSession(userId: string, signedInAt: number, now: number) {
     signedInAt: new Date(signedInAt).toISOString(),
     createdAt: new Date(now).toISOString(),
     expiresAt,
+    replaces,
   };
   return { token, item };
 }
@@ -132,8 +138,9 @@ export async function signIn(
 /**
  * The reader a session token belongs to, while the session lasts and the reader may still sign
  * in. A session older than 3 hours is replaced: a new token (`renewedToken`, for a new cookie) in
- * the same write that deletes the old one. When two requests renew at once, one wins; the other
- * is still answered (its token was valid when read) and sets no cookie.
+ * the same write that gives the old one a short grace, so a request already on its way with the
+ * old cookie is still answered. When two requests renew at once, one wins; the other is answered
+ * too and sets no cookie.
  */
 export async function sessionUser(
   token: string | undefined,
@@ -146,13 +153,27 @@ export async function sessionUser(
   if (now - Date.parse(session.createdAt) <= USER_SESSION_RENEW_AFTER_SECONDS * 1000) {
     return { user: withoutHash(user) };
   }
-  const renewed = await startSession(user.id, Date.parse(session.signedInAt), now);
+  if (session.replacedAt) return { user: withoutHash(user) };
+  const renewed = await startSession(
+    user.id,
+    Date.parse(session.signedInAt),
+    now,
+    session.tokenHash,
+  );
+  const graceEnds = Math.floor(now / 1000) + USER_SESSION_REPLACED_GRACE_SECONDS;
   const replaced = await committed(
     createWriteTransaction({ sessions: UserSessionEntity }, ({ sessions }) => [
       sessions.create(renewed.item).commit(),
       sessions
-        .delete({ tokenHash: session.tokenHash })
-        .where((attr, op) => op.exists(attr.tokenHash))
+        .patch({ tokenHash: session.tokenHash })
+        .set({
+          replacedAt: new Date(now).toISOString(),
+          expiresAt: Math.min(session.expiresAt, graceEnds),
+        })
+        .where(
+          (attr, op) =>
+            `${op.notExists(attr.replacedAt)} AND ${op.eq(attr.createdAt, session.createdAt)}`,
+        )
         .commit(),
     ]),
   );
@@ -179,9 +200,11 @@ async function sessionAndReader(token: string) {
   return { session: found ?? undefined, user: found ? await byId(found.userId) : undefined };
 }
 
-/** Ends the session of a token (nothing to do for an unknown one). */
+/** Ends the session of a token, and the one it replaced if that is still in its grace. */
 export async function signOut(token: string | undefined): Promise<void> {
-  if (token && token.length <= 100) {
-    await UserSessionEntity.delete({ tokenHash: tokenHash(token) }).go();
-  }
+  if (!token || token.length > 100) return;
+  const { data: ended } = await UserSessionEntity.delete({ tokenHash: tokenHash(token) }).go({
+    response: 'all_old',
+  });
+  if (ended?.replaces) await UserSessionEntity.delete({ tokenHash: ended.replaces }).go();
 }

@@ -12,6 +12,10 @@ export const UserSessionEntity = defineEntity({
     createdAt: { type: 'string', required: true },
     /** Epoch seconds; the table's TTL removes the item some time after. */
     expiresAt: { type: 'number', required: true },
+    /** Set when a renewal replaced this token; it then lasts only a short grace (see sessions.ts). */
+    replacedAt: { type: 'string' },
+    /** The token hash this one replaced, so signing out ends both. */
+    replaces: { type: 'string' },
   },
   indexes: {
     // A reader's session by the SHA-256 of its cookie token: pk userSession#{tokenHash}
