@@ -1,7 +1,7 @@
 // Readers' sign-in at /login: e-mail (the spec's "username or email": readers have no other name)
 // and password, checked against the argon2id hash set at the end of the funnel. Sessions live on
 // the server like the admin's (the cookie holds a random token; the table only its SHA-256) and
-// are renewed with a new token once they are 3 hours old; the old cookie stops working a minute later.
+// are renewed with a new token once they are 3 hours old; the old cookie works a minute more.
 import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { createWriteTransaction, type EntityItem } from 'electrodb';
