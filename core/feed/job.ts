@@ -1,8 +1,8 @@
 // The feed build as a job (ADR 0039): one reader's list, in a slot of its own, so builds for
 // different readers run side by side and one reader's never run twice at once. A change requested
-// while a build runs (another feedback, new clues) makes the build run again, so the last request
-// is always shown; a redelivered or recovered run simply builds again, which replaces the list
-// whole.
+// while a build runs (another feedback, new clues) makes the build run again, or the next run once
+// this one ended, so the last request is always shown; a redelivered or recovered run simply
+// builds again, which replaces the list whole.
 import * as v from 'valibot';
 import { isVisibleError } from '#core/common';
 import * as Jobs from '#core/jobs';
@@ -23,11 +23,14 @@ export const buildFeedJob = Jobs.defineJob({
       const outcome = await buildFeed(userId);
       context.log.info(`Feed built: ${JSON.stringify(outcome)}`, { userId });
       if (!outcome.built) return outcome;
-      // A request stored after the build's own check (while it deleted the older list) finds the
-      // slot still held and is not queued: it is looked for once more, as late as can be.
       if (outcome.current && !(await Users.byId(userId))?.feedRequestedAt) return outcome;
     }
     return { built: true, current: false };
+  },
+  // A request stored after the run's last look finds the slot still held and is not queued; once
+  // the slot is free it is looked for again, so no request is left unbuilt.
+  async ended({ userId }) {
+    if ((await Users.byId(userId))?.feedRequestedAt) await requestBuild(userId);
   },
 });
 

@@ -22,6 +22,11 @@ export type JobDefinition<S extends v.GenericSchema = v.GenericSchema> = {
   priority?: number;
   input: S;
   run(input: v.InferOutput<S>, context: JobContext): Promise<unknown>;
+  /**
+   * Runs after a successful run ended and freed its slot: the place to take up a request that
+   * arrived too late for the run and found the slot still held. A throw is logged, never retried.
+   */
+  ended?(input: v.InferOutput<S>, context: JobContext): Promise<void>;
 };
 
 /**

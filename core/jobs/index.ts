@@ -215,9 +215,14 @@ export async function runProcess(
     }
     const output = await definition.run(input, context);
     const mine = { attempt: process.attempts ?? 0 };
-    if (await finish(process, { status: 'Success', output: JSON.stringify(output ?? null) }, mine))
+    if (
+      await finish(process, { status: 'Success', output: JSON.stringify(output ?? null) }, mine)
+    ) {
       log.info(`Finished ${process.name}`);
-    else
+      await definition.ended?.(input, context).catch((error: unknown) => {
+        log.error(`${process.name} could not take up what came after its run`, { error });
+      });
+    } else
       log.error(`${process.name} finished after another attempt took it over; its end is not kept`);
   } catch (error) {
     log.error(`Failed ${process.name}`, { error });
