@@ -15,6 +15,7 @@ import { readMessages, type StoredMessage } from '../../scripts/local/smtp-sink'
 import { E2E_MAIL_DIR } from '../../playwright.config';
 import { expect, test } from './fixtures';
 import { onlyMessageTo, pathOfLink } from './mail';
+import { expectFitsAndReadable, WIDTHS } from './page-checks';
 
 const ADMIN = { userName: 'admin', password: 'e2e-admin-password-0123' };
 const address = (name: string) => `e2e-${name}-${ulid().toLowerCase()}@example.org`;
@@ -197,6 +198,17 @@ test.describe('newsletter campaign', () => {
     await expect(figure('Unsubscribes after the issue')).toHaveText('0');
     const issue = (await Newsletter.issueById(issueUrl.split('/').at(-1)!))!;
     expect(issue.skippedNotConfirmed).toBeGreaterThanOrEqual(1);
+    // Sent now, its content window ends at the send, not after it; the page names no process id.
+    expect(Date.parse(issue.to)).toBeLessThanOrEqual(Date.parse(issue.startedAt!));
+    await expect(page.locator('.campaign-facts')).toContainText('Send newsletters');
+    const facts = (await page.locator('.campaign-facts').textContent()) ?? '';
+    expect(facts.replaceAll(issue.id, '')).not.toMatch(/[0-9A-HJKMNP-TV-Z]{26}/);
+    await expectFitsAndReadable(page, 'the campaign page');
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.screenshot({ path: `test-results/after/campaign-${width}.png`, fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
     await expect(page.getByRole('row', { name: /^Skipped / })).toContainText(
       `${issue.skipped} (${issue.skipped === issue.skippedNotConfirmed ? 'not confirmed' : `${issue.skippedNotConfirmed} not confirmed`}`,
     );
