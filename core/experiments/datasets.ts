@@ -11,11 +11,12 @@ import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
 import { fn, freeText, mapPool, VisibleError } from '#core/common';
+import { isConditionFailure } from '#core/db';
 import { logger } from '#core/logs';
 import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { DATASET_GROUPS, type DatasetGroup } from './catalog';
-import { DatasetEntity } from './dataset-entity';
+import { DatasetEntity, StarterDatasetsClaimEntity } from './dataset-entity';
 import { DatasetItemEntity, ITEM_KINDS } from './dataset-item-entity';
 
 export { DatasetEntity, DatasetItemEntity };
@@ -286,13 +287,15 @@ export const STARTER_DATASETS: { name: string; group: DatasetGroup }[] = [
 
 /**
  * Freezes the starter datasets when no dataset exists yet and there are articles (after an import;
- * production scoring's end). A starter that cannot be frozen (stories need the embeddings model,
- * which may be out) is logged and left out: the others are frozen, and production's run ends all
- * the same. Answers how many it froze.
+ * production scoring's end), once: the first caller claims it, so racing callers freeze nothing.
+ * A starter that cannot be frozen (stories need the embeddings model, which may be out) is logged
+ * and left out: the others are frozen, and production's run ends all the same. Answers how many
+ * it froze.
  */
 export async function freezeStarterDatasets(systemUserId: string): Promise<number> {
   const { data } = await DatasetEntity.query.all({}).go({ count: 1 });
   if (data.length > 0 || (await Articles.latest(1)).length === 0) return 0;
+  if (!(await claimStarters(systemUserId))) return 0;
   let frozen = 0;
   for (const starter of STARTER_DATASETS) {
     try {
@@ -303,4 +306,18 @@ export async function freezeStarterDatasets(systemUserId: string): Promise<numbe
     }
   }
   return frozen;
+}
+
+/** True for the one caller that may freeze the starters. */
+async function claimStarters(systemUserId: string): Promise<boolean> {
+  try {
+    await StarterDatasetsClaimEntity.create({
+      claimedAt: new Date().toISOString(),
+      systemUserId,
+    }).go();
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }
