@@ -98,6 +98,35 @@ describe('content cards', () => {
     expect(new Set(shown.map((story) => story.id)).size).toBe(shown.length);
   });
 
+  it("leaves out of 'View more' cards the stories the page shows already", async () => {
+    const audience = await createAudience();
+    const [points, fees, hooks] = await Promise.all(
+      ['Points', 'Fees', 'Hooks'].map((title) => createPost(audience.id, { title })),
+    );
+    await createCard(audience.id, points!.id, {
+      date: '2026-11-19T00:00:00.000Z',
+      verbalDescriptor: 'Lead shown above',
+      secondaryStoryIds: [hooks!.id],
+    });
+    await createCard(audience.id, fees!.id, {
+      date: '2026-11-18T00:00:00.000Z',
+      verbalDescriptor: 'All shown above',
+    });
+    const { cards } = await ContentCards.pageForAudience(audience.id, { limit: 5 });
+    const shown = ContentCards.shownStoryIds(`${points!.id},${fees!.id},../x,`);
+    expect(shown).toEqual([points!.id, fees!.id]);
+    expect(
+      ContentCards.oneCardPerStory(cards, shown).map((card) => [
+        card.verbalDescriptor,
+        card.primaryStory.title,
+        card.secondaryStories.length,
+      ]),
+    ).toEqual([['Lead shown above', 'Hooks', 0]]);
+    expect(ContentCards.shownStoryIds('a'.repeat(20).concat(',').repeat(1000))).toHaveLength(
+      ContentCards.MAX_SHOWN_STORIES,
+    );
+  });
+
   it('shows a card whose story repeats itself once on its own page', async () => {
     const audience = await createAudience();
     const post = await createPost(audience.id);

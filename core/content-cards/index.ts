@@ -60,6 +60,19 @@ export async function byId(id: string): Promise<ContentCardWithStories | undefin
   return oneCardPerStory(await withStories([data]))[0];
 }
 
+/** At most this many stories a 'View more' request names as already shown. */
+export const MAX_SHOWN_STORIES = 300;
+const STORY_ID = /^[0-9A-Za-z]{10,40}$/;
+
+/**
+ * The stories a 'View more' request says the page shows already (`shown`: ids joined by commas);
+ * anything that is not an id is ignored, and only the first MAX_SHOWN_STORIES count.
+ */
+export function shownStoryIds(value: string | null): string[] {
+  if (!value) return [];
+  return value.split(',', MAX_SHOWN_STORIES).filter((id) => STORY_ID.test(id));
+}
+
 /** Whether `value` is a cursor `pageForAudience` could have made (anything else is ignored). */
 export function isCursor(value: string): boolean {
   return CURSOR.test(value);
@@ -90,10 +103,14 @@ export async function pageForAudience(
 /**
  * A story appears in at most one card of a page: it stays in the first card (the newest) that
  * shows it; a later card leaves it out, and one whose lead story went that way leads with its next
- * story. A card left with no story is not shown.
+ * story. A card left with no story is not shown. `alreadyShown` holds the stories the page shows
+ * above these cards (a 'View more' that adds cards to it).
  */
-export function oneCardPerStory(cards: ContentCardWithStories[]): ContentCardWithStories[] {
-  const shown = new Set<string>();
+export function oneCardPerStory(
+  cards: ContentCardWithStories[],
+  alreadyShown: Iterable<string> = [],
+): ContentCardWithStories[] {
+  const shown = new Set<string>(alreadyShown);
   return cards.flatMap((card) => {
     const stories = [card.primaryStory, ...card.secondaryStories].filter(
       (story) => !shown.has(story.id) && shown.add(story.id),

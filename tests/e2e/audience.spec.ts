@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { busyAudience, busyAudienceCards, movedAudience } from './seed';
+import { busyAudience, busyAudienceCards, busyAudienceCardsOnOnePage, movedAudience } from './seed';
 
 test('shows 5 content cards, then all of them after View more', async ({ page }) => {
   await page.goto(`/a/${busyAudience.slug}`);
@@ -7,8 +7,18 @@ test('shows 5 content cards, then all of them after View more', async ({ page })
   const cards = page.locator('article.card');
   await expect(cards).toHaveCount(5);
   const firstFive = await cards.locator('.card__title').allTextContents();
+  const shownFirst = await page
+    .locator('[data-story]')
+    .evaluateAll((stories) => stories.map((story) => (story as HTMLElement).dataset.story));
+  const nextPage = page.waitForRequest(/\?after=/);
   await page.getByRole('link', { name: 'View more' }).click();
-  await expect(cards).toHaveCount(busyAudienceCards);
+  // The next cards are asked for without the stories shown already: one card per story.
+  expect(new URL((await nextPage).url()).searchParams.get('shown')).toBe(shownFirst.join(','));
+  await expect(cards).toHaveCount(busyAudienceCardsOnOnePage);
+  const shownAll = await page
+    .locator('[data-story]')
+    .evaluateAll((stories) => stories.map((story) => (story as HTMLElement).dataset.story));
+  expect(shownAll.length).toBe(new Set(shownAll).size);
   expect(
     (await cards.locator('.card__title').allTextContents()).slice(0, firstFive.length),
   ).toEqual(firstFive);

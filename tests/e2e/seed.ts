@@ -10,16 +10,18 @@ export const busyAudience = active.reduce((best, a) =>
 );
 /**
  * The busy audience's cards its pages show (5, then 20 a page): a card none of whose stories is
- * new to its page is left out, as a story appears in at most one card of a page.
+ * new to its page is left out, as a story appears in at most one card of a page. With script,
+ * 'View more' adds each next page to the same page, so a story shown above counts as seen.
  */
-export const busyAudienceCards = (() => {
+function busyCardsShown(oneGrowingPage: boolean) {
   const cards = contentCards
     .filter((card) => card.audience === busyAudience.key)
     .sort((a, b) => b.date.localeCompare(a.date));
   const pages = [cards.slice(0, 5)];
   for (let start = 5; start < cards.length; start += 20) pages.push(cards.slice(start, start + 20));
+  let seen = new Set<string>();
   return pages.reduce((shown, page) => {
-    const seen = new Set<string>();
+    if (!oneGrowingPage) seen = new Set<string>();
     const fresh = page.filter(
       (card) =>
         [card.primary, ...card.secondary].filter((key) => !seen.has(key) && seen.add(key)).length >
@@ -27,7 +29,11 @@ export const busyAudienceCards = (() => {
     );
     return shown + fresh.length;
   }, 0);
-})();
+}
+/** The cards shown once every 'View more' was followed, page by page (without script). */
+export const busyAudienceCards = busyCardsShown(false);
+/** The cards shown once every 'View more' added its cards to the page (with script). */
+export const busyAudienceCardsOnOnePage = busyCardsShown(true);
 export const movedAudience = audiences.find((a) => a.pastSlugs.length > 0)!;
 export const featuredAudiences = audiences.filter((a) => a.featured);
 export const pickedPost = posts.find((p) => p.link && p.type === 'article')!;

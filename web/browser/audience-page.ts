@@ -47,7 +47,13 @@ export function viewMoreInPlace(list: HTMLElement): void {
 
 async function showNextPage(list: HTMLElement, link: HTMLAnchorElement): Promise<void> {
   try {
-    const response = await fetch(link.href, { headers: { Accept: 'text/html' } });
+    // The stories shown already, so the next cards leave them out (one card per story).
+    const shown = [...list.querySelectorAll<HTMLElement>('[data-story]')].map(
+      (story) => story.dataset.story,
+    );
+    const url = new URL(link.href);
+    url.searchParams.set('shown', shown.join(','));
+    const response = await fetch(url, { headers: { Accept: 'text/html' } });
     if (!response.ok) throw new Error(`View more answered ${response.status}`);
     // An inert template: the page's styles and scripts are neither applied nor run.
     const page = document.createElement('template');

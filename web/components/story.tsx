@@ -14,7 +14,7 @@ export function Story({
   withTeaser?: boolean;
 }) {
   return (
-    <div className="story">
+    <div className="story" data-story={post.id}>
       <TrackedLink to={`/p/${post.slug}`} raud={raud} className="story__title">
         {post.title}
       </TrackedLink>

@@ -68,7 +68,14 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       frequency: audience.frequency,
       state: audience.state,
     },
-    cards: page.cards.map((card) => ({
+    // 'View more' with script adds these cards to a page that shows some stories already.
+    cards: (laterPage
+      ? ContentCards.oneCardPerStory(
+          page.cards,
+          ContentCards.shownStoryIds(url.searchParams.get('shown')),
+        )
+      : page.cards
+    ).map((card) => ({
       ...cardView(card),
       path: `/cc/${ContentCards.pathSlug(card)}`,
     })),
