@@ -242,6 +242,10 @@ async function storyOf(articleId: string): Promise<ThreadStory> {
   if (!article) {
     throw new VisibleError('assistant.article_not_found', ASSISTANT_MESSAGES.articleNotFound, 404);
   }
+  return threadStory(article);
+}
+
+function threadStory(article: Articles.Article): ThreadStory {
   return {
     title: cut(article.title, STORY_LIMITS.title),
     source: cut(article.source, STORY_LIMITS.source),
@@ -436,6 +440,52 @@ export async function initializeThread(
   ).go();
   const suggestions = storySuggestions({ category: input.category, story, currentClues: clues });
   return { threadId, messages: [shown(opening)], suggestions };
+}
+
+/**
+ * The conversation a like or dislike opens, ready to be written in the feedback's own transaction
+ * (core/feed): the thread, its opening message, and what the feed shows of it. Nothing is stored
+ * here, and no rate limit is counted: the feedback's limit bounds these threads.
+ */
+export function feedbackThread(input: {
+  userId: string;
+  kind: 'like' | 'dislike';
+  article: Articles.Article;
+  currentClues: string[];
+}) {
+  const category =
+    input.kind === 'like' ? 'positive_feeback_on_article' : 'negative_feeback_on_article';
+  const story = threadStory(input.article);
+  const threadId = nextId();
+  const createdAt = new Date().toISOString();
+  const opening = {
+    id: nextId(),
+    threadId,
+    role: 'assistant' as const,
+    message: OPENING[category](input.currentClues),
+    template: 'article feedback' as const,
+    doNotSkip: true,
+    createdAt,
+  };
+  const thread = {
+    id: threadId,
+    userId: input.userId,
+    category,
+    articleId: input.article.id,
+    story,
+    currentClues: input.currentClues,
+    messageCount: 1,
+    createdAt,
+  } satisfies Thread;
+  return {
+    thread,
+    opening,
+    started: {
+      threadId,
+      messages: [shown(opening)],
+      suggestions: storySuggestions({ category, story, currentClues: input.currentClues }),
+    } satisfies StartedThread,
+  };
 }
 
 /**

@@ -9,12 +9,14 @@ import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import * as Analytics from '#core/analytics';
 import * as Articles from '#core/articles';
+import * as Assistant from '#core/assistant';
 import { parse, VisibleError } from '#core/common';
 import { committed, getTogether, type ItemRead } from '#core/db';
+import * as Jobs from '#core/jobs';
 import * as RateLimit from '#core/rate-limit';
 import * as Users from '#core/users';
 import { FEEDBACK_KINDS, FeedbackEntity } from './entities';
-import { requestBuild } from './job';
+import { buildSlot, requestBuild } from './job';
 
 export const FEEDBACK_MESSAGES = {
   storyRequired: 'Please choose a story',
@@ -41,30 +43,53 @@ export const FeedbackInput = v.object({
 
 export type Feedback = { articleId: string; kind: (typeof FEEDBACK_KINDS)[number] };
 
+/** The conversation a feedback opens, as the feed shows it: its id and the chips it offers. */
+export type FeedbackThread = { threadId: string; suggestions: string[] };
+
 /**
- * Stores the reader's feedback on a story and queues their list's rebuild. Conditioned on the
- * feedback it replaces (none, or the other kind), so two at once never both count; the same
- * feedback again, or given at the same moment elsewhere, changes nothing. Answers the story, for
- * the conversation it opens.
+ * Stores the reader's feedback on a story, with the conversation it opens and the mark that their
+ * list must be rebuilt, in one transaction, then queues the rebuild, unless a build of the reader's
+ * list holds its slot while the transaction commits: that build, or the look it takes once its
+ * slot is free (job.ts), sees the mark, so a burst of feedback is one or two rebuilds.
+ * Conditioned on the feedback it replaces (none, or the other kind), so two at once never both
+ * count; the same feedback again, or given at the same moment elsewhere, changes nothing and
+ * answers the conversation it opened.
  */
 export async function giveFeedback(
   userId: string,
   rawInput: v.InferInput<typeof FeedbackInput>,
-): Promise<{ article: Articles.Article; kind: Feedback['kind']; changed: boolean }> {
+): Promise<{
+  article: Articles.Article;
+  kind: Feedback['kind'];
+  changed: boolean;
+  thread: FeedbackThread;
+}> {
   const { articleId, kind } = parse(FeedbackInput, rawInput);
   // The story, the feedback it may have, and the reader (its tracking values go with the event),
   // in one read.
-  const [article, before, reader] = await getTogether(
+  const [article, before, reader, building] = await getTogether(
     Articles.articleRead(articleId),
     feedbackRead(userId, articleId),
     Users.userRead(userId),
+    Jobs.slotRead(buildSlot(userId)),
   );
   if (!reader) throw new VisibleError('user.not_found', Users.USER_MESSAGES.notFound, 404);
   if (!article)
     throw new VisibleError('feed.story_not_found', FEEDBACK_MESSAGES.storyNotFound, 404);
   await RateLimit.hit(FEEDBACK_LIMIT, userId);
+  const opened = Assistant.feedbackThread({
+    userId,
+    kind,
+    article,
+    currentClues: (reader.descriptors ?? []).map((descriptor) => descriptor.clue),
+  });
   const previous = before?.kind;
-  if (previous === kind) return { article, kind, changed: false };
+  if (previous === kind) {
+    const thread = before?.threadId
+      ? { ...opened.started, threadId: before.threadId }
+      : await openThreadFor(userId, articleId, kind, opened);
+    return { article, kind, changed: false, thread };
+  }
   const at = new Date().toISOString();
   const named = (reader.mutes ?? []).some(
     (mute) => mute.from === 'dislike' && mute.articleId === articleId,
@@ -78,57 +103,120 @@ export async function giveFeedback(
         ? Users.mutesWithoutDislike(reader, articleId)
         : undefined;
   const revision = reader.cluesRevision ?? 0;
-  const write = createWriteTransaction(
-    { feedback: FeedbackEntity, users: Users.UserEntity, event: Analytics.AnalyticsEventEntity },
-    ({ feedback, users, event }) => [
-      previous
-        ? feedback
-            .patch({ userId, articleId })
-            .set({ kind, updatedAt: at })
-            .where((attr, op) => op.eq(attr.kind, previous))
-            .commit()
-        : feedback
-            .create({
-              userId,
-              articleId,
-              kind,
-              source: article.source,
-              title: article.title,
-              createdAt: at,
-              updatedAt: at,
-            })
+  const threadId = opened.thread.id;
+  const store = (buildHeldBy?: string) =>
+    committed(
+      createWriteTransaction(
+        {
+          feedback: FeedbackEntity,
+          users: Users.UserEntity,
+          event: Analytics.AnalyticsEventEntity,
+          thread: Assistant.AssistantThreadEntity,
+          message: Assistant.ChatMessageEntity,
+          slot: Jobs.ActiveProcessEntity,
+        },
+        ({ feedback, users, event, thread, message, slot }) => [
+          previous
+            ? feedback
+                .patch({ userId, articleId })
+                .set({ kind, threadId, updatedAt: at })
+                .where((attr, op) => op.eq(attr.kind, previous))
+                .commit()
+            : feedback
+                .create({
+                  userId,
+                  articleId,
+                  kind,
+                  source: article.source,
+                  title: article.title,
+                  threadId,
+                  createdAt: at,
+                  updatedAt: at,
+                })
+                .commit(),
+          mutes
+            ? users
+                .patch({ id: userId })
+                .set({ mutes, cluesRevision: revision + 1, feedRequestedAt: at })
+                .where(Users.atRevision(revision))
+                .commit()
+            : users.patch({ id: userId }).set({ feedRequestedAt: at }).commit(),
+          event
+            .create(
+              Users.readerEvent(
+                reader,
+                {
+                  name: kind === 'like' ? 'story_liked' : 'story_disliked',
+                  key: `${userId}:${articleId}:${at}`,
+                  path: '/feed',
+                  articleId,
+                },
+                at,
+              ),
+            )
             .commit(),
-      mutes
-        ? users
-            .patch({ id: userId })
-            .set({ mutes, cluesRevision: revision + 1, feedRequestedAt: at })
-            .where(Users.atRevision(revision))
-            .commit()
-        : users.patch({ id: userId }).set({ feedRequestedAt: at }).commit(),
-      event
-        .create(
-          Users.readerEvent(
-            reader,
-            {
-              name: kind === 'like' ? 'story_liked' : 'story_disliked',
-              key: `${userId}:${articleId}:${at}`,
-              path: '/feed',
-              articleId,
-            },
-            at,
-          ),
-        )
-        .commit(),
-    ],
-  );
-  if (!(await committed(write))) {
+          thread.create(opened.thread).commit(),
+          message.create(opened.opening).commit(),
+          // The build that holds the slot still holds it: it will see this mark.
+          ...(buildHeldBy
+            ? [
+                slot
+                  .check({ name: buildSlot(userId) })
+                  .where((attr, op) => op.eq(attr.id, buildHeldBy))
+                  .commit(),
+              ]
+            : []),
+        ],
+      ),
+    );
+  let stored = await store(building?.id);
+  // The build ended meanwhile (or another write came first): once more, queueing the build.
+  const joined = Boolean(building) && stored;
+  if (!stored && building) stored = await store();
+  if (!stored) {
     // The same feedback given meanwhile (a double click, two tabs) is this one: nothing changed.
     const now = await FeedbackEntity.get({ userId, articleId }).go({ consistent: true });
-    if (now.data?.kind === kind) return { article, kind, changed: false };
+    if (now.data?.kind === kind && now.data.threadId) {
+      return {
+        article,
+        kind,
+        changed: false,
+        thread: { ...opened.started, threadId: now.data.threadId },
+      };
+    }
     throw new VisibleError('feed.feedback_busy', FEEDBACK_MESSAGES.busy, 409);
   }
-  await requestBuild(userId);
-  return { article, kind, changed: true };
+  if (!joined) await requestBuild(userId);
+  return { article, kind, changed: true, thread: opened.started };
+}
+
+/**
+ * Feedback stored before it kept its conversation, given again: the conversation is written now,
+ * with the feedback naming it, in one transaction.
+ */
+async function openThreadFor(
+  userId: string,
+  articleId: string,
+  kind: Feedback['kind'],
+  opened: ReturnType<typeof Assistant.feedbackThread>,
+): Promise<FeedbackThread> {
+  await createWriteTransaction(
+    {
+      feedback: FeedbackEntity,
+      thread: Assistant.AssistantThreadEntity,
+      message: Assistant.ChatMessageEntity,
+    },
+    ({ feedback, thread, message }) => [
+      feedback
+        .patch({ userId, articleId })
+        .set({ threadId: opened.thread.id })
+        .where((attr, op) => op.eq(attr.kind, kind))
+        .commit(),
+      thread.create(opened.thread).commit(),
+      message.create(opened.opening).commit(),
+    ],
+  ).go();
+  return opened.started;
 }
 
 function feedbackRead(
@@ -139,11 +227,6 @@ function feedbackRead(
     key: FeedbackEntity.get({ userId, articleId }).params().Key,
     parse: (item) => FeedbackEntity.parse({ Item: item }).data ?? undefined,
   };
-}
-
-/** Records which conversation a feedback opened (a later like or dislike opens another). */
-export async function linkThread(userId: string, articleId: string, threadId: string) {
-  await FeedbackEntity.patch({ userId, articleId }).set({ threadId }).go();
 }
 
 export type Withdrawal = { changed: boolean };

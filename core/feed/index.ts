@@ -26,7 +26,6 @@ export {
 } from './read';
 export {
   giveFeedback,
-  linkThread,
   withdrawFeedback,
   FeedbackInput,
   FEEDBACK_LIMIT,

@@ -94,4 +94,27 @@ describe("the feed build job and a reader's late request", () => {
     // Nothing was left waiting, so nothing more is queued.
     expect((await buildRuns(reader.id))[0]?.id).toBe(second!.id);
   });
+
+  it('a like while a build holds the slot joins that build instead of queueing another', async () => {
+    const { reader, article } = await readerWithStory();
+    const first = await Jobs.enqueue(Feed.buildFeedJob, { userId: reader.id }, reader.id);
+    await receive(first.id);
+    const given = await Feed.giveFeedback(reader.id, { articleId: article.id, kind: 'like' });
+    expect(given.changed).toBe(true);
+    expect((await buildRuns(reader.id)).map((run) => run.id)).toEqual([first.id]);
+    await Jobs.runProcess(first.id, registry);
+    const after = await Users.byId(reader.id);
+    expect(after?.feedRequestedAt).toBeUndefined();
+    expect((await buildRuns(reader.id)).map((run) => run.id)).toEqual([first.id]);
+  });
+
+  it('a like with no build on its way queues one', async () => {
+    const { reader, article } = await readerWithStory();
+    await Feed.giveFeedback(reader.id, { articleId: article.id, kind: 'dislike' });
+    const [queued] = await buildRuns(reader.id);
+    expect(queued?.status).toBe('Queued');
+    await receive(queued!.id);
+    await Jobs.runProcess(queued!.id, registry);
+    expect((await Users.byId(reader.id))?.feedRequestedAt).toBeUndefined();
+  });
 });

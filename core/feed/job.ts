@@ -13,10 +13,13 @@ import { buildFeed } from './build';
 /** Builds in one run at most: a reader who keeps clicking is caught up by the next request. */
 const BUILDS_PER_RUN = 3;
 
+/** The slot a build of one reader's list holds while it is queued or runs. */
+export const buildSlot = (userId: string) => `build-feed#${userId}`;
+
 export const buildFeedJob = Jobs.defineJob({
   name: 'build-feed',
   title: "Building a reader's feed",
-  slotFor: ({ userId }) => `build-feed#${userId}`,
+  slotFor: ({ userId }) => buildSlot(userId),
   input: v.object({ userId: v.pipe(v.string(), v.regex(/^[0-9A-Z]{26}$/, 'Not a user id')) }),
   async run({ userId }, context) {
     for (let round = 1; round <= BUILDS_PER_RUN; round++) {

@@ -5,11 +5,11 @@
 // name runs at a time (an import and a newsletter send may overlap), and a run that keeps stopping
 // without finishing is ended Failed after MAX_ATTEMPTS claims instead of being retried forever.
 // A chunked job's claimed run plans chunks that run as their own messages, in parallel (chunks.ts).
-import { createWriteTransaction } from 'electrodb';
+import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
 import { VisibleError } from '#core/common';
-import { isConditionFailure } from '#core/db';
+import { isConditionFailure, type ItemRead } from '#core/db';
 import { flush, logger } from '#core/logs';
 import { ActiveProcessEntity } from './active-process-entity';
 import { planRun, recoverChunks, runChunkMessage } from './chunks';
@@ -123,6 +123,14 @@ export async function enqueue<S extends v.GenericSchema, C>(
   }
   logger.info(`Queued ${process.name}`, { processId: process.id, systemUserId });
   return process;
+}
+
+/** A job slot's holder (for a read made together with others; core/db's getTogether). */
+export function slotRead(slot: string): ItemRead<EntityItem<typeof ActiveProcessEntity>> {
+  return {
+    key: ActiveProcessEntity.get({ name: slot }).params().Key,
+    parse: (item) => ActiveProcessEntity.parse({ Item: item }).data ?? undefined,
+  };
 }
 
 /** The newest run of a job, if any. */

@@ -197,17 +197,10 @@ export async function feedAction(user: Users.User, form: URLSearchParams): Promi
       return { intent, showImages };
     }
     case 'feedback': {
-      const { article, kind } = await Feed.giveFeedback(user.id, {
+      const { article, kind, thread } = await Feed.giveFeedback(user.id, {
         articleId: form.get('articleId') ?? '',
         kind: (form.get('kind') ?? '') as Feed.Feedback['kind'],
       });
-      const thread = await Assistant.initializeThread({
-        userId: user.id,
-        category: kind === 'like' ? 'positive_feeback_on_article' : 'negative_feeback_on_article',
-        articleId: article.id,
-        currentClues: cluesOf(user),
-      });
-      await Feed.linkThread(user.id, article.id, thread.threadId);
       return {
         intent,
         articleId: article.id,
