@@ -1,9 +1,10 @@
 // Counts a process's storage calls from outside its code, for `npm run bench:peers`: loaded with
 // `node --import` into the app's web server (WEB_NODE_ARGS) and into the floor page, it sees every
-// HTTP request the process starts (diagnostics_channel, so nothing is added to the path to
-// DynamoDB Local) and counts those that name an AWS operation (X-Amz-Target) by service and
-// operation. With STORAGE_CALLS_PORT set, it answers the counts so far as JSON on that loopback
-// port; the bench reads them before and after each page's measurement.
+// request the process starts through node:http, as the AWS SDK's Node handler sends them
+// (diagnostics_channel: nothing is added to the path to DynamoDB Local), and counts those that
+// name an AWS operation (X-Amz-Target) by service and operation. With STORAGE_CALLS_SOCKET set,
+// it answers the counts so far as JSON on that Unix socket (no port another service could have
+// taken); the bench reads them before and after its counted requests.
 import { subscribe } from 'node:diagnostics_channel';
 import { createServer } from 'node:http';
 
@@ -32,8 +33,8 @@ export function callsBetween(before, after) {
   return calls;
 }
 
-const port = Number(process.env.STORAGE_CALLS_PORT);
-if (port) {
+const socket = process.env.STORAGE_CALLS_SOCKET;
+if (socket) {
   const counts = {};
   subscribe('http.client.request.start', ({ request }) => {
     const name = storageCall(request.getHeader('x-amz-target'));
@@ -45,5 +46,5 @@ if (port) {
   });
   server.on('error', (error) => console.error(`count-storage-calls: ${error.message}`));
   // Never what keeps the process alive.
-  server.listen(port, '127.0.0.1').unref();
+  server.listen(socket).unref();
 }

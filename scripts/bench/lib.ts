@@ -298,6 +298,8 @@ type LoadOptions = {
   /** Seconds to run; or `amount`: this many requests, then stop. */
   duration?: number;
   amount?: number;
+  /** Seconds an answer may take before it counts as an error (autocannon's default: 10). */
+  timeout?: number;
   headers?: Record<string, string>;
   /** Checks each answer's body (as text: ask for it uncompressed); a refusal is a mismatch. */
   verifyBody?: (body: string) => boolean;

@@ -7,17 +7,23 @@
 // BENCH_CONNECTIONS connections, the peers first and again last (scripts/bench/lib.ts "Honest
 // figures": a ratio only to a peer that held still). One table: req/s, p50/p99, CPU ms per
 // request of the web server and of DynamoDB Local's JVM (from /proc), storage calls per request
-// (counted outside the product's code by count-storage-calls.mjs), HTML bytes, ratio to the peer.
+// (of requests one at a time, counted outside the product's code by count-storage-calls.mjs),
+// HTML bytes, and the ratio to the peer.
 // Answers are asked for uncompressed (Accept-Encoding: identity), as the issue's targets are.
 // Targets: /feed <= 2x the floor page's web CPU per request and 2 storage calls;
 // /healthz >= 0.5 of bare Express's req/s.
-//   BENCH_DURATION=5         seconds per run (two runs a target: 1 and BENCH_CONNECTIONS)
+//   BENCH_DURATION=5         seconds per run, about (two runs a target: 1 and BENCH_CONNECTIONS)
 //   BENCH_CONNECTIONS=20     concurrent connections of the second run
 //   BENCH_WARM_UP=2          seconds of unmeasured load on each target first
 //   BENCH_EVENTS=100000      raw analytics events (bench:analytics writes 1,000,000)
+//   BENCH_COUNTED=20         requests, one at a time, whose storage calls are counted
 import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { callsBetween } from './count-storage-calls.mjs';
@@ -42,11 +48,11 @@ import {
   type Baseline,
   type LoadResult,
 } from './lib';
-import { freePort } from '../local/net';
 
 const DURATION = envNumber('BENCH_DURATION', 5);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 20);
 const WARM_UP = envNumber('BENCH_WARM_UP', 2);
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // Read by analytics.ts when it is imported (below, once the app is up).
 process.env.BENCH_EVENTS ||= '100000';
 const HEADERS = { ...BROWSER_HEADERS, 'accept-encoding': 'identity' };
@@ -55,6 +61,9 @@ const COUNTER = pathToFileURL(join(ROOT, 'scripts', 'bench', 'count-storage-call
 const FEED_CPU_TARGET = 2;
 const FEED_CALLS_TARGET = 2;
 const HEALTHZ_TARGET = 0.5;
+const COUNTED = Math.floor(envNumber('BENCH_COUNTED', 20));
+/** Seconds: the 90-day analytics page takes several on this loaded machine. */
+const ANSWER_TIMEOUT = 60;
 
 type Calls = Record<string, number>;
 type Peer = 'bare Express' | 'floor page';
@@ -79,22 +88,33 @@ type Row = {
   /** Of the BENCH_CONNECTIONS run: CPU ms per request. */
   webCpu: number;
   dynamoCpu: number;
-  /** Per request, over both runs. */
+  /** Per request, of COUNTED requests one at a time. */
   calls: Calls;
   htmlBytes: number;
 };
 
-/** The counts a process's count-storage-calls.mjs answers on its port. */
-function counter(port: number) {
-  return async (): Promise<Calls> => {
-    const response = await fetch(`http://127.0.0.1:${port}/`);
-    if (!response.ok) throw new Error(`The storage call counter answered ${response.status}`);
-    return (await response.json()) as Calls;
-  };
+/** The counts a process's count-storage-calls.mjs answers on its socket. */
+function counter(socketPath: string) {
+  return () =>
+    new Promise<Calls>((resolve, reject) => {
+      const request = get({ socketPath, path: '/' }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => {
+          try {
+            resolve(JSON.parse(body) as Calls);
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        });
+      });
+      request.on('error', reject);
+    });
 }
 
 /** Starts the floor page on the app's DynamoDB Local, its storage calls counted; its cookie. */
-async function startFloorPage(dynamoPort: number, callsPort: number) {
+async function startFloorPage(dynamoPort: number, callsSocket: string) {
   const child = spawn(
     process.execPath,
     ['--import', COUNTER, join(ROOT, 'scripts', 'bench', 'floor-page.mjs')],
@@ -104,7 +124,7 @@ async function startFloorPage(dynamoPort: number, callsPort: number) {
       env: {
         ...process.env,
         DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}`,
-        STORAGE_CALLS_PORT: String(callsPort),
+        STORAGE_CALLS_SOCKET: callsSocket,
       },
     },
   );
@@ -139,51 +159,73 @@ async function check(target: Target, rounds = 3): Promise<number> {
   return bytes;
 }
 
+/** Answers a second over the whole run (autocannon's average is of whole seconds only). */
+const perSecond = (result: LoadResult) => result.requests.total / Math.max(0.01, result.duration);
+const total = (calls: Calls) => Object.values(calls).reduce((sum, n) => sum + n, 0);
+
+/**
+ * Storage calls per request: COUNTED requests one after another, then a pause for any call made
+ * after an answer; and how many of them were answered a second, to size the load runs.
+ */
+async function countCalls(target: Target): Promise<{ calls: Calls; perSecond: number }> {
+  const before = (await target.calls?.()) ?? {};
+  const started = performance.now();
+  for (let i = 0; i < COUNTED; i++) {
+    const response = await fetch(target.url, { headers: target.headers, redirect: 'manual' });
+    await response.arrayBuffer();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const made = callsBetween(before, (await target.calls?.()) ?? {});
+  return {
+    calls: Object.fromEntries(Object.entries(made).map(([name, n]) => [name, n / COUNTED])),
+    perSecond: COUNTED / seconds,
+  };
+}
+
 async function measure(target: Target): Promise<Row> {
   const htmlBytes = await check(target);
+  const counted = await countCalls(target);
   const expected = target.expect;
-  const run = (connections: number, duration: number) =>
+  // Runs of a number of requests, sized to last about `seconds`, rather than of a duration: every
+  // request is answered before the next run (a heavy page's requests left in flight would keep
+  // the server busy into it) and before the CPU is read again.
+  const run = (connections: number, rate: number, seconds: number) =>
     load({
       url: target.url,
       connections,
-      duration,
+      amount: Math.max(connections * 2, 5, Math.round(rate * seconds)),
+      timeout: ANSWER_TIMEOUT,
       headers: target.headers,
       ...(expected ? { verifyBody: (body: string) => body.includes(expected) } : {}),
     });
-  // Unmeasured: the JIT's warm-up.
-  await run(CONNECTIONS, WARM_UP);
-  console.error(`${target.name}: 1 then ${CONNECTIONS} connections, ${DURATION}s each...`);
-  const callsBefore = (await target.calls?.()) ?? {};
-  const one = await run(1, DURATION);
+  // Unmeasured: the JIT's warm-up, and the rate that sizes the run whose CPU is measured.
+  const warm = await run(CONNECTIONS, counted.perSecond, WARM_UP);
+  console.error(`${target.name}: 1 then ${CONNECTIONS} connections, about ${DURATION}s each...`);
+  const one = await run(1, counted.perSecond, DURATION);
   const cpuBefore = target.cpu();
-  const many = await run(CONNECTIONS, DURATION);
+  const many = await run(CONNECTIONS, perSecond(warm), DURATION);
   const cpuAfter = target.cpu();
-  const callsAfter = (await target.calls?.()) ?? {};
   const requests = Math.max(1, many.requests.total);
-  const bothRuns = Math.max(1, one.requests.total + many.requests.total);
-  const calls = Object.fromEntries(
-    Object.entries(callsBetween(callsBefore, callsAfter)).map(([name, count]) => [
-      name,
-      count / bothRuns,
-    ]),
-  );
   const row: Row = {
     target,
     one,
     many,
     webCpu: (cpuAfter.web - cpuBefore.web) / requests,
     dynamoCpu: (cpuAfter.dynamo - cpuBefore.dynamo) / requests,
-    calls,
+    calls: counted.calls,
     htmlBytes,
   };
   console.error(
-    `  ${Math.round(one.requests.average)} and ${Math.round(many.requests.average)} req/s, ` +
-      `web CPU ${row.webCpu.toFixed(2)} ms/req, storage calls ${total(calls).toFixed(2)}/req`,
+    `  ${Math.round(perSecond(one))} and ${Math.round(perSecond(many))} req/s, ` +
+      `web CPU ${row.webCpu.toFixed(2)} ms/req, storage calls ${total(row.calls).toFixed(2)}/req`,
   );
   return row;
 }
 
-const total = (calls: Calls) => Object.values(calls).reduce((sum, n) => sum + n, 0);
+/** A ratio to a peer for the table: n/a where the peer moved between its passes (said above). */
+const ratioCell = (measured: number, peer: Baseline) =>
+  ratio(measured, peer).value?.toFixed(2) ?? 'n/a';
 const latency = (result: LoadResult) => `${result.latency.p50} / ${result.latency.p99}`;
 
 /** Stores a reader with 2,000 scored stories (bench:feed's seeding) and signs them in. */
@@ -234,13 +276,15 @@ async function main(): Promise<number> {
   console.error(`Load average at start: ${loadAtStart}`);
   console.error('Starting the app (builds it first if stale), its web server counted...');
   const appSecret = randomBytes(32).toString('hex');
-  const [appCalls, floorCalls] = [await freePort(), await freePort()];
+  const sockets = mkdtempSync(join(tmpdir(), 'cluefeed-bench-peers-'));
+  onCleanup(async () => rmSync(sockets, { recursive: true, force: true }));
+  const [appCalls, floorCalls] = [join(sockets, 'app.sock'), join(sockets, 'floor.sock')];
   const app = await startApp({
     env: {
       ADMIN_PASSWORD,
       APP_SECRET: appSecret,
       WEB_NODE_ARGS: `--import ${COUNTER}`,
-      STORAGE_CALLS_PORT: String(appCalls),
+      STORAGE_CALLS_SOCKET: appCalls,
     },
   });
   const sqsEndpoint = await app.printed(/^Jobs queue \(fauxqs\): (\S+);/);
@@ -258,7 +302,6 @@ async function main(): Promise<number> {
     JOBS_QUEUE_URL: QueueUrl,
     APP_SECRET: appSecret,
     NODE_ENV: 'development',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   });
   const reader = await seedReader(app.baseUrl);
   const analytics = await seedAnalytics();
@@ -331,14 +374,14 @@ async function main(): Promise<number> {
   const floorAfter = await measure(floorTarget);
   const bareAfter = await measure(bareTarget);
 
-  const perSecond = (row: Row) => row.many.requests.average;
+  const rate = (row: Row) => perSecond(row.many);
   const peers: Record<Peer, { rate: Baseline; cpu: Baseline }> = {
     'bare Express': {
-      rate: baseline('bare Express req/s', 'req/s', perSecond(bareFirst), perSecond(bareAfter)),
+      rate: baseline('bare Express req/s', 'req/s', rate(bareFirst), rate(bareAfter)),
       cpu: baseline('bare Express CPU', 'ms/req', bareFirst.webCpu, bareAfter.webCpu),
     },
     'floor page': {
-      rate: baseline('floor page req/s', 'req/s', perSecond(floorFirst), perSecond(floorAfter)),
+      rate: baseline('floor page req/s', 'req/s', rate(floorFirst), rate(floorAfter)),
       cpu: baseline('floor page CPU', 'ms/req', floorFirst.webCpu, floorAfter.webCpu),
     },
   };
@@ -351,10 +394,10 @@ async function main(): Promise<number> {
   const rows = [bareFirst, floorFirst, ...pageRows, floorAfter, bareAfter];
   lines.push(
     `Load average at start (before the app and the seeding): ${loadAtStart}`,
-    `autocannon: ${DURATION}s at 1 connection, then ${DURATION}s at ${CONNECTIONS} (after ${WARM_UP}s unmeasured), ` +
-      'one target at a time; Accept-Encoding: identity',
+    `autocannon: about ${DURATION}s at 1 connection, then at ${CONNECTIONS} (after about ${WARM_UP}s unmeasured), ` +
+      'one target at a time, each run a number of requests; Accept-Encoding: identity',
     `Data: a reader with ${reader.stories} scored stories; ${analytics.events.toLocaleString('en-GB')} analytics events over 90 days`,
-    `CPU per request is of the ${CONNECTIONS}-connection run; storage calls per request of both runs.`,
+    `CPU per request is of the ${CONNECTIONS}-connection run; storage calls per request of ${COUNTED} requests one at a time.`,
     '',
     table(
       [
@@ -376,17 +419,17 @@ async function main(): Promise<number> {
         const pass = row === bareFirst || row === floorFirst ? ' (before)' : '';
         return [
           row.target.name + (pass || (row === bareAfter || row === floorAfter ? ' (after)' : '')),
-          row.one.requests.average.toFixed(0),
+          perSecond(row.one).toFixed(0),
           latency(row.one),
-          perSecond(row).toFixed(0),
+          rate(row).toFixed(0),
           latency(row.many),
           row.webCpu.toFixed(2),
           row.dynamoCpu.toFixed(2),
           row.target.calls ? total(row.calls).toFixed(2) : '-',
           String(row.htmlBytes),
           row.target.peer ?? '-',
-          peer ? ratio(perSecond(row), peer.rate).text : '-',
-          peer ? ratio(row.webCpu, peer.cpu).text : '-',
+          peer ? ratioCell(rate(row), peer.rate) : '-',
+          peer ? ratioCell(row.webCpu, peer.cpu) : '-',
         ];
       }),
     ),
@@ -407,7 +450,7 @@ async function main(): Promise<number> {
   const healthz = pageRows.find((row) => row.target.url.endsWith('/healthz'))!;
   const feedCpu = ratio(feed.webCpu, peers['floor page'].cpu);
   const feedCalls = total(feed.calls);
-  const healthzRate = ratio(perSecond(healthz), peers['bare Express'].rate);
+  const healthzRate = ratio(rate(healthz), peers['bare Express'].rate);
   lines.push(
     `/feed web CPU at ${feedCpu.text} of the floor page's (target <= ${FEED_CPU_TARGET}): ` +
       verdict(feedCpu, { atMost: FEED_CPU_TARGET }),
