@@ -24,6 +24,7 @@ import {
   baseline,
   BROWSER_HEADERS,
   envNumber,
+  isMain,
   load,
   loadAverage,
   ratio,
@@ -43,8 +44,8 @@ const EVENTS = Math.floor(Number(cli.events ?? envNumber('BENCH_EVENTS', 1_000_0
 if (!Number.isInteger(EVENTS) || EVENTS < 1_000) throw new Error('--events must be at least 1000');
 const REQUESTS = Math.floor(envNumber('BENCH_REQUESTS', 200));
 const CONNECTIONS = Math.floor(envNumber('BENCH_CONNECTIONS', 10));
-const DAYS = 90;
-const CAMPAIGNS = Array.from(
+export const DAYS = 90;
+export const CAMPAIGNS = Array.from(
   { length: 20 },
   (_, i) => `bench-campaign-${String(i + 1).padStart(2, '0')}`,
 );
@@ -52,7 +53,7 @@ const VARIANTS = ['', 'sp', 'ip'] as const;
 const WRITE_CONCURRENCY = 16;
 const BATCH = 25;
 const ROLLUP_TIMEOUT_MS = 30 * 60_000;
-const PAGE = '/admin-panel/campaign-analytics';
+export const PAGE = '/admin-panel/campaign-analytics';
 const ADMIN_PASSWORD = `bench-admin-${randomBytes(8).toString('hex')}`;
 const DAY_MS = 86_400_000;
 const HEADERS = { ...BROWSER_HEADERS, 'accept-encoding': 'identity' };
@@ -81,7 +82,7 @@ const MIX = [
 ] as const;
 type MixName = (typeof MIX)[number][0];
 
-const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
+export const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
 const ms = (value: number | undefined) =>
   value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(1);
 const perSecond = (count: number, millis: number) => Math.round(count / (millis / 1000));
@@ -98,7 +99,7 @@ type Expected = {
  * `now`), each a page view as a browser reports it or a business event's item as the product
  * writes it (Analytics.eventItem), with fixed ids.
  */
-async function* events(
+export async function* events(
   now: number,
   audienceIds: string[],
   nicheIds: string[],
@@ -192,7 +193,7 @@ async function* events(
 }
 
 /** Writes the events with WRITE_CONCURRENCY BatchWriteItem requests in flight; counts them. */
-async function writeEvents(source: AsyncGenerator<AnalyticsEvent>) {
+export async function writeEvents(source: AsyncGenerator<AnalyticsEvent>) {
   const Analytics = await import('#core/analytics');
   const { STEP_OF } = await import('#core/campaign-analytics');
   const expected: Expected = { steps: {}, firstCampaign: {}, byName: {} };
@@ -239,7 +240,7 @@ async function writeEvents(source: AsyncGenerator<AnalyticsEvent>) {
 }
 
 /** The rollup as the worker runs it: enqueued on the app's queue; waits until it ends. */
-async function rollUp() {
+export async function rollUp() {
   const Jobs = await import('#core/jobs');
   const CampaignAnalytics = await import('#core/campaign-analytics');
   const started = performance.now();
@@ -262,7 +263,7 @@ async function rollUp() {
 }
 
 /** Waits until npm start's own rollup (of its demo analytics) has ended, so the slot is free. */
-async function startRollupEnded() {
+export async function startRollupEnded() {
   const Jobs = await import('#core/jobs');
   const giveUpAt = Date.now() + ROLLUP_TIMEOUT_MS;
   while (Date.now() < giveUpAt) {
@@ -613,4 +614,4 @@ async function main(): Promise<number> {
   return bad.length > 0 || !countsOk ? 1 : 0;
 }
 
-runBench(main);
+if (isMain(import.meta.url)) runBench(main);

@@ -19,6 +19,7 @@ import {
   baseline,
   BROWSER_HEADERS,
   envNumber,
+  isMain,
   load,
   loadAverage,
   ratio,
@@ -36,7 +37,7 @@ const DURATION = envNumber('BENCH_DURATION', 10);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 20);
 const WARM_UP = envNumber('BENCH_WARM_UP', 3);
 const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR || undefined;
-const STORIES = 2_000;
+export const STORIES = 2_000;
 const DEEP_OFFSET = 1_000;
 const RATIO_TARGET = 0.5;
 const P99_TARGET_MS = 150;
@@ -58,7 +59,7 @@ const CLUES = [
 const HEADERS = { ...BROWSER_HEADERS, 'accept-encoding': 'identity' };
 
 /** Text as React writes it into HTML, so a title can be looked for in a page. */
-function asHtml(text: string): string {
+export function asHtml(text: string): string {
   return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -109,7 +110,7 @@ type Seeded = {
 };
 
 /** Stores the reader, their articles and scores, builds their feed list, and signs them in. */
-async function seed(baseUrl: string): Promise<Seeded> {
+export async function seed(baseUrl: string): Promise<Seeded> {
   const { ulid } = await import('ulid');
   const Articles = await import('#core/articles');
   const { mapPool } = await import('#core/common');
@@ -397,4 +398,4 @@ async function main() {
   return bad.length > 0 ? 1 : 0;
 }
 
-runBench(main);
+if (isMain(import.meta.url)) runBench(main);

@@ -5,8 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { CHROMIUM_ARGS } from '../local/chromium';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 // @ts-expect-error -- autocannon ships no type declarations; `LoadRunner` below types what we use.
 import autocannon from 'autocannon';
 import * as chromeLauncher from 'chrome-launcher';
@@ -298,6 +298,8 @@ type LoadOptions = {
   /** Seconds to run; or `amount`: this many requests, then stop. */
   duration?: number;
   amount?: number;
+  /** Seconds an answer may take before it counts as an error (autocannon's default: 10). */
+  timeout?: number;
   headers?: Record<string, string>;
   /** Checks each answer's body (as text: ask for it uncompressed); a refusal is a mismatch. */
   verifyBody?: (body: string) => boolean;
@@ -697,7 +699,9 @@ export function runtimeCpu(processGroup: number): Map<string, number> {
  * Starts a baseline server (scripts/bench/bare-server.mjs) as a process of its own, as the app
  * is: bare Node http, or Express with compression; each answers "ok" to any request.
  */
-export async function startBareServer(kind: 'node' | 'express'): Promise<{ url: string }> {
+export async function startBareServer(
+  kind: 'node' | 'express',
+): Promise<{ url: string; pid: number }> {
   const child = spawn(process.execPath, [join(ROOT, 'scripts', 'bench', 'bare-server.mjs'), kind], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -715,7 +719,7 @@ export async function startBareServer(kind: 'node' | 'express'): Promise<{ url: 
     child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
     child.once('exit', (code) => reject(new Error(`bare-server.mjs ${kind} exited (${code})`)));
   });
-  return { url: `http://127.0.0.1:${port}/` };
+  return { url: `http://127.0.0.1:${port}/`, pid: child.pid! };
 }
 
 // ---------------------------------------------------------------------------
@@ -747,6 +751,15 @@ export function checksTable(
       actual === expected ? 'ok' : 'MISMATCH',
     ]),
   );
+}
+
+/**
+ * Whether the module at `moduleUrl` is the script node was started with: a bench runs its main
+ * then, and not when another bench (bench:peers) imports its seeding.
+ */
+export function isMain(moduleUrl: string): boolean {
+  const script = process.argv[1];
+  return script !== undefined && moduleUrl === pathToFileURL(resolve(script)).href;
 }
 
 /** Runs a benchmark's main, cleans up what it started, and exits with its code (1 on a crash). */

@@ -19,6 +19,7 @@ import {
   baseline,
   BROWSER_HEADERS,
   envNumber,
+  isMain,
   failingAudits,
   launchChrome,
   load,
@@ -44,7 +45,7 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const MAX_ITEMS = 15;
 
 /** The audience `defi-builders` if present, else the active audience with the most content cards. */
-function pickAudience() {
+export function pickAudience() {
   const active = audiences.filter((a) => a.state === 'active');
   const cards = (key: string) => contentCards.filter((c) => c.audience === key).length;
   const audience =
@@ -55,7 +56,7 @@ function pickAudience() {
 }
 
 /** The newest original (Markdown) post of the audience, else its newest post. */
-function pickPost(audienceKey: string) {
+export function pickPost(audienceKey: string) {
   const newestFirst = posts
     .filter((p) => p.audience === audienceKey)
     .sort((a, b) => b.date.localeCompare(a.date));
@@ -304,4 +305,4 @@ async function main() {
   return bad.length > 0 ? 1 : 0;
 }
 
-runBench(main);
+if (isMain(import.meta.url)) runBench(main);
