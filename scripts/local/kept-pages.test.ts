@@ -42,6 +42,8 @@ function decoded({ headers, body }: Answer): string {
 }
 
 const TOKEN = /<meta name="page-view-token" content="([^"]+)"\/>/;
+/** A page-view token: its payload starts {"p":"page-view". */
+const PAGE_VIEW_TOKEN = /eyJwIjoicGFnZS12aWV3[\w-]*\.[\w-]+/;
 const nonce = (answer: Answer) =>
   /'nonce-([^']+)'/.exec(answer.headers['content-security-policy']!)?.[1];
 
@@ -96,6 +98,23 @@ describe('kept public pages', () => {
     expect(head.body.length).toBe(0);
     for (const name of ['etag', 'content-encoding', 'content-length', 'vary'])
       expect(head.headers[name], name).toBe(page.headers[name]);
+  });
+
+  it('answers 20 requests at once, rendered or from the copy, each whole with its own token', async () => {
+    const path = '/privacy-policy';
+    const codings = ['br', 'gzip', 'identity', 'gzip;q=0, br'];
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => get(path, { 'accept-encoding': codings[n % 4]! })),
+    );
+    const pages = answers.map((answer) => {
+      expect(answer.status).toBe(200);
+      return decoded(answer);
+    });
+    for (const html of pages) expect(html).toContain('</html>');
+    // A hydrated page carries its token in the root's data, escaped in a script's string.
+    const tokens = pages.map((html) => PAGE_VIEW_TOKEN.exec(html)?.[0]);
+    expect(tokens.every(Boolean)).toBe(true);
+    expect(new Set(tokens).size).toBe(20);
   });
 
   it('keeps no page a CDN may not share: each answer is rendered anew', async () => {
