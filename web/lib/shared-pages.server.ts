@@ -10,7 +10,7 @@
 // hundred bytes after it (a public document ends with its token) are sent stored, in a block each
 // coding defines for bytes as they are, so each request's own token costs no compression. On AWS
 // CloudFront keeps its own copies, compressed and revalidated there; these serve what reaches the
-// app (docs/operations.md).
+// app (ADR 0055, "What runs where").
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, crc32, deflateRawSync } from 'node:zlib';
 
