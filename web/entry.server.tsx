@@ -17,7 +17,7 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { DocumentProvider } from './lib/nonce';
 import { securityHeaders } from './lib/security-headers.server';
 import {
-  copyFor,
+  answerFromCopy,
   isShareable,
   keepingBody,
   keepSharedPage,
@@ -45,7 +45,11 @@ export default function handleRequest(
   const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';
   const shareable = isShareable(request.method, responseStatusCode, responseHeaders);
   const key = `${readyEvent} ${request.url}`;
-  const kept = shareable ? sharedPage(key) : undefined;
+  // A HEAD gets the headers of the GET it stands for, so it is answered from the same copy.
+  const servable =
+    shareable ||
+    (request.method === 'HEAD' && isShareable('GET', responseStatusCode, responseHeaders));
+  const kept = servable ? sharedPage(key) : undefined;
   const nonce = kept?.nonce ?? randomBytes(16).toString('base64');
   // This request's page-view token, which the root loader made for it (web/root.tsx).
   const pageView = (
@@ -62,10 +66,15 @@ export default function handleRequest(
     responseHeaders.set(name, value);
   if (responseStatusCode === 405) responseHeaders.set('Allow', allowedMethods(remixContext));
   if (kept) {
+    const answer = answerFromCopy(kept, {
+      acceptEncoding: request.headers.get('Accept-Encoding'),
+      ifNoneMatch: request.headers.get('If-None-Match'),
+      pageView,
+    });
     responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+    for (const [name, value] of Object.entries(answer.headers)) responseHeaders.set(name, value);
     return flush().then(
-      () =>
-        new Response(copyFor(kept, pageView), { headers: responseHeaders, status: kept.status }),
+      () => new Response(answer.body ?? null, { headers: responseHeaders, status: answer.status }),
     );
   }
 

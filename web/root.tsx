@@ -1,6 +1,6 @@
 // The document shell: header with the featured-audience menu, the page, and first-party page views
 // (each page served carries its page-view token). A public document gets the small public-page
-// script instead of React and the Remix runtime, and its token in a meta element.
+// script instead of React and the Remix runtime, and its token in a meta element at its end.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import type { ShouldRevalidateFunction } from '@remix-run/react';
 import {
@@ -100,7 +100,6 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#ffffff" />
         <Meta />
         <Links />
-        {publicDocument && pageView && <meta name={PAGE_VIEW_META} content={pageView} />}
         {publicDocument && <script defer src={publicPageScript} nonce={nonce} />}
       </head>
       <body>
@@ -111,6 +110,9 @@ export function Layout({ children }: { children: ReactNode }) {
         {/* A public document loads its one script (in the head) instead of the app (ADR 35). */}
         {!publicDocument && <ScrollRestoration nonce={nonce} />}
         {!publicDocument && <Scripts nonce={nonce} />}
+        {/* Last, so a kept copy compresses everything before it once (ADR 0055); the deferred
+            script reads it after parsing. */}
+        {publicDocument && pageView && <meta name={PAGE_VIEW_META} content={pageView} />}
       </body>
     </html>
   );

@@ -89,6 +89,8 @@ export async function startWebServer(options: {
   )) as ServerBuild;
   const app = express();
   app.disable('x-powered-by');
+  // Compresses each answer as it is sent, as CloudFront does on AWS. A kept public page comes
+  // already encoded (Content-Encoding), compressed once per copy, and is left alone (ADR 0055).
   app.use(compression());
   // What CloudFront refuses itself, before anything else.
   app.use((req, res, next) => {
