@@ -23,7 +23,7 @@ import { SiteHeader } from './components/site-header';
 import { SiteFooter } from './components/site-footer';
 import { NotFoundPage } from './components/not-found-page';
 import { PageViews } from './components/page-views';
-import { PAGE_VIEW_META } from './browser/page-view';
+import { PAGE_VIEW_ATTRIBUTE } from './browser/page-view';
 import { useNonce } from './lib/nonce';
 import stylesheet from './styles/app.css?url';
 import { publicPageHeaders } from './lib/cache';
@@ -112,7 +112,7 @@ export function Layout({ children }: { children: ReactNode }) {
         {!publicDocument && <Scripts nonce={nonce} />}
         {/* Last, so a kept copy compresses everything before it once (ADR 0055); the deferred
             script reads it after parsing. */}
-        {publicDocument && pageView && <meta name={PAGE_VIEW_META} content={pageView} />}
+        {publicDocument && pageView && <div hidden {...{ [PAGE_VIEW_ATTRIBUTE]: pageView }} />}
       </body>
     </html>
   );

@@ -41,7 +41,7 @@ function decoded({ headers, body }: Answer): string {
   return body.toString('utf8');
 }
 
-const TOKEN = /<meta name="page-view-token" content="([^"]+)"\/>/;
+const TOKEN = /<div hidden="" data-page-view-token="([^"]+)"><\/div>/;
 /** A page-view token: its payload starts {"p":"page-view". */
 const PAGE_VIEW_TOKEN = /eyJwIjoicGFnZS12aWV3[\w-]*\.[\w-]+/;
 const nonce = (answer: Answer) =>

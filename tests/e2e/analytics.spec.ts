@@ -32,7 +32,7 @@ test.describe('a visitor', () => {
     const utm = `e2e-replay${Date.now()}`;
     await page.goto(`/?utm=${utm}`);
     await expect.poll(async () => (await viewsOf(utm)).length).toBe(1);
-    const token = await page.locator('meta[name="page-view-token"]').getAttribute('content');
+    const token = await page.locator('[data-page-view-token]').getAttribute('data-page-view-token');
     for (let i = 0; i < 20; i++) {
       const answer = await page.request.post('/api/events', {
         data: { name: 'page_view', token },

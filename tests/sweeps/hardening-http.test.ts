@@ -75,7 +75,7 @@ afterAll(() => {
 async function servedToken(path: string): Promise<string> {
   const page = await send(server, { path, headers: { 'User-Agent': BROWSER } });
   expect(page.status, path).toBe(200);
-  const token = /<meta name="page-view-token" content="([^"]+)"/.exec(page.body)?.[1];
+  const token = /<div hidden="" data-page-view-token="([^"]+)"/.exec(page.body)?.[1];
   expect(token, path).toBeTruthy();
   return token!;
 }

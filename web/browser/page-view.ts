@@ -18,5 +18,8 @@ export function sendPageView(token: string): void {
   }
 }
 
-/** The name of the meta element that carries a public document's token. */
-export const PAGE_VIEW_META = 'page-view-token';
+/**
+ * The attribute of the hidden element, at the end of a public document's body, that carries its
+ * token (an element the body may hold, unlike a named meta).
+ */
+export const PAGE_VIEW_ATTRIBUTE = 'data-page-view-token';

@@ -3,13 +3,15 @@
 // when they are absent. Built by Vite as its own bundle (root.tsx imports its URL).
 import { openDialogs, revealBottomBar, viewMoreInPlace } from './audience-page';
 import { watchMenu } from './menu';
-import { PAGE_VIEW_META, sendPageView } from './page-view';
+import { PAGE_VIEW_ATTRIBUTE, sendPageView } from './page-view';
 import { markSending } from './subscribe-form';
 import { enhanceWaitlistForm } from './waitlist-form';
 
 for (const menu of document.querySelectorAll<HTMLDetailsElement>('details.menu')) watchMenu(menu);
-const pageView = document.querySelector<HTMLMetaElement>(`meta[name="${PAGE_VIEW_META}"]`);
-if (pageView?.content) sendPageView(pageView.content);
+const pageView = document
+  .querySelector(`[${PAGE_VIEW_ATTRIBUTE}]`)
+  ?.getAttribute(PAGE_VIEW_ATTRIBUTE);
+if (pageView) sendPageView(pageView);
 
 const waitlist = document.querySelector<HTMLFormElement>('form.waitlist');
 if (waitlist) enhanceWaitlistForm(waitlist);

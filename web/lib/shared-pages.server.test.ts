@@ -35,7 +35,7 @@ const headers = (init: Record<string, string>) => new Headers(init);
 function renderedPage(pageView: string, cards = 40) {
   const card = (n: number) =>
     `<article class="card"><h2>Story ${n}</h2><p>${'Lending markets and their oracles. '.repeat(6)}</p></article>`;
-  const html = `<!DOCTYPE html><html lang="en"><head><title>Cluefeed</title></head><body><main>${Array.from({ length: cards }, (_, n) => card(n)).join('')}</main><meta name="page-view-token" content="${pageView}"/></body></html>`;
+  const html = `<!DOCTYPE html><html lang="en"><head><title>Cluefeed</title></head><body><main>${Array.from({ length: cards }, (_, n) => card(n)).join('')}</main><div hidden="" data-page-view-token="${pageView}"></div></body></html>`;
   return {
     nonce: 'n',
     status: 200,
@@ -148,7 +148,7 @@ describe('shared pages', () => {
     const rendered = Analytics.pageViewToken('http://localhost/?utm=spring');
     const fresh = Analytics.pageViewToken('http://localhost/?utm=spring');
     const html = Buffer.from(
-      `<meta name="page-view-token" content="${rendered}"/><script>"pageView","${rendered}"</script>`,
+      `<div hidden="" data-page-view-token="${rendered}"></div><script>"pageView","${rendered}"</script>`,
     );
     const copy = {
       ...compressedCopy({ nonce: 'n', status: 200, html, pageView: rendered }),
