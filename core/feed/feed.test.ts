@@ -308,11 +308,19 @@ describe('limits', () => {
   it('refuses feedback past 60 a minute, and clue changes past 20 an hour, with a 429', async () => {
     const user = await reader(['I research MEV']);
     const story = await scored(user, 'Very Relevant');
+    // Each change counts (the same feedback again changes nothing and costs no room).
+    const kindAt = (n: number) => (n % 2 === 0 ? 'like' : 'dislike');
     for (let n = 0; n < Feed.FEEDBACK_LIMIT.max; n++) {
-      await Feed.giveFeedback(user.id, { articleId: story.id, kind: 'like' });
+      await Feed.giveFeedback(user.id, { articleId: story.id, kind: kindAt(n) });
     }
+    const same = kindAt(Feed.FEEDBACK_LIMIT.max - 1);
+    expect((await Feed.giveFeedback(user.id, { articleId: story.id, kind: same })).changed).toBe(
+      false,
+    );
     expect(
-      await refusal(Feed.giveFeedback(user.id, { articleId: story.id, kind: 'dislike' })),
+      await refusal(
+        Feed.giveFeedback(user.id, { articleId: story.id, kind: kindAt(Feed.FEEDBACK_LIMIT.max) }),
+      ),
     ).toEqual({
       message: 'Too many requests. Please wait a minute and try again.',
       status: 429,

@@ -11,7 +11,7 @@ import * as Analytics from '#core/analytics';
 import * as Articles from '#core/articles';
 import * as Assistant from '#core/assistant';
 import { parse, VisibleError } from '#core/common';
-import { committed, getTogether, type ItemRead } from '#core/db';
+import { committed, committedOnce, getTogether, type ItemRead } from '#core/db';
 import * as Jobs from '#core/jobs';
 import * as RateLimit from '#core/rate-limit';
 import * as Users from '#core/users';
@@ -46,6 +46,16 @@ export type Feedback = { articleId: string; kind: (typeof FEEDBACK_KINDS)[number
 /** The conversation a feedback opens, as the feed shows it: its id and the chips it offers. */
 export type FeedbackThread = { threadId: string; suggestions: string[] };
 
+/** Tries of a feedback whose write found the state it was decided from changed meanwhile. */
+const FEEDBACK_TRIES = 3;
+
+type Given = {
+  article: Articles.Article;
+  kind: Feedback['kind'];
+  changed: boolean;
+  thread: FeedbackThread;
+};
+
 /**
  * Stores the reader's feedback on a story, with the conversation it opens and the mark that their
  * list must be rebuilt, in one transaction, then queues the rebuild, unless a build of the reader's
@@ -58,25 +68,43 @@ export type FeedbackThread = { threadId: string; suggestions: string[] };
 export async function giveFeedback(
   userId: string,
   rawInput: v.InferInput<typeof FeedbackInput>,
-): Promise<{
-  article: Articles.Article;
-  kind: Feedback['kind'];
-  changed: boolean;
-  thread: FeedbackThread;
-}> {
+): Promise<Given> {
   const { articleId, kind } = parse(FeedbackInput, rawInput);
-  // The story, the feedback it may have, and the reader (its tracking values go with the event),
-  // in one read.
-  const [article, before, reader, building] = await getTogether(
+  // Each try reads again, so one that lost a race decides from what the winner wrote: the same
+  // feedback given meanwhile (a double click, two tabs) is then this one, and changes nothing.
+  let decidedFrom: Feedback['kind'] | 'none' | undefined;
+  for (let tries = 0; tries < FEEDBACK_TRIES; tries++) {
+    const given = await tryFeedback(userId, articleId, kind, decidedFrom);
+    if (given && 'changed' in given) return given;
+    if (!given) break;
+    decidedFrom = given.decidedFrom;
+  }
+  throw new VisibleError('feed.feedback_busy', FEEDBACK_MESSAGES.busy, 409);
+}
+
+/**
+ * One try. When its write found something it was decided from changed, it answers the feedback it
+ * decided from, for the next try; that try refuses (undefined) if the feedback itself changed to
+ * the other kind meanwhile: the reader clicked both at once, and one of them must be told.
+ */
+async function tryFeedback(
+  userId: string,
+  articleId: string,
+  kind: Feedback['kind'],
+  decidedFrom: Feedback['kind'] | 'none' | undefined,
+): Promise<Given | { decidedFrom: Feedback['kind'] | 'none' } | undefined> {
+  // The story, the feedback it may have, the reader (its tracking values go with the event), a
+  // build of their list on its way, and their rate limit's windows, in one read.
+  const [article, before, reader, building, windows] = await getTogether(
     Articles.articleRead(articleId),
     feedbackRead(userId, articleId),
     Users.userRead(userId),
     Jobs.slotRead(buildSlot(userId)),
+    RateLimit.windowsRead(FEEDBACK_LIMIT, userId),
   );
   if (!reader) throw new VisibleError('user.not_found', Users.USER_MESSAGES.notFound, 404);
   if (!article)
     throw new VisibleError('feed.story_not_found', FEEDBACK_MESSAGES.storyNotFound, 404);
-  await RateLimit.hit(FEEDBACK_LIMIT, userId);
   const opened = Assistant.feedbackThread({
     userId,
     kind,
@@ -85,11 +113,14 @@ export async function giveFeedback(
   });
   const previous = before?.kind;
   if (previous === kind) {
+    // Nothing changes, so nothing is counted: the same click again costs the reader no room.
     const thread = before?.threadId
       ? { ...opened.started, threadId: before.threadId }
       : await openThreadFor(userId, articleId, kind, opened);
     return { article, kind, changed: false, thread };
   }
+  if (decidedFrom && (previous ?? 'none') !== decidedFrom) return undefined;
+  const counted = RateLimit.countIn(FEEDBACK_LIMIT, userId, windows);
   const at = new Date().toISOString();
   const named = (reader.mutes ?? []).some(
     (mute) => mute.from === 'dislike' && mute.articleId === articleId,
@@ -104,89 +135,75 @@ export async function giveFeedback(
         : undefined;
   const revision = reader.cluesRevision ?? 0;
   const threadId = opened.thread.id;
-  const store = (buildHeldBy?: string) =>
-    committed(
-      createWriteTransaction(
-        {
-          feedback: FeedbackEntity,
-          users: Users.UserEntity,
-          event: Analytics.AnalyticsEventEntity,
-          thread: Assistant.AssistantThreadEntity,
-          message: Assistant.ChatMessageEntity,
-          slot: Jobs.ActiveProcessEntity,
-        },
-        ({ feedback, users, event, thread, message, slot }) => [
-          previous
-            ? feedback
-                .patch({ userId, articleId })
-                .set({ kind, threadId, updatedAt: at })
-                .where((attr, op) => op.eq(attr.kind, previous))
-                .commit()
-            : feedback
-                .create({
-                  userId,
-                  articleId,
-                  kind,
-                  source: article.source,
-                  title: article.title,
-                  threadId,
-                  createdAt: at,
-                  updatedAt: at,
-                })
+  const stored = await committedOnce(
+    createWriteTransaction(
+      {
+        feedback: FeedbackEntity,
+        users: Users.UserEntity,
+        event: Analytics.AnalyticsEventEntity,
+        thread: Assistant.AssistantThreadEntity,
+        message: Assistant.ChatMessageEntity,
+        slot: Jobs.ActiveProcessEntity,
+        rate: RateLimit.RateLimitWindowEntity,
+      },
+      ({ feedback, users, event, thread, message, slot, rate }) => [
+        counted(rate),
+        previous
+          ? feedback
+              .patch({ userId, articleId })
+              .set({ kind, threadId, updatedAt: at })
+              .where((attr, op) => op.eq(attr.kind, previous))
+              .commit()
+          : feedback
+              .create({
+                userId,
+                articleId,
+                kind,
+                source: article.source,
+                title: article.title,
+                threadId,
+                createdAt: at,
+                updatedAt: at,
+              })
+              .commit(),
+        mutes
+          ? users
+              .patch({ id: userId })
+              .set({ mutes, cluesRevision: revision + 1, feedRequestedAt: at })
+              .where(Users.atRevision(revision))
+              .commit()
+          : users.patch({ id: userId }).set({ feedRequestedAt: at }).commit(),
+        event
+          .create(
+            Users.readerEvent(
+              reader,
+              {
+                name: kind === 'like' ? 'story_liked' : 'story_disliked',
+                key: `${userId}:${articleId}:${at}`,
+                path: '/feed',
+                articleId,
+              },
+              at,
+            ),
+          )
+          .commit(),
+        thread.create(opened.thread).commit(),
+        message.create(opened.opening).commit(),
+        // The build that holds the slot still holds it: it will see this mark.
+        ...(building
+          ? [
+              slot
+                .check({ name: buildSlot(userId) })
+                .where((attr, op) => op.eq(attr.id, building.id))
                 .commit(),
-          mutes
-            ? users
-                .patch({ id: userId })
-                .set({ mutes, cluesRevision: revision + 1, feedRequestedAt: at })
-                .where(Users.atRevision(revision))
-                .commit()
-            : users.patch({ id: userId }).set({ feedRequestedAt: at }).commit(),
-          event
-            .create(
-              Users.readerEvent(
-                reader,
-                {
-                  name: kind === 'like' ? 'story_liked' : 'story_disliked',
-                  key: `${userId}:${articleId}:${at}`,
-                  path: '/feed',
-                  articleId,
-                },
-                at,
-              ),
-            )
-            .commit(),
-          thread.create(opened.thread).commit(),
-          message.create(opened.opening).commit(),
-          // The build that holds the slot still holds it: it will see this mark.
-          ...(buildHeldBy
-            ? [
-                slot
-                  .check({ name: buildSlot(userId) })
-                  .where((attr, op) => op.eq(attr.id, buildHeldBy))
-                  .commit(),
-              ]
-            : []),
-        ],
-      ),
-    );
-  let stored = await store(building?.id);
-  // The build ended meanwhile (or another write came first): once more, queueing the build.
-  const joined = Boolean(building) && stored;
-  if (!stored && building) stored = await store();
-  if (!stored) {
-    // The same feedback given meanwhile (a double click, two tabs) is this one: nothing changed.
-    const now = await FeedbackEntity.get({ userId, articleId }).go({ consistent: true });
-    if (now.data?.kind === kind && now.data.threadId) {
-      return {
-        article,
-        kind,
-        changed: false,
-        thread: { ...opened.started, threadId: now.data.threadId },
-      };
-    }
-    throw new VisibleError('feed.feedback_busy', FEEDBACK_MESSAGES.busy, 409);
-  }
-  if (!joined) await requestBuild(userId);
+            ]
+          : []),
+      ],
+    ),
+  );
+  if (!stored) return { decidedFrom: previous ?? 'none' };
+  // A build that held its slot while this committed sees the mark (job.ts); otherwise queue one.
+  if (!building) await requestBuild(userId);
   return { article, kind, changed: true, thread: opened.started };
 }
 

@@ -13,8 +13,10 @@
 // begun is refused. A refused request counts nothing.
 import { VisibleError } from '#core/common';
 import { config } from '#core/config';
-import { isConditionFailure } from '#core/db';
+import type { Entity, EntityItem, Item, TransactWriteEntity, WhereCallback } from 'electrodb';
+import { isConditionFailure, type ItemRead } from '#core/db';
 import { RateLimitWindowEntity } from './entity';
+export { RateLimitWindowEntity };
 
 export type Limit = {
   bucket: string;
@@ -70,48 +72,132 @@ function roomIn(max: number, previousCount: number, windowMs: number, elapsedMs:
 const RACED_RETRIES = 5;
 
 type Windows = { windowStart: number; count: number; previousCount: number };
+type Stored = EntityItem<typeof RateLimitWindowEntity>;
+type Caller = { bucket: string; key: string };
 
-/** Counts one request of `key` if the sliding window has room for it; a refusal counts nothing. */
-export async function attempt(limit: Limit, key: string, now = Date.now()): Promise<Attempt> {
+/**
+ * How one request of `key` is counted, decided from its windows as read: one more in the current
+ * window while there is room (`add`), or the window's first request, which moves what the stored
+ * window counted to `previousCount` (`start`); undefined when the limit refuses it.
+ */
+type Counting =
+  | { caller: Caller; expiresAt: number; add: { windowStart: number; room: number } }
+  | { caller: Caller; expiresAt: number; start: { windows: Windows; stored?: Stored } };
+
+function counting(
+  limit: Limit,
+  key: string,
+  stored: Stored | undefined,
+  now: number,
+): Counting | undefined {
   const windowMs = limit.windowSeconds * 1000;
   const windowStart = Math.floor(now / windowMs) * windowMs;
   const caller = { bucket: limit.bucket, key };
   const max = limit.max * (limit.unscaled ? 1 : config().RATE_LIMIT_FACTOR);
   // Read as the previous count until the end of the next window; a minute's grace for clock skew.
   const expiresAt = (windowStart + 2 * windowMs) / 1000 + 60;
+  // The next window has begun: this request's clock is behind.
+  if (stored?.windowStart === windowStart + windowMs) return undefined;
+  // Any other window (history, or a clock that is off by more than a window) is replaced by
+  // this one, so one far-off clock never holds every other writer back.
+  const windows: Windows =
+    stored?.windowStart === windowStart
+      ? { windowStart, count: stored.count ?? 0, previousCount: stored.previousCount ?? 0 }
+      : {
+          windowStart,
+          count: 0,
+          previousCount: stored?.windowStart === windowStart - windowMs ? (stored.count ?? 0) : 0,
+        };
+  const room = roomIn(max, windows.previousCount, windowMs, now - windowStart);
+  if (windows.count >= room) return undefined;
+  return stored?.windowStart === windowStart
+    ? { caller, expiresAt, add: { windowStart, room } }
+    : { caller, expiresAt, start: { windows, stored } };
+}
+
+/** The condition a counting write holds to: the windows still as they were read. */
+function countingCondition(decided: Counting): RateLimitCondition {
+  return (attr, op) => {
+    if ('add' in decided) {
+      const { windowStart, room } = decided.add;
+      return `${op.eq(attr.windowStart, windowStart)} AND ${op.lt(attr.count, room)}`;
+    }
+    const { stored } = decided.start;
+    return stored
+      ? `${op.eq(attr.windowStart, stored.windowStart)} AND ${op.eq(attr.count, stored.count ?? 0)}`
+      : op.notExists(attr.windowStart);
+  };
+}
+
+type RateLimitCondition =
+  typeof RateLimitWindowEntity extends Entity<infer A, infer F, infer C, infer S>
+    ? WhereCallback<A, F, C, S, Item<A, F, C, S, S['attributes']>>
+    : never;
+
+type RateLimitTransaction =
+  typeof RateLimitWindowEntity extends Entity<infer A, infer F, infer C, infer S>
+    ? TransactWriteEntity<A, F, C, S>
+    : never;
+
+/** A caller's windows, read together with others (core/db's getTogether). */
+export function windowsRead(limit: Limit, key: string): ItemRead<Stored> {
+  return {
+    key: RateLimitWindowEntity.get({ bucket: limit.bucket, key }).params().Key,
+    parse: (item) => RateLimitWindowEntity.parse({ Item: item }).data ?? undefined,
+  };
+}
+
+/**
+ * Counts one request of `key` inside the caller's own transaction, from its windows as read
+ * (`windowsRead`): answers the write to add to it (entity `RateLimitWindowEntity`), conditioned on
+ * those windows, or throws the 429 refusal. If another request of the caller counted meanwhile, the
+ * condition cancels the transaction and nothing is counted.
+ */
+export function countIn(limit: Limit, key: string, stored: Stored | undefined, now = Date.now()) {
+  const decided = counting(limit, key, stored, now);
+  if (!decided) throw refusal();
+  return (rate: RateLimitTransaction) =>
+    'add' in decided
+      ? rate
+          .update(decided.caller)
+          .add({ count: 1 })
+          .set({ expiresAt: decided.expiresAt })
+          .where(countingCondition(decided))
+          .commit()
+      : rate
+          .put({
+            ...decided.caller,
+            ...decided.start.windows,
+            count: 1,
+            expiresAt: decided.expiresAt,
+          })
+          .where(countingCondition(decided))
+          .commit();
+}
+
+/** Counts one request of `key` if the sliding window has room for it; a refusal counts nothing. */
+export async function attempt(limit: Limit, key: string, now = Date.now()): Promise<Attempt> {
+  const caller = { bucket: limit.bucket, key };
   for (let tries = 0; tries < RACED_RETRIES; tries++) {
     const { data: stored } = await RateLimitWindowEntity.get(caller).go({ consistent: true });
-    // The next window has begun: this request's clock is behind.
-    if (stored?.windowStart === windowStart + windowMs) return REFUSED;
-    // Any other window (history, or a clock that is off by more than a window) is replaced by
-    // this one below, so one far-off clock never holds every other writer back.
-    const windows: Windows =
-      stored?.windowStart === windowStart
-        ? { windowStart, count: stored.count ?? 0, previousCount: stored.previousCount ?? 0 }
-        : {
-            windowStart,
-            count: 0,
-            previousCount: stored?.windowStart === windowStart - windowMs ? (stored.count ?? 0) : 0,
-          };
-    const room = roomIn(max, windows.previousCount, windowMs, now - windowStart);
-    if (windows.count >= room) return REFUSED;
+    const decided = counting(limit, key, stored ?? undefined, now);
+    if (!decided) return REFUSED;
+    const windowStart =
+      'add' in decided ? decided.add.windowStart : decided.start.windows.windowStart;
     const counted = await committed(
-      stored?.windowStart === windowStart
+      'add' in decided
         ? // Within the window: one more, while there is room.
           RateLimitWindowEntity.update(caller)
             .add({ count: 1 })
-            .set({ expiresAt })
-            .where(
-              (attr, op) =>
-                `${op.eq(attr.windowStart, windowStart)} AND ${op.lt(attr.count, room)}`,
-            )
+            .set({ expiresAt: decided.expiresAt })
+            .where(countingCondition(decided))
         : // The window's first request: what the stored window counted becomes the previous count.
-          RateLimitWindowEntity.put({ ...caller, ...windows, count: 1, expiresAt }).where(
-            (attr, op) =>
-              stored
-                ? `${op.eq(attr.windowStart, stored.windowStart)} AND ${op.eq(attr.count, stored.count ?? 0)}`
-                : op.notExists(attr.windowStart),
-          ),
+          RateLimitWindowEntity.put({
+            ...caller,
+            ...decided.start.windows,
+            count: 1,
+            expiresAt: decided.expiresAt,
+          }).where(countingCondition(decided)),
     );
     if (counted) {
       return {

@@ -88,14 +88,28 @@ describe('storage calls per operation', () => {
       ),
     );
     expect(like.result.status).toBe(200);
-    // The session and reader; the story, its feedback, the reader and the build slot; the rate
-    // limit (read, write); one transaction with the conversation it opens; queueing the build.
+    // The session and reader; the story, its feedback, the reader, the build slot and the rate
+    // limit's windows; one transaction (with the conversation it opens and the rate limit's
+    // count); queueing the build (a transaction and a message).
     expect(like.calls, JSON.stringify(like.calls)).toEqual({
       'dynamodb BatchGetItem': 2,
-      'dynamodb GetItem': 1,
-      'dynamodb PutItem': 1,
       'dynamodb TransactWriteItems': 2,
       'sqs SendMessage': 1,
+    });
+    // The next like, while that build is on its way, joins it: no build is queued.
+    const next = await countStorageCalls(() =>
+      call(
+        feedAction,
+        request(
+          `${ORIGIN}/feed`,
+          form({ intent: 'feedback', kind: 'like', articleId: articles[2]!.id }, cookie),
+        ),
+      ),
+    );
+    expect(next.result.status).toBe(200);
+    expect(next.calls, JSON.stringify(next.calls)).toEqual({
+      'dynamodb BatchGetItem': 2,
+      'dynamodb TransactWriteItems': 1,
     });
     const rebuild = await countStorageCalls(() => Feed.buildFeed(user.id));
     expect(rebuild.total, JSON.stringify(rebuild.calls)).toBe(12);
