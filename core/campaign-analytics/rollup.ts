@@ -243,7 +243,13 @@ export async function rollUpDay(day: string): Promise<DayCounts | undefined> {
     counts: JSON.stringify(counts),
     countedAt: new Date().toISOString(),
   }).go();
+  await figuresChanged();
   return counts;
+}
+
+/** After the days' figures were written: a kept report of an earlier revision is outdated. */
+async function figuresChanged(): Promise<void> {
+  await RollupWatermarkEntity.update({}).add({ revision: 1 }).go();
 }
 
 const isEmpty = (counts: DayCounts) =>
@@ -315,6 +321,7 @@ async function carrySubscribers(from: string, to: string): Promise<void> {
       .set({ subscribers: JSON.stringify(running) })
       .go();
   }
+  await figuresChanged();
 }
 
 /** Moves the watermark to `through`, unless a later rollup already moved it further. */
