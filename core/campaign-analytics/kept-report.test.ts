@@ -208,6 +208,19 @@ describe('the kept report', () => {
     expect(after.funnel.totals.subscribe).toBe(before.funnel.totals.subscribe + 3);
     expect(after.funnel.byCampaign.find((row) => row.utm === 'delta')?.counts.subscribe).toBe(3);
   });
+
+  it('shows new figures after the watermark was deleted and a first rollup ran again', async () => {
+    const input = { from: daysBack(SEEDED_DAYS - 1) };
+    const before = await CampaignAnalytics.report(input);
+    await CampaignAnalytics.RollupWatermarkEntity.delete({}).go();
+    await Analytics.AnalyticsEventEntity.put(
+      Analytics.eventItem({ name: 'subscribe', key: 'after-reset', path: '/a/defi', utm: 'zeta' }),
+    ).go();
+    await rollUp();
+    const after = await CampaignAnalytics.report(input);
+    expect(after.funnel.totals.subscribe).toBe(before.funnel.totals.subscribe + 1);
+    expect(after.choices.utms).toContain('zeta');
+  }, 60_000);
 });
 
 describe('keeping figures', () => {

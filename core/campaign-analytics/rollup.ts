@@ -247,9 +247,33 @@ export async function rollUpDay(day: string): Promise<DayCounts | undefined> {
   return counts;
 }
 
-/** After the days' figures were written: a kept report of an earlier revision is outdated. */
+/**
+ * After the days' figures were written: a kept report of an earlier revision is outdated. The
+ * first revision is the time in ms, so a watermark deleted and made again starts above any
+ * revision of before (a rollup adds far fewer than one a millisecond).
+ */
 async function figuresChanged(): Promise<void> {
-  await RollupWatermarkEntity.update({}).add({ revision: 1 }).go();
+  for (;;) {
+    try {
+      await RollupWatermarkEntity.update({})
+        .add({ revision: 1 })
+        .where((attr, op) => op.exists(attr.revision))
+        .go();
+      return;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    try {
+      await RollupWatermarkEntity.update({})
+        .set({ revision: Date.now() })
+        .where((attr, op) => op.notExists(attr.revision))
+        .go();
+      return;
+    } catch (error) {
+      // Another write set the first revision meanwhile: add to it.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
 }
 
 const isEmpty = (counts: DayCounts) =>
