@@ -7,7 +7,7 @@ import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
 import { fn, VisibleError } from '#core/common';
 import * as Newsletter from '#core/newsletter';
-import { keptFigures } from './kept-report';
+import { keptFigures, type KeptRange } from './kept-report';
 import {
   rangeFigures,
   type AudienceFigures,
@@ -127,7 +127,8 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
     utm: input.utm ? input.utm : null,
     vus: input.vus === undefined || input.vus === 'all' ? null : input.vus,
   };
-  const live = Promise.all([
+  const [{ mark, figures }, audiences, issues] = await Promise.all([
+    figuresOf({ from, to, filters }, days),
     Audiences.list(),
     Newsletter.issuesCreatedBetween(
       `${from}T00:00:00.000Z`,
@@ -135,14 +136,6 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
       MAX_ISSUES,
     ),
   ]);
-  const mark = await watermark();
-  // Without a revision (no rollup has written since reports were kept) every view computes.
-  const figures = await (mark?.revision === undefined
-    ? rangeFigures(days, filters)
-    : keptFigures({ from, to, filters }, mark.revision, () =>
-        rangeFigures(days, filters, { consistent: true }),
-      ));
-  const [audiences, issues] = await live;
 
   // Audiences: the active ones and those the rollups carried a total for in the range.
   const known = new Map(audiences.map((audience) => [audience.id, audience]));
@@ -231,6 +224,18 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
     readers: figures.readers,
   };
 });
+
+/** The watermark, and the range's figures kept at its revision (or computed). */
+async function figuresOf(range: KeptRange, days: string[]) {
+  const mark = await watermark();
+  // Without a revision (no rollup has written since reports were kept) every view computes.
+  const figures = await (mark?.revision === undefined
+    ? rangeFigures(days, range.filters)
+    : keptFigures(range, mark.revision, () =>
+        rangeFigures(days, range.filters, { consistent: true }),
+      ));
+  return { mark, figures };
+}
 
 async function articleTitles(ids: string[]): Promise<Map<string, string>> {
   const unique = [...new Set(ids)];
