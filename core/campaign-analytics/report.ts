@@ -1,37 +1,31 @@
-// The campaign analytics report: what the page shows for a date range, read from the daily rollups
-// (one item per day shown), the upcoming niches' vote counters, and the issues of the range with
-// their counters. It never reads raw events, so it costs the same at any traffic.
+// The campaign analytics report: what the page shows for a date range. The range's figures come
+// from the daily rollups, kept between rollups (kept-report.ts); the audiences with their vote
+// counters and the issues of the range with their counters are read with every view. It never
+// reads raw events, so it costs the same at any traffic.
 import * as v from 'valibot';
 import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
 import { fn, VisibleError } from '#core/common';
 import * as Newsletter from '#core/newsletter';
+import { keptFigures, type KeptRange } from './kept-report';
 import {
-  addDays,
-  dayBefore,
-  emptyDayCounts,
-  dayCount,
-  dayOf,
-  daysBetween,
-  daysStored,
-  FUNNEL_STEPS,
-  SEPARATOR,
-  watermark,
-  type DayCounts,
-  type FunnelStep,
-  type ReaderCounts,
-} from './rollup';
+  rangeFigures,
+  type AudienceFigures,
+  type RangeFigures,
+  type StepCounts,
+} from './range-figures';
+import { addDays, dayCount, dayOf, daysBetween, watermark } from './rollup';
+
+export type { StepCounts };
 
 export const SUBSCRIBER_STEPS = ['visit', 'subscribe', 'confirm'] as const;
 export const READER_STEPS = ['invited', 'funnel_started', 'onboarded', 'feed_first_visit'] as const;
-export type StepCounts = Record<FunnelStep, number>;
 
 /** The longest range the page shows, and the one it shows when none is chosen. */
 export const MAX_RANGE_DAYS = 366;
 export const DEFAULT_RANGE_DAYS = 30;
-/** Issues listed, newest first, and stories in the most-clicked list. */
+/** Issues listed, newest first. */
 export const MAX_ISSUES = 30;
-export const TOP_STORIES = 10;
 
 export const REPORT_MESSAGES = {
   badDate: 'Please enter dates as YYYY-MM-DD',
@@ -107,13 +101,8 @@ export type AnalyticsReport = {
   filters: { utm: string | null; vus: string | null };
   /** When the figures were last rolled up; null before the first rollup. */
   updatedAt: string | null;
-  choices: { utms: string[]; vuses: string[] };
-  funnel: {
-    totals: StepCounts;
-    byCampaign: { utm: string; vus: string; counts: StepCounts }[];
-    byReferrer: { raud: string; counts: StepCounts }[];
-    trend: { day: string; counts: StepCounts }[];
-  };
+  choices: RangeFigures['choices'];
+  funnel: RangeFigures['funnel'];
   audiences: {
     rows: AudienceRow[];
     niches: { id: string; title: string; votes: number; votesInRange: number }[];
@@ -123,20 +112,8 @@ export type AnalyticsReport = {
     issues: IssueRow[];
     topStories: { articleId: string; title: string; clicks: number }[];
   };
-  readers: { trend: ({ day: string } & ReaderCounts)[] };
+  readers: RangeFigures['readers'];
 };
-
-/** What a day without a stored item counted. */
-const noEvents = emptyDayCounts();
-
-const zeroSteps = (): StepCounts =>
-  Object.fromEntries(FUNNEL_STEPS.map((step) => [step, 0])) as StepCounts;
-
-const sum = (values: Iterable<number>) => [...values].reduce((total, n) => total + n, 0);
-
-function byCount<T extends { count: number }>(a: T & { key: string }, b: T & { key: string }) {
-  return b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-}
 
 export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> => {
   const today = dayOf(Date.now());
@@ -150,10 +127,8 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
     utm: input.utm ? input.utm : null,
     vus: input.vus === undefined || input.vus === 'all' ? null : input.vus,
   };
-  const [stored, before, mark, audiences, issues] = await Promise.all([
-    daysStored(from, to),
-    dayBefore(from),
-    watermark(),
+  const [{ mark, figures }, audiences, issues] = await Promise.all([
+    figuresOf({ from, to, filters }, days),
     Audiences.list(),
     Newsletter.issuesCreatedBetween(
       `${from}T00:00:00.000Z`,
@@ -161,57 +136,23 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
       MAX_ISSUES,
     ),
   ]);
-  const items = new Map(stored.map((item) => [item.day, item]));
-  const countsOf = (day: string): DayCounts => items.get(day)?.counts ?? noEvents;
 
-  // Funnel: the filters narrow the campaign rows; referrers are counted across campaigns.
-  const campaigns = new Map<string, { utm: string; vus: string; counts: StepCounts }>();
-  const referrers = new Map<string, { raud: string; counts: StepCounts }>();
-  const utms = new Set<string>();
-  const vuses = new Set<string>();
-  const totals = zeroSteps();
-  const trend = days.map((day) => {
-    const counts = zeroSteps();
-    for (const [key, n] of Object.entries(countsOf(day).campaigns)) {
-      const [step, utm = '', vus = ''] = key.split(SEPARATOR) as [FunnelStep, string, string];
-      if (utm) utms.add(utm);
-      vuses.add(vus);
-      if (filters.utm !== null && utm !== filters.utm) continue;
-      if (filters.vus !== null && vus !== filters.vus) continue;
-      const row = campaigns.get(`${utm}${SEPARATOR}${vus}`) ?? { utm, vus, counts: zeroSteps() };
-      row.counts[step] += n;
-      campaigns.set(`${utm}${SEPARATOR}${vus}`, row);
-      counts[step] += n;
-      totals[step] += n;
-    }
-    for (const [key, n] of Object.entries(countsOf(day).referrers)) {
-      const [step, raud = ''] = key.split(SEPARATOR) as [FunnelStep, string];
-      const row = referrers.get(raud) ?? { raud, counts: zeroSteps() };
-      row.counts[step] += n;
-      referrers.set(raud, row);
-    }
-    return { day, counts };
-  });
-  const busiest = <T extends { counts: StepCounts }>(rows: Iterable<T>) =>
-    [...rows].sort((a, b) => sum(Object.values(b.counts)) - sum(Object.values(a.counts)));
-
-  // Audiences: totals carried by the rollup, joins and leaves summed over the range.
-  const startTotals = before?.subscribers ?? {};
-  let carried = startTotals;
-  const series = days.map((day) => (carried = items.get(day)?.subscribers ?? carried));
+  // Audiences: the active ones and those the rollups carried a total for in the range.
   const known = new Map(audiences.map((audience) => [audience.id, audience]));
   const audienceIds = new Set([
     ...audiences.filter((audience) => audience.state === 'active').map((audience) => audience.id),
-    ...series.flatMap((totalsOfDay) => Object.keys(totalsOfDay)),
+    ...figures.carried,
   ]);
-  const rangeSum = (pick: (counts: DayCounts) => Record<string, number>, id: string) =>
-    sum(days.map((day) => pick(countsOf(day))[id] ?? 0));
+  const noFigures: AudienceFigures = {
+    start: 0,
+    end: 0,
+    joined: 0,
+    left: 0,
+    series: days.map(() => 0),
+  };
   const rows = [...audienceIds].map((id): AudienceRow => {
     const audience = known.get(id);
-    const start = startTotals[id] ?? 0;
-    const end = series.at(-1)?.[id] ?? start;
-    const joined = rangeSum((counts) => counts.joined, id);
-    const left = rangeSum((counts) => counts.left, id);
+    const { start, end, joined, left, series } = figures.audiences[id] ?? noFigures;
     return {
       id,
       title: audience?.title ?? '(deleted audience)',
@@ -222,7 +163,7 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
       left,
       growth: end - start,
       churn: start + joined === 0 ? null : left / (start + joined),
-      series: series.map((totalsOfDay) => totalsOfDay[id] ?? 0),
+      series,
     };
   });
   rows.sort((a, b) => b.end - a.end || a.title.localeCompare(b.title));
@@ -232,32 +173,17 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
       id: audience.id,
       title: audience.title,
       votes: audience.votes ?? 0,
-      votesInRange: rangeSum((counts) => counts.votes, audience.id),
+      votesInRange: figures.votesInRange[audience.id] ?? 0,
     }))
     .sort(
       (a, b) =>
         b.votes - a.votes || b.votesInRange - a.votesInRange || a.title.localeCompare(b.title),
     );
-  const suggestions = summed(days.map((day) => countsOf(day).suggestions))
-    .map(([text, count]) => ({ key: text, text, count }))
-    .sort(byCount)
-    .slice(0, 50)
-    .map(({ text, count }) => ({ text, count }));
 
   // Newsletters: each issue's own counters; the most clicked stories of the range from rollups.
-  const storyClicks = summed(days.map((day) => countsOf(day).clicks));
-  const byArticle = new Map<string, number>();
-  for (const [key, n] of storyClicks) {
-    const articleId = key.split(SEPARATOR)[1];
-    if (articleId) byArticle.set(articleId, (byArticle.get(articleId) ?? 0) + n);
-  }
-  const top = [...byArticle]
-    .map(([articleId, count]) => ({ key: articleId, articleId, count }))
-    .sort(byCount)
-    .slice(0, TOP_STORIES);
   const issueStories = await Promise.all(issues.map((issue) => Newsletter.storyClicks(issue.id)));
   const titles = await articleTitles([
-    ...top.map((story) => story.articleId),
+    ...figures.topStories.map((story) => story.articleId),
     ...issueStories.flat().map((story) => story.articleId),
   ]);
   const titleOf = (articleId: string) => titles.get(articleId) ?? '(article no longer stored)';
@@ -268,14 +194,9 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
     days,
     filters,
     updatedAt: mark?.rolledAt ?? null,
-    choices: { utms: [...utms].sort(), vuses: [...vuses].sort() },
-    funnel: {
-      totals,
-      byCampaign: busiest(campaigns.values()),
-      byReferrer: busiest(referrers.values()),
-      trend,
-    },
-    audiences: { rows, niches, suggestions },
+    choices: figures.choices,
+    funnel: figures.funnel,
+    audiences: { rows, niches, suggestions: figures.suggestions },
     newsletters: {
       issues: issues.map((issue, index) => ({
         id: issue.id,
@@ -294,27 +215,26 @@ export const report = fn(ReportInput, async (input): Promise<AnalyticsReport> =>
           uniqueClicks: story.uniqueClicks ?? 0,
         })).sort((a, b) => b.clicks - a.clicks || a.title.localeCompare(b.title)),
       })),
-      topStories: top.map(({ articleId, count }) => ({
+      topStories: figures.topStories.map(({ articleId, clicks }) => ({
         articleId,
         title: titleOf(articleId),
-        clicks: count,
+        clicks,
       })),
     },
-    readers: {
-      trend: days.map((day) => ({
-        day,
-        ...countsOf(day).readers,
-      })),
-    },
+    readers: figures.readers,
   };
 });
 
-/** Counts of the same keys over several days, added up. */
-function summed(records: Record<string, number>[]): [string, number][] {
-  const total = new Map<string, number>();
-  for (const record of records)
-    for (const [key, n] of Object.entries(record)) total.set(key, (total.get(key) ?? 0) + n);
-  return [...total];
+/** The watermark, and the range's figures kept at its revision (or computed). */
+async function figuresOf(range: KeptRange, days: string[]) {
+  const mark = await watermark();
+  // Without a revision (no rollup has written since reports were kept) every view computes.
+  const figures = await (mark?.revision === undefined
+    ? rangeFigures(days, range.filters)
+    : keptFigures(range, mark.revision, () =>
+        rangeFigures(days, range.filters, { consistent: true }),
+      ));
+  return { mark, figures };
 }
 
 async function articleTitles(ids: string[]): Promise<Map<string, string>> {

@@ -10,6 +10,11 @@ export const RollupWatermarkEntity = defineEntity({
     /** The rollup that moved it here, and when that rollup ended. */
     processId: { type: 'string', required: true },
     rolledAt: { type: 'string', required: true },
+    /**
+     * Moves by one after every write of a day's figures (a rollup's or a single day's recount),
+     * so a kept report of an older revision is never shown (kept-report.ts).
+     */
+    revision: { type: 'number' },
   },
   indexes: {
     // The one watermark: pk analyticsRollup, sk watermark

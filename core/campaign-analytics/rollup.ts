@@ -243,7 +243,37 @@ export async function rollUpDay(day: string): Promise<DayCounts | undefined> {
     counts: JSON.stringify(counts),
     countedAt: new Date().toISOString(),
   }).go();
+  await figuresChanged();
   return counts;
+}
+
+/**
+ * After the days' figures were written: a kept report of an earlier revision is outdated. The
+ * first revision is the time in ms, so a watermark deleted and made again starts above any
+ * revision of before (a rollup adds far fewer than one a millisecond).
+ */
+async function figuresChanged(): Promise<void> {
+  for (;;) {
+    try {
+      await RollupWatermarkEntity.update({})
+        .add({ revision: 1 })
+        .where((attr, op) => op.exists(attr.revision))
+        .go();
+      return;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    try {
+      await RollupWatermarkEntity.update({})
+        .set({ revision: Date.now() })
+        .where((attr, op) => op.notExists(attr.revision))
+        .go();
+      return;
+    } catch (error) {
+      // Another write set the first revision meanwhile: add to it.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
 }
 
 const isEmpty = (counts: DayCounts) =>
@@ -315,6 +345,7 @@ async function carrySubscribers(from: string, to: string): Promise<void> {
       .set({ subscribers: JSON.stringify(running) })
       .go();
   }
+  await figuresChanged();
 }
 
 /** Moves the watermark to `through`, unless a later rollup already moved it further. */

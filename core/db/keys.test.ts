@@ -67,7 +67,21 @@ const samples: Record<string, () => Sample> = {
   }),
   analyticsWatermark: () => ({
     doc: 'RollupWatermark',
-    item: { through: at, processId: id(), rolledAt: at },
+    item: { through: at, processId: id(), rolledAt: at, revision: 42 },
+  }),
+  analyticsKeptReport: () => ({
+    doc: 'KeptReport',
+    item: {
+      from: '2026-08-23',
+      to: '2026-11-20',
+      filters: 'launch|sp',
+      revision: 42,
+      figures: JSON.stringify({ choices: { utms: ['launch'], vuses: ['sp'] } }),
+      computedAt: at,
+      claimedRevision: 42,
+      claimedUntil: at,
+      expiresAt: 1_811_000_000,
+    },
   }),
   analyticsEvent: () => ({
     doc: 'AnalyticsEvent',
