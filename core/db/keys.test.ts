@@ -115,6 +115,10 @@ const samples: Record<string, () => Sample> = {
     doc: 'ExperimentDatasetItem',
     item: { datasetId: id(), kind: 'article', index: 7, data: '{"id":"a","title":"Aave"}' },
   }),
+  experimentStarterClaim: () => ({
+    doc: 'ExperimentStarterClaim',
+    item: { claimedAt: at, systemUserId: id() },
+  }),
   experimentRun: () => ({
     doc: 'ExperimentRun',
     item: {

@@ -16,7 +16,8 @@ import { logger } from '#core/logs';
 import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { DATASET_GROUPS, type DatasetGroup } from './catalog';
-import { DatasetEntity, StarterDatasetsClaimEntity } from './dataset-entity';
+import { DatasetEntity } from './dataset-entity';
+import { StarterDatasetsClaimEntity } from './starter-claim-entity';
 import { DatasetItemEntity, ITEM_KINDS } from './dataset-item-entity';
 
 export { DatasetEntity, DatasetItemEntity };
