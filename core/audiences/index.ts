@@ -2,7 +2,7 @@
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { fn, freeText, slugify, VisibleError } from '#core/common';
-import { isConditionFailure } from '#core/db';
+import { isConditionFailure, type ItemRead } from '#core/db';
 import { ownerOfSlug, SlugClaimEntity } from '#core/slugs';
 import { ulid } from 'ulid';
 import { AudienceEntity } from './entity';
@@ -65,6 +65,14 @@ export const create = fn(AudienceInput, async (input): Promise<Audience> => {
   }
   return input as Audience;
 });
+
+/** An audience, read together with other items (core/db's getTogether). */
+export function audienceRead(id: string): ItemRead<Audience> {
+  return {
+    key: AudienceEntity.get({ id }).params().Key,
+    parse: (item) => AudienceEntity.parse({ Item: item }).data ?? undefined,
+  };
+}
 
 export async function byId(id: string): Promise<Audience | undefined> {
   const { data } = await AudienceEntity.get({ id }).go();

@@ -7,7 +7,7 @@ import { ulid } from 'ulid';
 import * as Analytics from '#core/analytics';
 import * as Audiences from '#core/audiences';
 import { fn, parse, TrackingSchema, VisibleError, type Tracking } from '#core/common';
-import { committed } from '#core/db';
+import { committed, getTogether, type ItemRead } from '#core/db';
 import { EmailSchema, emailKey } from '#core/mail';
 import * as Outbox from '#core/outbox';
 import * as RateLimit from '#core/rate-limit';
@@ -119,53 +119,74 @@ export const SubscribeInput = v.object({
  * address, or one that had left), then queueing the e-mail.
  */
 export const subscribe = fn(SubscribeInput, async ({ ip, ...input }) => {
-  const [audience, existing, perIp] = await Promise.all([
-    Audiences.byId(input.audienceId),
-    byEmail(input.email),
-    ip === undefined
-      ? RateLimit.NOT_LIMITED
-      : RateLimit.attempt(RateLimit.LIMITS.subscribePerIp, ip),
-  ]);
-  if (!perIp.allowed) throw RateLimit.refusal();
-  if (!audience || audience.state !== 'active') {
-    throw new VisibleError('audience.not_found', 'This audience does not exist', 404);
-  }
-  if (existing?.status === 'subscribed') throw alreadySubscribed();
-  const perAddress = await RateLimit.attempt(RateLimit.LIMITS.confirmationsPerAddress, input.email);
-  if (!perAddress.allowed) throw RateLimit.refusal();
-  let written: Written | undefined;
-  try {
-    written = existing ? undefined : await createPending(input, audience);
-    const created = written !== undefined;
-    const { utm, raud, vus } = input;
-    written ??= await reopen(existing ?? (await racedWinner(input.email)), audience, {
-      utm,
-      raud,
-      vus,
-    });
-    const { subscriber, email } = written;
-    await Outbox.dispatch([email]);
-    // Only a subscription this request created may be assembled with the token.
-    return {
-      subscriber,
-      assembleToken: created ? linkToken('assemble', subscriber) : undefined,
-    };
-  } catch (error) {
-    // No e-mail went out: the address's place is given back (a failed give-back keeps the error).
-    if (!written) await perAddress.release().catch(() => undefined);
-    throw error;
+  for (let tries = 0; ; tries++) {
+    const outcome = await trySubscribe(input, ip);
+    if (outcome) return outcome;
+    // The address was claimed by another request a moment ago: decide again from what it wrote.
+    if (tries >= 1) throw changedMeanwhile();
   }
 });
 
+type Counting = ReturnType<typeof RateLimit.countIn>;
+
+/** One try: undefined when another request created the address between its read and its write. */
+async function trySubscribe(input: Omit<v.InferOutput<typeof SubscribeInput>, 'ip'>, ip?: string) {
+  const read = [
+    Audiences.audienceRead(input.audienceId),
+    claimRead(input.email),
+    RateLimit.windowsRead(RateLimit.LIMITS.confirmationsPerAddress, input.email),
+  ] as const;
+  const [audience, claim, addressWindows, ipWindows] =
+    ip === undefined
+      ? [...(await getTogether(...read)), undefined]
+      : await getTogether(...read, RateLimit.windowsRead(RateLimit.LIMITS.subscribePerIp, ip));
+  const counts: Counting[] = [];
+  if (ip !== undefined)
+    counts.push(RateLimit.countIn(RateLimit.LIMITS.subscribePerIp, ip, ipWindows));
+  if (!audience || audience.state !== 'active') {
+    throw new VisibleError('audience.not_found', 'This audience does not exist', 404);
+  }
+  const existing = claim ? await byId(claim.subscriberId) : undefined;
+  if (existing?.status === 'subscribed') {
+    // Counted all the same: whether an address subscribed is asked at the visitor's own pace.
+    await countOnly(counts);
+    throw alreadySubscribed();
+  }
+  counts.push(
+    RateLimit.countIn(RateLimit.LIMITS.confirmationsPerAddress, input.email, addressWindows),
+  );
+  const written = existing
+    ? await reopen(existing, audience, input, counts)
+    : await createPending(input, audience, counts);
+  if (!written) return undefined;
+  const { subscriber, email } = written;
+  await Outbox.dispatch([email]);
+  // Only a subscription this request created may be assembled with the token.
+  return {
+    subscriber,
+    assembleToken: existing ? undefined : linkToken('assemble', subscriber),
+  };
+}
+
+/** Counts a refused request against the visitor's limit (a changed count meanwhile counts it not). */
+async function countOnly(counts: Counting[]) {
+  if (counts.length === 0) return;
+  await committed(
+    createWriteTransaction({ rate: RateLimit.RateLimitWindowEntity }, ({ rate }) =>
+      counts.map((count) => count(rate)),
+    ),
+  );
+}
+
+function claimRead(email: string): ItemRead<EntityItem<typeof SubscriberEmailEntity>> {
+  return {
+    key: SubscriberEmailEntity.get({ email: emailKey(email) }).params().Key,
+    parse: (item) => SubscriberEmailEntity.parse({ Item: item }).data ?? undefined,
+  };
+}
+
 const alreadySubscribed = () =>
   new VisibleError(ALREADY_SUBSCRIBED_CODE, 'You are already a subscriber!', 409);
-
-/** Another request created the same address a moment ago: continue with that subscriber. */
-async function racedWinner(email: string): Promise<Subscriber> {
-  const raced = await byEmail(email);
-  if (raced) return raced;
-  throw changedMeanwhile();
-}
 
 type Written = { subscriber: Subscriber; email: Outbox.OutboundEmail };
 
@@ -174,8 +195,9 @@ type Written = { subscriber: Subscriber; email: Outbox.OutboundEmail };
  * address was claimed first.
  */
 async function createPending(
-  input: v.InferOutput<typeof SubscribeInput>,
+  input: Omit<v.InferOutput<typeof SubscribeInput>, 'ip'>,
   audience: Audiences.Audience,
+  counts: Counting[],
 ): Promise<Written | undefined> {
   const createdAt = now();
   const subscriber = {
@@ -200,8 +222,10 @@ async function createPending(
         member: AudienceMemberEntity,
         outbox: Outbox.OutboundEmailEntity,
         event: Analytics.AnalyticsEventEntity,
+        rate: RateLimit.RateLimitWindowEntity,
       },
-      ({ entity, claim, member, outbox, event }) => [
+      ({ entity, claim, member, outbox, event, rate }) => [
+        ...counts.map((count) => count(rate)),
         entity.create(subscriber).commit(),
         outbox.create(email).commit(),
         claim.create({ email: subscriber.email, subscriberId: subscriber.id }).commit(),
@@ -237,8 +261,10 @@ async function createPending(
 async function reopen(
   subscriber: Subscriber,
   audience: Audiences.Audience,
-  tracking: Tracking,
+  { utm, raud, vus }: Tracking,
+  counts: Counting[],
 ): Promise<Written> {
+  const tracking = { utm, raud, vus };
   if (subscriber.status === 'subscribed') throw alreadySubscribed();
   const audienceId = audience.id;
   const updatedAt = now();
@@ -254,8 +280,10 @@ async function reopen(
         member: AudienceMemberEntity,
         outbox: Outbox.OutboundEmailEntity,
         event: Analytics.AnalyticsEventEntity,
+        rate: RateLimit.RateLimitWindowEntity,
       },
-      ({ entity, member, outbox, event }) => [
+      ({ entity, member, outbox, event, rate }) => [
+        ...counts.map((count) => count(rate)),
         entity
           .patch({ id: subscriber.id })
           .add({ audienceIds: [audienceId] })

@@ -278,6 +278,25 @@ describe('subscribers', () => {
     expect((await Subscribers.byEmail(refused))?.status).toBe('pending');
   });
 
+  it('counts asking whether an address is subscribed against the visitor, so it cannot be asked at speed', async () => {
+    const audience = await createAudience();
+    const address = email();
+    await Subscribers.subscribe({ email: address, audienceId: audience.id });
+    const [message] = await messagesTo(address);
+    await Subscribers.confirm(
+      tokenIn(linkIn(message!, 'http://localhost:3000/confirm-subscription')),
+    );
+    const ip = `192.0.2.${ulid()}`;
+    for (let i = 0; i < 10; i++) {
+      await expect(
+        Subscribers.subscribe({ email: address, audienceId: audience.id, ip }),
+      ).rejects.toMatchObject({ status: 409 });
+    }
+    await expect(
+      Subscribers.subscribe({ email: address, audienceId: audience.id, ip }),
+    ).rejects.toMatchObject({ status: 429 });
+  });
+
   it("does not let a visitor past their own limit use up another address's confirmations", async () => {
     const audience = await createAudience();
     const [victim, ip] = [email(), `203.0.113.${ulid()}`];
