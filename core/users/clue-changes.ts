@@ -14,8 +14,8 @@ import * as RateLimit from '#core/rate-limit';
 import { UserEntity } from './entity';
 import { readerEvent } from './events';
 import { queueScoring } from './queue-scoring';
-import { committedOnce } from '#core/db';
-import { ClueSchema, mustGet, type Mute, type User } from './read';
+import { committedOnce, getTogether } from '#core/db';
+import { ClueSchema, NOT_FOUND_MESSAGE, userRead, type Mute, type User } from './read';
 import { MAX_CLUES } from './signup';
 
 /** Each change scores the reader's newest stories again with the model: a few an hour is plenty. */
@@ -167,7 +167,12 @@ export async function applyClueChanges(
   if (asked === 0) {
     throw new VisibleError('clues.nothing', CLUE_CHANGE_MESSAGES.nothingToChange, 400);
   }
-  const user = await mustGet(userId);
+  // The reader and their rate limit's windows in one read; the count goes in the change's write.
+  const [user, windows] = await getTogether(
+    userRead(userId),
+    RateLimit.windowsRead(CLUE_CHANGE_LIMIT, userId),
+  );
+  if (!user) throw new VisibleError('user.not_found', NOT_FOUND_MESSAGE, 404);
   const at = new Date().toISOString();
   const before = user.descriptors ?? [];
   const removed = new Set(input.cluesToBeRemoved.map((item) => sameClue(item.clue)));
@@ -194,7 +199,7 @@ export async function applyClueChanges(
   if (mutes.filter((mute) => mute.from === 'request').length > MAX_MUTES) {
     throw new VisibleError('clues.too_many_mutes', CLUE_CHANGE_MESSAGES.tooManyMutes, 400);
   }
-  await RateLimit.hit(CLUE_CHANGE_LIMIT, userId);
+  const counted = RateLimit.countIn(CLUE_CHANGE_LIMIT, userId, windows);
   const revision = user.cluesRevision ?? 0;
   const changes = {
     ...(cluesChanged ? { descriptors } : {}),
@@ -205,8 +210,13 @@ export async function applyClueChanges(
   };
   const written = await committedOnce(
     createWriteTransaction(
-      { users: UserEntity, event: Analytics.AnalyticsEventEntity },
-      ({ users, event }) => [
+      {
+        users: UserEntity,
+        event: Analytics.AnalyticsEventEntity,
+        rate: RateLimit.RateLimitWindowEntity,
+      },
+      ({ users, event, rate }) => [
+        counted(rate),
         users.patch({ id: userId }).set(changes).where(atRevision(revision)).commit(),
         event
           .create(
