@@ -60,17 +60,24 @@ export async function byId(id: string): Promise<ContentCardWithStories | undefin
   return oneCardPerStory(await withStories([data]))[0];
 }
 
-/** At most this many stories a 'View more' request names as already shown. */
-export const MAX_SHOWN_STORIES = 300;
+/**
+ * At most this many stories a 'View more' request names as already shown: those shown last, which
+ * the next cards (the ones just before them in time) may repeat. The URL stays a few KB.
+ */
+export const MAX_SHOWN_STORIES = 100;
 const STORY_ID = /^[0-9A-Za-z]{10,40}$/;
 
 /**
- * The stories a 'View more' request says the page shows already (`shown`: ids joined by commas);
- * anything that is not an id is ignored, and only the first MAX_SHOWN_STORIES count.
+ * The stories a 'View more' request says the page shows already (`shown`: ids joined by commas,
+ * in page order); anything that is not an id is ignored, and only the last MAX_SHOWN_STORIES
+ * count.
  */
 export function shownStoryIds(value: string | null): string[] {
-  if (!value) return [];
-  return value.split(',', MAX_SHOWN_STORIES).filter((id) => STORY_ID.test(id));
+  if (!value || value.length > MAX_SHOWN_STORIES * 48) return [];
+  return value
+    .split(',')
+    .filter((id) => STORY_ID.test(id))
+    .slice(-MAX_SHOWN_STORIES);
 }
 
 /** Whether `value` is a cursor `pageForAudience` could have made (anything else is ignored). */

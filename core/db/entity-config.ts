@@ -66,6 +66,9 @@ export async function committed(write: { go(): Promise<object> }): Promise<boole
   }
 }
 
+/** A transaction that kept colliding with others on its items, every try. */
+export class KeptColliding extends Error {}
+
 /** Tries of a transaction that only collided with another one (never one a condition refused). */
 const CONFLICT_ATTEMPTS = 4;
 
@@ -89,7 +92,7 @@ export async function committedOnce(write: Transaction): Promise<boolean> {
     const codes = result.data.map((item) => item.code);
     if (codes.includes('ConditionalCheckFailed')) return false;
     if (attempt >= CONFLICT_ATTEMPTS) {
-      throw new Error(`The transaction was cancelled (${codes.join(', ')})`);
+      throw new KeptColliding(`The transaction was cancelled (${codes.join(', ')})`);
     }
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * attempt));
   }

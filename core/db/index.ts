@@ -1,7 +1,13 @@
 // The single table: its definition, the client, and the conventions every entity follows.
 export { db, ensureTable } from './client';
 export { tableDefinition, createTableInput } from './table';
-export { committed, committedOnce, defineEntity, isConditionFailure } from './entity-config';
+export {
+  committed,
+  committedOnce,
+  defineEntity,
+  isConditionFailure,
+  KeptColliding,
+} from './entity-config';
 export { deleteAll } from './batch';
 export {
   countStorageCalls,

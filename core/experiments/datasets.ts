@@ -298,13 +298,18 @@ export async function freezeStarterDatasets(systemUserId: string): Promise<numbe
   if (data.length > 0 || (await Articles.latest(1)).length === 0) return 0;
   if (!(await claimStarters(systemUserId))) return 0;
   let frozen = 0;
-  for (const starter of STARTER_DATASETS) {
-    try {
-      await freezeDataset({ ...starter, systemUserId });
-      frozen++;
-    } catch (error) {
-      logger.error(`Could not freeze the starter dataset ${starter.name}`, { error });
+  try {
+    for (const starter of STARTER_DATASETS) {
+      try {
+        await freezeDataset({ ...starter, systemUserId });
+        frozen++;
+      } catch (error) {
+        logger.error(`Could not freeze the starter dataset ${starter.name}`, { error });
+      }
     }
+  } finally {
+    // Nothing frozen (every starter failed): a later run may try again.
+    if (frozen === 0) await StarterDatasetsClaimEntity.delete({}).go();
   }
   return frozen;
 }

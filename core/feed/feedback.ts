@@ -11,7 +11,7 @@ import * as Analytics from '#core/analytics';
 import * as Articles from '#core/articles';
 import * as Assistant from '#core/assistant';
 import { parse, VisibleError } from '#core/common';
-import { committed, committedOnce, getTogether, type ItemRead } from '#core/db';
+import { committed, committedOnce, getTogether, KeptColliding, type ItemRead } from '#core/db';
 import * as Jobs from '#core/jobs';
 import * as RateLimit from '#core/rate-limit';
 import * as Users from '#core/users';
@@ -117,7 +117,7 @@ async function tryFeedback(
     const thread = before?.threadId
       ? { ...opened.started, threadId: before.threadId }
       : await openThreadFor(userId, articleId, kind, opened);
-    return { article, kind, changed: false, thread };
+    return thread ? { article, kind, changed: false, thread } : { decidedFrom: kind };
   }
   if (decidedFrom && (previous ?? 'none') !== decidedFrom) return undefined;
   const counted = RateLimit.countIn(FEEDBACK_LIMIT, userId, windows);
@@ -135,7 +135,7 @@ async function tryFeedback(
         : undefined;
   const revision = reader.cluesRevision ?? 0;
   const threadId = opened.thread.id;
-  const stored = await committedOnce(
+  const stored = await committedOnceOrRaced(
     createWriteTransaction(
       {
         feedback: FeedbackEntity,
@@ -207,6 +207,16 @@ async function tryFeedback(
   return { article, kind, changed: true, thread: opened.started };
 }
 
+/** A transaction that kept colliding with the reader's other writes counts as a lost race. */
+async function committedOnceOrRaced(write: Parameters<typeof committedOnce>[0]) {
+  try {
+    return await committedOnce(write);
+  } catch (error) {
+    if (error instanceof KeptColliding) return false;
+    throw error;
+  }
+}
+
 /**
  * Feedback stored before it kept its conversation, given again: the conversation is written now,
  * with the feedback naming it, in one transaction.
@@ -216,24 +226,27 @@ async function openThreadFor(
   articleId: string,
   kind: Feedback['kind'],
   opened: ReturnType<typeof Assistant.feedbackThread>,
-): Promise<FeedbackThread> {
-  await createWriteTransaction(
-    {
-      feedback: FeedbackEntity,
-      thread: Assistant.AssistantThreadEntity,
-      message: Assistant.ChatMessageEntity,
-    },
-    ({ feedback, thread, message }) => [
-      feedback
-        .patch({ userId, articleId })
-        .set({ threadId: opened.thread.id })
-        .where((attr, op) => op.eq(attr.kind, kind))
-        .commit(),
-      thread.create(opened.thread).commit(),
-      message.create(opened.opening).commit(),
-    ],
-  ).go();
-  return opened.started;
+): Promise<FeedbackThread | undefined> {
+  const stored = await committedOnceOrRaced(
+    createWriteTransaction(
+      {
+        feedback: FeedbackEntity,
+        thread: Assistant.AssistantThreadEntity,
+        message: Assistant.ChatMessageEntity,
+      },
+      ({ feedback, thread, message }) => [
+        feedback
+          .patch({ userId, articleId })
+          .set({ threadId: opened.thread.id })
+          .where((attr, op) => op.eq(attr.kind, kind))
+          .commit(),
+        thread.create(opened.thread).commit(),
+        message.create(opened.opening).commit(),
+      ],
+    ),
+  );
+  // The feedback changed meanwhile: the next try decides again.
+  return stored ? opened.started : undefined;
 }
 
 function feedbackRead(

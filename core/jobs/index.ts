@@ -9,7 +9,7 @@ import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
 import { VisibleError } from '#core/common';
-import { isConditionFailure, type ItemRead } from '#core/db';
+import { committedOnce, isConditionFailure, type ItemRead } from '#core/db';
 import { flush, logger } from '#core/logs';
 import { ActiveProcessEntity } from './active-process-entity';
 import { planRun, recoverChunks, runChunkMessage } from './chunks';
@@ -96,21 +96,17 @@ export async function enqueue<S extends v.GenericSchema, C>(
     attempts: 0,
     createdAt: now(),
   };
-  const written = await createWriteTransaction(
-    { process: ProcessEntity, active: ActiveProcessEntity },
-    (entities) => [
+  // Only a held slot refuses it; a collision with another transaction (a like checking the slot)
+  // is tried again.
+  const written = await committedOnce(
+    createWriteTransaction({ process: ProcessEntity, active: ActiveProcessEntity }, (entities) => [
       entities.process.create(process).commit(),
       entities.active
         .create({ id: process.id, name: slotOf(process), createdAt: process.createdAt })
         .commit(),
-    ],
-  )
-    .go()
-    .catch((error: unknown) => {
-      if (isConditionFailure(error)) return { canceled: true };
-      throw error;
-    });
-  if (written.canceled) throw new VisibleError('jobs.busy', BUSY_MESSAGE, 409);
+    ]),
+  );
+  if (!written) throw new VisibleError('jobs.busy', BUSY_MESSAGE, 409);
   try {
     await send({ processId: process.id });
   } catch (error) {

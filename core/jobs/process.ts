@@ -1,7 +1,7 @@
 // The process record's shared steps: reading a run, ending it, and the timings that tell a live
 // run from a dead one. Plain runs (index.ts) and chunked runs (chunks.ts) both end through here.
 import { createWriteTransaction, type EntityItem } from 'electrodb';
-import { isConditionFailure } from '#core/db';
+import { committedOnce } from '#core/db';
 import { ActiveProcessEntity } from './active-process-entity';
 import { ProcessEntity } from './entity';
 
@@ -66,9 +66,10 @@ export async function finish(
     endTime: now(),
     ...(end.status === 'Success' && { progress: 1 }),
   };
-  const result = await createWriteTransaction(
-    { process: ProcessEntity, active: ActiveProcessEntity },
-    (entities) => [
+  // A transaction that only collided with another (a like checking the slot) is tried again:
+  // false means the process moved on since it was seen, and its end is someone else's.
+  return committedOnce(
+    createWriteTransaction({ process: ProcessEntity, active: ActiveProcessEntity }, (entities) => [
       entities.process
         .patch({ id })
         .set(changes)
@@ -82,13 +83,6 @@ export async function finish(
         .delete({ name: slotOf(process) })
         .where((attr, op) => op.eq(attr.id, id))
         .commit(),
-    ],
-  )
-    .go()
-    .catch((error: unknown) => {
-      if (isConditionFailure(error)) return { canceled: true as const };
-      throw error;
-    });
-  // A cancelled transaction: the process moved on since it was seen, and its end is someone else's.
-  return !result.canceled;
+    ]),
+  );
 }

@@ -176,11 +176,20 @@ export function countIn(limit: Limit, key: string, stored: Stored | undefined, n
 }
 
 /** Counts one request of `key` if the sliding window has room for it; a refusal counts nothing. */
-export async function attempt(limit: Limit, key: string, now = Date.now()): Promise<Attempt> {
+export async function attempt(
+  limit: Limit,
+  key: string,
+  now = Date.now(),
+  /** The caller's windows, when they were just read with other items (`windowsRead`). */
+  read?: { windows: Stored | undefined },
+): Promise<Attempt> {
   const caller = { bucket: limit.bucket, key };
   for (let tries = 0; tries < RACED_RETRIES; tries++) {
-    const { data: stored } = await RateLimitWindowEntity.get(caller).go({ consistent: true });
-    const decided = counting(limit, key, stored ?? undefined, now);
+    const stored =
+      tries === 0 && read
+        ? read.windows
+        : ((await RateLimitWindowEntity.get(caller).go({ consistent: true })).data ?? undefined);
+    const decided = counting(limit, key, stored, now);
     if (!decided) return REFUSED;
     const windowStart =
       'add' in decided ? decided.add.windowStart : decided.start.windows.windowStart;

@@ -112,15 +112,18 @@ export const SubscribeInput = v.object({
  * refused; a pending one gets the audience added and a fresh e-mail; an unsubscribed or cleaned
  * one starts over as pending. Never stores an address twice.
  *
- * What the decision rests on is read and counted at once (the audience, the address and the
- * visitor's rate limit); the address's limit is counted only for a visitor within theirs, so
- * nobody past their own limit can hold another address's count full, and it is given back when
- * no e-mail goes out. Then the write (with the `subscribe` event when a subscription starts: a new
- * address, or one that had left), then queueing the e-mail.
+ * What the decision rests on is read in one call: the audience, the address's claim, and both
+ * rate limits' windows. The visitor's limit is counted first, on its own, for every request. The
+ * address's limit is counted only for a visitor within theirs, so nobody past their own limit can
+ * hold another address's count full, and only in the write that queues its e-mail, so a refused or
+ * failed subscription counts nothing there. That write holds the subscriber, its claim, the
+ * membership, the e-mail and the `subscribe` event when a subscription starts (a new address, or
+ * one that had left); then the e-mail is queued.
  */
 export const subscribe = fn(SubscribeInput, async ({ ip, ...input }) => {
   for (let tries = 0; ; tries++) {
-    const outcome = await trySubscribe(input, ip);
+    // The visitor is counted once, on the first try.
+    const outcome = await trySubscribe(input, tries === 0 ? ip : undefined);
     if (outcome) return outcome;
     // The address was claimed by another request a moment ago: decide again from what it wrote.
     if (tries >= 1) throw changedMeanwhile();
@@ -140,18 +143,20 @@ async function trySubscribe(input: Omit<v.InferOutput<typeof SubscribeInput>, 'i
     ip === undefined
       ? [...(await getTogether(...read)), undefined]
       : await getTogether(...read, RateLimit.windowsRead(RateLimit.LIMITS.subscribePerIp, ip));
+  // The visitor is counted first, on its own item, refusals included: every request from one
+  // address, whatever it asks, comes at that address's pace.
+  if (ip !== undefined) {
+    const perIp = await RateLimit.attempt(RateLimit.LIMITS.subscribePerIp, ip, Date.now(), {
+      windows: ipWindows,
+    });
+    if (!perIp.allowed) throw RateLimit.refusal();
+  }
   const counts: Counting[] = [];
-  if (ip !== undefined)
-    counts.push(RateLimit.countIn(RateLimit.LIMITS.subscribePerIp, ip, ipWindows));
   if (!audience || audience.state !== 'active') {
     throw new VisibleError('audience.not_found', 'This audience does not exist', 404);
   }
   const existing = claim ? await byId(claim.subscriberId) : undefined;
-  if (existing?.status === 'subscribed') {
-    // Counted all the same: whether an address subscribed is asked at the visitor's own pace.
-    await countOnly(counts);
-    throw alreadySubscribed();
-  }
+  if (existing?.status === 'subscribed') throw alreadySubscribed();
   counts.push(
     RateLimit.countIn(RateLimit.LIMITS.confirmationsPerAddress, input.email, addressWindows),
   );
@@ -166,16 +171,6 @@ async function trySubscribe(input: Omit<v.InferOutput<typeof SubscribeInput>, 'i
     subscriber,
     assembleToken: existing ? undefined : linkToken('assemble', subscriber),
   };
-}
-
-/** Counts a refused request against the visitor's limit (a changed count meanwhile counts it not). */
-async function countOnly(counts: Counting[]) {
-  if (counts.length === 0) return;
-  await committed(
-    createWriteTransaction({ rate: RateLimit.RateLimitWindowEntity }, ({ rate }) =>
-      counts.map((count) => count(rate)),
-    ),
-  );
 }
 
 function claimRead(email: string): ItemRead<EntityItem<typeof SubscriberEmailEntity>> {

@@ -256,6 +256,20 @@ describe('reader sign-in', () => {
     expect(await Users.sessionUser(token)).toBeUndefined();
   });
 
+  it('ends the new token too when the reader signs out with the replaced one during its grace', async () => {
+    const { email } = await readerWithPassword();
+    const start = Date.now() - 4 * HOUR;
+    const { token } = await Users.signIn(
+      { login: email, password: READER_PASSWORD },
+      client(),
+      start,
+    );
+    const renewed = await Users.sessionUser(token);
+    await Users.signOut(token);
+    expect(await Users.sessionUser(token)).toBeUndefined();
+    expect(await Users.sessionUser(renewed!.renewedToken)).toBeUndefined();
+  });
+
   it('lets one of two simultaneous renewals replace the session; both requests are answered', async () => {
     const { email } = await readerWithPassword();
     const start = Date.now();

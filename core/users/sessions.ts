@@ -168,6 +168,7 @@ export async function sessionUser(
         .patch({ tokenHash: session.tokenHash })
         .set({
           replacedAt: new Date(now).toISOString(),
+          replacedBy: renewed.item.tokenHash,
           expiresAt: Math.min(session.expiresAt, graceEnds),
         })
         .where(
@@ -200,11 +201,16 @@ async function sessionAndReader(token: string) {
   return { session: found ?? undefined, user: found ? await byId(found.userId) : undefined };
 }
 
-/** Ends the session of a token, and the one it replaced if that is still in its grace. */
+/**
+ * Ends the session of a token and the one it replaced or was replaced by (a sign-out may race the
+ * renewal that replaced its cookie).
+ */
 export async function signOut(token: string | undefined): Promise<void> {
   if (!token || token.length > 100) return;
   const { data: ended } = await UserSessionEntity.delete({ tokenHash: tokenHash(token) }).go({
     response: 'all_old',
   });
-  if (ended?.replaces) await UserSessionEntity.delete({ tokenHash: ended.replaces }).go();
+  for (const other of [ended?.replaces, ended?.replacedBy]) {
+    if (other) await UserSessionEntity.delete({ tokenHash: other }).go();
+  }
 }

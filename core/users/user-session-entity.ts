@@ -16,6 +16,8 @@ export const UserSessionEntity = defineEntity({
     replacedAt: { type: 'string' },
     /** The token hash this one replaced, so signing out ends both. */
     replaces: { type: 'string' },
+    /** The token hash that replaced this one, so signing out with either ends both. */
+    replacedBy: { type: 'string' },
   },
   indexes: {
     // A reader's session by the SHA-256 of its cookie token: pk userSession#{tokenHash}

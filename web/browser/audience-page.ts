@@ -3,6 +3,8 @@
 // shown. Without script each opener is a link (?expect=1, ?after=...) that the server answers.
 
 export const BOTTOM_BAR_REVEAL_PX = 800;
+/** As many as the server reads (core/content-cards' MAX_SHOWN_STORIES). */
+const SHOWN_STORIES_SENT = 100;
 
 function plainClick(event: MouseEvent): boolean {
   return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
@@ -48,9 +50,10 @@ export function viewMoreInPlace(list: HTMLElement): void {
 async function showNextPage(list: HTMLElement, link: HTMLAnchorElement): Promise<void> {
   try {
     // The stories shown already, so the next cards leave them out (one card per story).
-    const shown = [...list.querySelectorAll<HTMLElement>('[data-story]')].map(
-      (story) => story.dataset.story,
-    );
+    // The last ones shown: the next cards, just before them in time, are the ones that repeat.
+    const shown = [...list.querySelectorAll<HTMLElement>('[data-story]')]
+      .map((story) => story.dataset.story)
+      .slice(-SHOWN_STORIES_SENT);
     const url = new URL(link.href);
     url.searchParams.set('shown', shown.join(','));
     const response = await fetch(url, { headers: { Accept: 'text/html' } });

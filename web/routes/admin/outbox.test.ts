@@ -8,8 +8,13 @@ import { signedInAdmin } from '#web/lib/admin.server.test-helpers';
 import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
 import { createAudience } from '#tests/integration/factories';
+import { useOwnTable } from '#tests/integration/own-table';
 import { loader } from './outbox.message';
 import { loader as pageLoader, OUTBOX_PAGE_SIZE } from './outbox';
+
+// Its pages are the newest e-mails of the table: e-mails other files queue (a worker of theirs
+// still sending) must not move them between two loads.
+useOwnTable('outbox-pages');
 
 async function storedMessage(html: string): Promise<string> {
   const id = ulid();
