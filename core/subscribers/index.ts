@@ -120,13 +120,17 @@ export const SubscribeInput = v.object({
  * membership, the e-mail and the `subscribe` event when a subscription starts (a new address, or
  * one that had left); then the e-mail is queued.
  */
+/** Tries of a subscription whose write found the address or its count changed meanwhile. */
+const SUBSCRIBE_TRIES = 3;
+
 export const subscribe = fn(SubscribeInput, async ({ ip, ...input }) => {
   for (let tries = 0; ; tries++) {
     // The visitor is counted once, on the first try.
     const outcome = await trySubscribe(input, tries === 0 ? ip : undefined);
     if (outcome) return outcome;
-    // The address was claimed by another request a moment ago: decide again from what it wrote.
-    if (tries >= 1) throw changedMeanwhile();
+    // Another request wrote the address (or its count) a moment ago: decide again from what it
+    // wrote. A read made while that write landed may have seen part of it, so more than once.
+    if (tries >= SUBSCRIBE_TRIES - 1) throw changedMeanwhile();
   }
 });
 
@@ -248,9 +252,9 @@ async function createPending(
 
 /**
  * Adds the audience to a pending subscriber, or starts an unsubscribed one over as pending with
- * every audience chosen before plus this one, with a fresh confirmation e-mail. Fails if the
- * subscriber changed meanwhile (the e-mail names the address and its links); one confirmed
- * meanwhile is already a subscriber. Only a subscription that starts over is a `subscribe`,
+ * every audience chosen before plus this one, with a fresh confirmation e-mail. Undefined when the
+ * subscriber or the address's count changed meanwhile (the e-mail names the address and its
+ * links), for the caller to decide again; one confirmed meanwhile is already a subscriber. Only a subscription that starts over is a `subscribe`,
  * tracked with the request's own tracking (the visit that brought them back).
  */
 async function reopen(
@@ -258,7 +262,7 @@ async function reopen(
   audience: Audiences.Audience,
   { utm, raud, vus }: Tracking,
   counts: Counting[],
-): Promise<Written> {
+): Promise<Written | undefined> {
   const tracking = { utm, raud, vus };
   if (subscriber.status === 'subscribed') throw alreadySubscribed();
   const audienceId = audience.id;
@@ -311,7 +315,7 @@ async function reopen(
   );
   if (!reopened) {
     if ((await byId(subscriber.id))?.status === 'subscribed') throw alreadySubscribed();
-    throw changedMeanwhile();
+    return undefined;
   }
   // What the write stored, without reading it back (the condition held, so the state it decided
   // from is as read; only an audience another request added meanwhile may be missing here).
