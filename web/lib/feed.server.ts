@@ -136,7 +136,7 @@ const ArticleId = v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/));
 export async function answeredFeedback(
   user: Users.User,
   url: URL,
-): Promise<(Feed.Feedback & { answer?: ActionResult }) | undefined> {
+): Promise<(Feed.Feedback & { title: string; answer?: ActionResult }) | undefined> {
   const thanked = url.searchParams.get('thanked');
   const articleId = url.searchParams.get('feedback') ?? thanked;
   if (!v.is(ArticleId, articleId)) return undefined;
@@ -144,14 +144,15 @@ export async function answeredFeedback(
     consistent: true,
   });
   if (!data) return undefined;
-  const { kind, threadId } = data;
-  if (thanked) return { articleId, kind, answer: { intent: 'add-clue', articleId } };
+  const { kind, threadId, title } = data;
+  if (thanked) return { articleId, kind, title, answer: { intent: 'add-clue', articleId } };
   const thread = threadId ? await ownThread(user.id, threadId).catch(() => undefined) : undefined;
-  if (!thread) return { articleId, kind };
+  if (!thread) return { articleId, kind, title };
   const chips = [Assistant.CHAT_CHIP, ...Assistant.storySuggestions(thread)];
   return {
     articleId,
     kind,
+    title,
     answer: { intent: 'feedback', articleId, kind, threadId: thread.id, chips },
   };
 }

@@ -95,6 +95,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       }),
       updated: updated === 'clues' || updated === 'feed' ? updated : undefined,
       feedback: given?.answer,
+      // The story a dislike posted without JavaScript took out: its place offers Undo even when
+      // the rebuilt list already holds it where these ratings do not show it.
+      justDisliked:
+        given?.kind === 'dislike' ? { articleId: given.articleId, title: given.title } : null,
     },
     { headers: { ...headers, ...NO_STORE } },
   );
@@ -271,6 +275,7 @@ export default function UserFeed() {
               stories={stories}
               showImages={showImages}
               disliked={loaded.disliked}
+              justDisliked={loaded.justDisliked}
               view={`${loaded.ratings.join('|')}#${loaded.offset}`}
             />
           ) : loaded.offset > 0 ? null : (

@@ -115,7 +115,13 @@ function StoryImage({ src }: { src: string }) {
  * Where a disliked story was: it is out of the reader's stories, and Undo withdraws the dislike
  * (the story comes back). A form, so it works without JavaScript too.
  */
-export function RemovedStory({ story, onUndo }: { story: FeedStory; onUndo?(): void }) {
+export function RemovedStory({
+  story,
+  onUndo,
+}: {
+  story: Pick<FeedStory, 'articleId' | 'title'>;
+  onUndo?(): void;
+}) {
   const feedback = useFetcher<ActionResult | { error: string }>({ key: FEEDBACK_FETCHER });
   return (
     <li className="story-card story-card--removed">

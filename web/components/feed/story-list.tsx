@@ -18,11 +18,13 @@ type Props = {
   showImages: boolean;
   /** The stories the reader disliked, as their record says. */
   disliked: string[];
+  /** The story a dislike posted without JavaScript just took out (after its redirect). */
+  justDisliked?: Pick<FeedStory, 'articleId' | 'title'> | null;
   /** Changes when the reader reads other ratings or another offset: what was taken out is forgotten. */
   view: string;
 };
 
-export function StoryList({ stories, showImages, disliked, view }: Props) {
+export function StoryList({ stories, showImages, disliked, justDisliked, view }: Props) {
   const feedback = useFetcher<ActionResult | { error: string; articleId?: string }>({
     key: FEEDBACK_FETCHER,
   });
@@ -76,8 +78,15 @@ export function StoryList({ stories, showImages, disliked, view }: Props) {
       .filter((entry) => !drawn.has(entry.story.articleId) && !!drawn.add(entry.story.articleId))
       .flatMap((entry) => [shown(entry.story), ...following(entry.story.articleId)]);
 
+  // Rebuilt already and not shown at these ratings: its place is at the top, with Undo.
+  const justOut =
+    justDisliked && !listed.has(justDisliked.articleId) && !taken[justDisliked.articleId]
+      ? justDisliked
+      : undefined;
+
   return (
     <ol className="feed__list" aria-label="Stories">
+      {justOut && <RemovedStory key={justOut.articleId} story={justOut} />}
       {following(null)}
       {stories.flatMap((story) => [shown(story), ...following(story.articleId)])}
     </ol>
