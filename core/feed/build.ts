@@ -82,10 +82,13 @@ async function dislikedStories(
 }
 
 /** The reader's newest feedback, each with its story's topics. */
+/** How long a build waits before it reads a reader's feedback again (see buildFeed). */
+const FEEDBACK_LOOKS_AGAIN_MS = 100;
+
 export async function feedbackOf(userId: string) {
   const { data } = await FeedbackEntity.query
     .byReader({ userId })
-    .go({ pages: 'all', limit: FEEDBACK_WEIGHED });
+    .go({ pages: 'all', limit: FEEDBACK_WEIGHED, consistent: true });
   return data.map((item) => ({ ...item, topics: Ai.topicsOf(item.title) }));
 }
 
@@ -167,7 +170,15 @@ export async function buildFeed(userId: string): Promise<BuildOutcome> {
   const keys = await Scoring.productionKeys();
   // Counted before the scores are read: a score stored meanwhile makes the next run rebuild.
   const scored = await scoredCount(Scoring.userTarget(reader), keys);
-  const [scores, feedback] = await Promise.all([scoresOf(reader, keys), feedbackOf(userId)]);
+  const [scores, firstFeedback] = await Promise.all([scoresOf(reader, keys), feedbackOf(userId)]);
+  // A like's mark and its feedback land in one transaction, but a read made while it lands can
+  // see the mark alone: when no feedback is as new as the mark, look once more, a moment later.
+  const feedback =
+    requestedAt && !firstFeedback.some((item) => item.updatedAt >= requestedAt)
+      ? await new Promise((resolve) => setTimeout(resolve, FEEDBACK_LOOKS_AGAIN_MS)).then(() =>
+          feedbackOf(userId),
+        )
+      : firstFeedback;
   const articles = await articlesOf(scores.map((score) => score.articleId));
   const given = new Map(feedback.map((item) => [item.articleId, item.kind]));
   const candidates = scores.flatMap((score) => {
