@@ -695,6 +695,19 @@ export function runtimeCpu(processGroup: number): Map<string, number> {
   return cpu;
 }
 
+/** Stops a child process the bench started when the bench ends: SIGTERM, or SIGKILL on exit. */
+export function stopOnCleanup(child: ChildProcess): void {
+  onCleanup(
+    async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+    () => child.kill('SIGKILL'),
+  );
+}
+
 /**
  * Starts a baseline server (scripts/bench/bare-server.mjs) as a process of its own, as the app
  * is: bare Node http, or Express with compression; each answers "ok" to any request.
@@ -706,15 +719,7 @@ export async function startBareServer(
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  onCleanup(
-    async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-    () => child.kill('SIGKILL'),
-  );
+  stopOnCleanup(child);
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
     child.once('exit', (code) => reject(new Error(`bare-server.mjs ${kind} exited (${code})`)));

@@ -24,7 +24,7 @@ import { ensureBuild, PROCESSES } from '../local/build';
 import { startDynamoDb } from '../local/dynamodb';
 import { POLLER_CONCURRENCY, startQueue } from '../local/jobs';
 import { startSinkProcess } from '../local/smtp-sink';
-import { envNumber, onCleanup, processStat, ROOT, runBench, table } from './lib';
+import { envNumber, onCleanup, processStat, ROOT, runBench, stopOnCleanup, table } from './lib';
 
 const SUBSCRIBERS = Math.floor(envNumber('BENCH_SUBSCRIBERS', 5000));
 const SEND_RATE = Math.floor(envNumber('BENCH_SEND_RATE', 1000));
@@ -71,14 +71,7 @@ async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });
-  onCleanup(
-    async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    },
-    () => child.kill('SIGKILL'),
-  );
+  stopOnCleanup(child);
   return new Promise((resolve, reject) => {
     // Its log lines (one JSON line per job step) are read and dropped; the first says it polls.
     createInterface({ input: child.stdout! }).on('line', (line) => {

@@ -34,6 +34,7 @@ import {
   load,
   loadAverage,
   onCleanup,
+  stopOnCleanup,
   processStat,
   ratio,
   report,
@@ -128,15 +129,7 @@ async function startFloorPage(dynamoPort: number, callsSocket: string) {
       },
     },
   );
-  onCleanup(
-    async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-    () => child.kill('SIGKILL'),
-  );
+  stopOnCleanup(child);
   const started = await new Promise<{ port: number; cookie: string }>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString())));
     child.once('exit', (code) => reject(new Error(`floor-page.mjs exited (${code})`)));
