@@ -240,15 +240,19 @@ describe('reader sign-in', () => {
     expect(next).toEqual({ user: renewed!.user });
   });
 
-  it('ends the replaced token too when the reader signs out during its grace', async () => {
+  /** A reader signed in 4 hours ago, whose token was just renewed (the old one in its grace). */
+  async function renewedSession() {
     const { email } = await readerWithPassword();
-    const start = Date.now() - 4 * HOUR;
     const { token } = await Users.signIn(
       { login: email, password: READER_PASSWORD },
       client(),
-      start,
+      Date.now() - 4 * HOUR,
     );
-    const renewed = await Users.sessionUser(token);
+    return { token, renewed: await Users.sessionUser(token) };
+  }
+
+  it('ends the replaced token too when the reader signs out during its grace', async () => {
+    const { token, renewed } = await renewedSession();
     expect(renewed?.renewedToken).toBeDefined();
     expect(await Users.sessionUser(token)).toBeDefined();
     await Users.signOut(renewed!.renewedToken);
@@ -257,14 +261,7 @@ describe('reader sign-in', () => {
   });
 
   it('ends the new token too when the reader signs out with the replaced one during its grace', async () => {
-    const { email } = await readerWithPassword();
-    const start = Date.now() - 4 * HOUR;
-    const { token } = await Users.signIn(
-      { login: email, password: READER_PASSWORD },
-      client(),
-      start,
-    );
-    const renewed = await Users.sessionUser(token);
+    const { token, renewed } = await renewedSession();
     await Users.signOut(token);
     expect(await Users.sessionUser(token)).toBeUndefined();
     expect(await Users.sessionUser(renewed!.renewedToken)).toBeUndefined();
