@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '#core/config';
+import { findNothingByImpossibleKeys } from './impossible-keys';
 import { countCallsOf } from './storage-calls';
 import { createTableInput, tableDefinition } from './table';
 
@@ -24,6 +25,7 @@ export function db(): { client: DynamoDBDocumentClient; table: string } {
       }),
     });
     countCallsOf('dynamodb', raw.middlewareStack);
+    findNothingByImpossibleKeys(raw.middlewareStack);
     documentClient = DynamoDBDocumentClient.from(raw, {
       marshallOptions: { removeUndefinedValues: true },
     });

@@ -118,6 +118,22 @@ describe(
           ),
           () => ({ Cookie: world.admin.cookie, Origin: appOrigin() }),
         ),
+        undefined,
+        // An id longer than any stored key (a 500 once): it names no model, like any unknown id.
+        [
+          {
+            method: 'POST',
+            query: '',
+            contentType: 'application/x-www-form-urlencoded',
+            body: formBody([
+              ['intent', 'promote-scoring'],
+              ['promptId', '\u0000'],
+              ['modelId', 'x'.repeat(3000)],
+              ['revision', ''],
+            ]),
+            headers: { Cookie: world.admin.cookie, Origin: appOrigin() },
+          },
+        ],
       ));
 
     it('Experiments (POST /admin-panel/experiments) with an admin session', () =>
