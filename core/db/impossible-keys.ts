@@ -46,7 +46,10 @@ export function findNothingByImpossibleKeys<I extends object, O extends object>(
           const empty = Object.fromEntries(requests.map(([table]) => [table, []]));
           return { output: { Responses: empty, $metadata: {} } as O, response: {} };
         }
-        return next({ ...args, input: { ...input, RequestItems: Object.fromEntries(possible) } });
+        return next({
+          ...args,
+          input: { ...input, RequestItems: Object.fromEntries(possible) } as I,
+        });
       }
       return next(args);
     },
