@@ -101,6 +101,8 @@ const card = (page: Page, title: string) =>
 
 /** Waits until the reader's list shows every change they made, then reads it again. */
 async function rebuilt(page: Page, userId: string) {
+  // The card leaves before the dislike is answered: wait for the answer, then for the build.
+  await remixIdle(page);
   await expect
     .poll(async () => (await Users.byId(userId))?.feedRequestedAt ?? 'done', { timeout: 60_000 })
     .toBe('done');

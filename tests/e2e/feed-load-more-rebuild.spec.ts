@@ -51,6 +51,7 @@ test.describe("the reader's feed after 'Load more'", () => {
       .click();
     await expect(page.getByRole('link', { name: 'Let me chat with the assistant' })).toBeVisible();
     // The build runs; the page looks again every 4 s until the notice goes.
+    await remixIdle(page);
     await expect
       .poll(async () => (await Users.byId(user.id))?.feedRequestedAt ?? 'done', {
         timeout: 60_000,

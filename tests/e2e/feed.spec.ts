@@ -65,6 +65,8 @@ async function everyTitle(page: Page) {
 
 /** Waits until the reader's list shows every change they made (the notice goes), reloading. */
 async function feedUpdated(page: Page, userId: string) {
+  // The card leaves before the feedback is answered: wait for the answer, then for the build.
+  await remixIdle(page);
   await expect
     .poll(async () => (await Users.byId(userId))?.feedRequestedAt ?? 'done', { timeout: 60_000 })
     .toBe('done');

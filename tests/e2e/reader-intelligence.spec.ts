@@ -38,6 +38,8 @@ const titles = (page: Page) =>
 
 /** Waits until the reader's list shows every change they made, then reloads it. */
 async function rebuilt(page: Page, userId: string) {
+  // The card leaves before the dislike is answered: wait for the answer, then for the build.
+  await remixIdle(page);
   await expect
     .poll(async () => (await Users.byId(userId))?.feedRequestedAt ?? 'done', { timeout: 60_000 })
     .toBe('done');
