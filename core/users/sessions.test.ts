@@ -217,7 +217,7 @@ describe('reader sign-in', () => {
     expect(read.total).toBe(2);
   });
 
-  it('renews a session older than 3 hours with a new token; the old one stops working', async () => {
+  it('renews a session older than 3 hours with a new token; the old one works only its grace', async () => {
     const { user, email } = await readerWithPassword();
     const start = Date.now();
     const { token } = await Users.signIn(
@@ -230,9 +230,11 @@ describe('reader sign-in', () => {
     expect(renewed?.user.id).toBe(user.id);
     expect(renewed?.renewedToken).toMatch(new RegExp(`^${user.id}\\.[\\w-]{43}$`));
     expect(renewed?.renewedToken).not.toBe(token);
-    // A request already on its way with the old cookie is answered, and renews nothing more.
+    // A request with the old cookie during its grace (one already on its way, or the next one
+    // when the renewal's answer was lost) is answered and handed the same new token again.
     expect(await Users.sessionUser(token, start + 3 * HOUR + 2000)).toEqual({
       user: renewed!.user,
+      renewedToken: renewed!.renewedToken,
     });
     const graceEnds = start + 3 * HOUR + 1000 + USER_SESSION_REPLACED_GRACE_SECONDS * 1000;
     expect(await Users.sessionUser(token, graceEnds + 1000)).toBeUndefined();
@@ -251,6 +253,19 @@ describe('reader sign-in', () => {
     return { token, renewed: await Users.sessionUser(token) };
   }
 
+  it('keeps a reader whose renewal answer was lost signed in: the old cookie brings the new token', async () => {
+    const { token, renewed } = await renewedSession();
+    // The browser never got the renewal's cookie; its next request comes with the old one.
+    const again = await Users.sessionUser(token);
+    expect(again?.renewedToken).toBe(renewed?.renewedToken);
+    // With the token handed again the reader stays signed in after the old one's grace.
+    const afterGrace = Date.now() + (USER_SESSION_REPLACED_GRACE_SECONDS + 5) * 1000;
+    expect(await Users.sessionUser(token, afterGrace)).toBeUndefined();
+    expect((await Users.sessionUser(again!.renewedToken, afterGrace))?.user.id).toBe(
+      renewed?.user.id,
+    );
+  });
+
   it('ends the replaced token too when the reader signs out during its grace', async () => {
     const { token, renewed } = await renewedSession();
     expect(renewed?.renewedToken).toBeDefined();
@@ -267,7 +282,7 @@ describe('reader sign-in', () => {
     expect(await Users.sessionUser(renewed!.renewedToken)).toBeUndefined();
   });
 
-  it('lets one of two simultaneous renewals replace the session; both requests are answered', async () => {
+  it('lets one of two simultaneous renewals replace the session; both requests hand out its token', async () => {
     const { email } = await readerWithPassword();
     const start = Date.now();
     const { token } = await Users.signIn(
@@ -282,11 +297,14 @@ describe('reader sign-in', () => {
     ]);
     expect(a?.user.email).toBe(email);
     expect(b?.user.email).toBe(email);
-    const renewed = [a?.renewedToken, b?.renewedToken].filter(Boolean);
-    expect(renewed).toHaveLength(1);
-    expect(await Users.sessionUser(renewed[0], later)).toBeDefined();
+    // One write replaced the session; both requests hand the browser its token.
+    expect(a?.renewedToken).toEqual(expect.any(String));
+    expect(b?.renewedToken).toBe(a?.renewedToken);
+    expect(await Users.sessionUser(a!.renewedToken, later)).toBeDefined();
     // A third request that left with the old cookie just after the renewal is answered too.
-    expect((await Users.sessionUser(token, later + 1000))?.user.email).toBe(email);
+    const third = await Users.sessionUser(token, later + 1000);
+    expect(third?.user.email).toBe(email);
+    expect(third?.renewedToken).toBe(a?.renewedToken);
   });
 
   it('ends a session a week after its last use, and 30 days after sign-in however renewed', async () => {

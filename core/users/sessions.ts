@@ -2,12 +2,13 @@
 // and password, checked against the argon2id hash set at the end of the funnel. Sessions live on
 // the server like the admin's (the cookie holds a random token; the table only its SHA-256) and
 // are renewed with a new token once they are 3 hours old; the old cookie works a minute more.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import * as Auth from '#core/auth';
 import { parse, VisibleError } from '#core/common';
+import { config } from '#core/config';
 import { canonicalEmail } from '#core/mail';
 import * as RateLimit from '#core/rate-limit';
 import { committed, getTogether, type ItemRead } from '#core/db';
@@ -65,6 +66,13 @@ const tokenHash = (token: string) => createHash('sha256').update(token).digest('
  * one call; only the random part after the dot is secret.
  */
 const newToken = (userId: string) => `${userId}.${randomBytes(32).toString('base64url')}`;
+/**
+ * A renewed token is derived from the one it replaces (keyed with the app's secret), so every
+ * request that comes with the old cookie during its grace can hand the browser the same new one:
+ * a renewal whose answer was lost (a navigation cut it off) does not sign the reader out.
+ */
+const renewalOf = (token: string, userId: string) =>
+  `${userId}.${createHmac('sha256', config().APP_SECRET).update(`session-renewal:${token}`).digest('base64url')}`;
 const READER_IN_TOKEN = /^([0-9A-Z]{26})\./;
 
 let dummyHash: Promise<string> | undefined;
@@ -86,8 +94,14 @@ async function byEmail(email: string): Promise<User | undefined> {
   return data ? byId(data.userId) : undefined;
 }
 
-async function startSession(userId: string, signedInAt: number, now: number, replaces?: string) {
-  const token = newToken(userId);
+async function startSession(
+  userId: string,
+  signedInAt: number,
+  now: number,
+  renewal?: { token: string; replaces: string },
+) {
+  const token = renewal?.token ?? newToken(userId);
+  const replaces = renewal?.replaces;
   const expiresAt = Math.min(
     Math.floor(now / 1000) + USER_SESSION_TTL_SECONDS,
     Math.floor(signedInAt / 1000) + USER_SESSION_MAX_SECONDS,
@@ -139,8 +153,8 @@ export async function signIn(
  * The reader a session token belongs to, while the session lasts and the reader may still sign
  * in. A session older than 3 hours is replaced: a new token (`renewedToken`, for a new cookie) in
  * the same write that gives the old one a short grace, so a request already on its way with the
- * old cookie is still answered. When two requests renew at once, one wins; the other is answered
- * too and sets no cookie.
+ * old cookie is still answered, and handed the same new token. When two requests renew at once,
+ * one write wins and both hand out its token.
  */
 export async function sessionUser(
   token: string | undefined,
@@ -153,13 +167,13 @@ export async function sessionUser(
   if (now - Date.parse(session.createdAt) <= USER_SESSION_RENEW_AFTER_SECONDS * 1000) {
     return { user: withoutHash(user) };
   }
-  if (session.replacedAt) return { user: withoutHash(user) };
-  const renewed = await startSession(
-    user.id,
-    Date.parse(session.signedInAt),
-    now,
-    session.tokenHash,
-  );
+  const renewedToken = renewalOf(token, user.id);
+  // Replaced already (by another request, or by a renewal whose answer was lost): the same token.
+  if (session.replacedAt) return { user: withoutHash(user), ...successor(session, renewedToken) };
+  const renewed = await startSession(user.id, Date.parse(session.signedInAt), now, {
+    token: renewedToken,
+    replaces: session.tokenHash,
+  });
   const graceEnds = Math.floor(now / 1000) + USER_SESSION_REPLACED_GRACE_SECONDS;
   const replaced = await committed(
     createWriteTransaction({ sessions: UserSessionEntity }, ({ sessions }) => [
@@ -178,9 +192,17 @@ export async function sessionUser(
         .commit(),
     ]),
   );
-  return replaced
-    ? { user: withoutHash(user), renewedToken: renewed.token }
-    : { user: withoutHash(user) };
+  if (replaced) return { user: withoutHash(user), renewedToken };
+  // Another request renewed it at the same moment: the new token if that write stored it.
+  const { data: latest } = await UserSessionEntity.get({ tokenHash: session.tokenHash }).go({
+    consistent: true,
+  });
+  return { user: withoutHash(user), ...(latest && successor(latest, renewedToken)) };
+}
+
+/** The new token for a replaced session, when it is the one stored as its successor. */
+function successor(session: Session, renewedToken: string): { renewedToken?: string } {
+  return session.replacedBy === tokenHash(renewedToken) ? { renewedToken } : {};
 }
 
 type Session = EntityItem<typeof UserSessionEntity>;
