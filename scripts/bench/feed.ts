@@ -12,11 +12,18 @@
 //                            the profile's last BENCH_DURATION seconds (profile-top.mjs LAST=...)
 // Responses are asked for uncompressed (Accept-Encoding: identity): CloudFront compresses in
 // production, and autocannon hands the body to the check only as text.
+// Then Lighthouse (mobile, simulated throttling) loads the signed-in reader's /feed:
+//   BENCH_SKIP_LIGHTHOUSE=1  leave it out
+// SEO is not audited: /feed is a private page, kept out of search engines on purpose.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { CHROMIUM_PATH } from '../local/chromium';
 import { posts } from '../seed/data';
 import {
   baseline,
+  failingAudits,
+  launchChrome,
+  runLighthouse,
   BROWSER_HEADERS,
   envNumber,
   isMain,
@@ -42,6 +49,8 @@ const DEEP_OFFSET = 1_000;
 const RATIO_TARGET = 0.5;
 const P99_TARGET_MS = 150;
 const SEED_CONCURRENCY = 16;
+const SKIP_LIGHTHOUSE = process.env.BENCH_SKIP_LIGHTHOUSE === '1';
+const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices'];
 
 /**
  * Stories per label, best last (RELEVANCE_LABELS' order): the two best, which the feed opens on,
@@ -311,6 +320,8 @@ async function main() {
   const profiled = PROFILE_DIR ? await run(feed) : undefined;
   const rows = [healthzFirst, feedRow, deepRow, healthzAfter, ...(profiled ? [profiled] : [])];
 
+  const lighthouse = SKIP_LIGHTHOUSE ? [] : await lighthouseOfFeed(app.baseUrl, seeded.cookie);
+
   const perSecond = (row: Row) => row.result.requests.average;
   const base = baseline('/healthz', 'req/s', perSecond(healthzFirst), perSecond(healthzAfter));
   const lines = report("Cluefeed reader's feed benchmark", loadBefore, [base]);
@@ -393,9 +404,34 @@ async function main() {
       `  LAST=${DURATION} node scripts/bench/profile-top.mjs ${PROFILE_DIR}/CPU.*.cpuprofile 15`,
     );
   }
+  if (lighthouse.length > 0) lines.push('', 'Lighthouse, /feed signed in (mobile):', ...lighthouse);
   lines.push('='.repeat(72));
   console.log(lines.join('\n'));
   return bad.length > 0 ? 1 : 0;
+}
+
+/** Lighthouse's scores for the reader's /feed, with every audit below 1 named. */
+async function lighthouseOfFeed(baseUrl: string, cookie: string): Promise<string[]> {
+  console.error(`Lighthouse /feed with ${CHROMIUM_PATH}...`);
+  const chrome = await launchChrome(CHROMIUM_PATH);
+  try {
+    const lhr = await runLighthouse(`${baseUrl}/feed`, chrome.port, LIGHTHOUSE_CATEGORIES, {
+      extraHeaders: { Cookie: cookie },
+    });
+    return LIGHTHOUSE_CATEGORIES.flatMap((id) => {
+      const score = lhr.categories[id]?.score;
+      const shown = typeof score === 'number' ? Math.round(score * 100) : 'n/a';
+      return [
+        `  ${id}: ${shown}`,
+        ...failingAudits(lhr, id).flatMap((audit) => [
+          `    [${audit.score === null ? audit.scoreDisplayMode : audit.score.toFixed(2)}] ${audit.id}: ${audit.title}${audit.displayValue ? ` - ${audit.displayValue}` : ''}`,
+          ...audit.items.slice(0, 3).map((item) => `        ${item}`),
+        ]),
+      ];
+    });
+  } finally {
+    await chrome.kill();
+  }
 }
 
 if (isMain(import.meta.url)) runBench(main);
