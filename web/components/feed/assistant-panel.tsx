@@ -15,7 +15,6 @@ import { ChatLog } from '#web/components/chat-log';
 type Props = { panel: Panel; closeHref: string; keepChattingHref: string; error?: string };
 
 const TITLES: Record<Panel['category'], string> = {
-  onboarding: 'Your Content Curator',
   change_clues: 'Change your clues',
   negative_feeback_on_article: 'Tell us what missed the mark',
   positive_feeback_on_article: 'Tell us what you liked',
