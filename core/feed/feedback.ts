@@ -43,8 +43,11 @@ export const FeedbackInput = v.object({
 
 export type Feedback = { articleId: string; kind: (typeof FEEDBACK_KINDS)[number] };
 
-/** The conversation a feedback opens, as the feed shows it: its id and the chips it offers. */
-export type FeedbackThread = { threadId: string; suggestions: string[] };
+/**
+ * The conversation a feedback opens, as the feed shows it: its id, the story's clue suggestions,
+ * and the chips its answer offers (the chat first).
+ */
+export type FeedbackThread = { threadId: string; suggestions: string[]; chips: string[] };
 
 /** Tries of a feedback whose write found the state it was decided from changed meanwhile. */
 const FEEDBACK_TRIES = 3;
@@ -111,12 +114,13 @@ async function tryFeedback(
     article,
     currentClues: (reader.descriptors ?? []).map((descriptor) => descriptor.clue),
   });
+  const started = feedbackThreadOf(opened.started);
   const previous = before?.kind;
   if (previous === kind) {
     // Nothing changes, so nothing is counted: the same click again costs the reader no room.
     const thread = before?.threadId
-      ? { ...opened.started, threadId: before.threadId }
-      : await openThreadFor(userId, articleId, kind, opened);
+      ? { ...started, threadId: before.threadId }
+      : await openThreadFor(userId, articleId, kind, opened, started);
     return thread ? { article, kind, changed: false, thread } : { decidedFrom: kind };
   }
   if (decidedFrom && (previous ?? 'none') !== decidedFrom) return undefined;
@@ -204,7 +208,7 @@ async function tryFeedback(
   if (!stored) return { decidedFrom: previous ?? 'none' };
   // A build that held its slot while this committed sees the mark (job.ts); otherwise queue one.
   if (!building) await requestBuild(userId);
-  return { article, kind, changed: true, thread: opened.started };
+  return { article, kind, changed: true, thread: started };
 }
 
 /** A transaction that kept colliding with the reader's other writes counts as a lost race. */
@@ -226,6 +230,7 @@ async function openThreadFor(
   articleId: string,
   kind: Feedback['kind'],
   opened: ReturnType<typeof Assistant.feedbackThread>,
+  started: FeedbackThread,
 ): Promise<FeedbackThread | undefined> {
   const stored = await committedOnceOrRaced(
     createWriteTransaction(
@@ -246,8 +251,14 @@ async function openThreadFor(
     ),
   );
   // The feedback changed meanwhile: the next try decides again.
-  return stored ? opened.started : undefined;
+  return stored ? started : undefined;
 }
+
+const feedbackThreadOf = ({ threadId, suggestions }: Assistant.StartedThread): FeedbackThread => ({
+  threadId,
+  suggestions,
+  chips: Assistant.feedbackChips(suggestions),
+});
 
 function feedbackRead(
   userId: string,

@@ -1,6 +1,7 @@
 // The reader's feed (spec: Feed; ADR 0039): their stories, ranked for their clues, their
 // feedback and what they do not want (ADR 0045), from a list built after each scoring run and
-// each feedback, read a page at a time.
+// each feedback, read a page at a time. What a reader does on it (a like or dislike and its Undo, a
+// chip's clue, a review applied, a mute removed) is each one operation a route calls once.
 export { FeedStoryEntity, FeedbackEntity, FEEDBACK_KINDS } from './entities';
 export {
   buildFeed,
@@ -33,7 +34,15 @@ export {
   type Feedback,
   type Withdrawal,
 } from './feedback';
-export { changePreferences, unmute, UnmuteInput, PREFERENCE_MESSAGES } from './preferences';
+export {
+  addStoryClue,
+  applyReview,
+  changePreferences,
+  unmute,
+  UnmuteInput,
+  PREFERENCE_MESSAGES,
+} from './preferences';
+export { answeredFeedback, type AnsweredFeedback } from './answered';
 export { judge, NAMED, SAME_EVENT, SAME_TOPIC } from './negative';
 export { buildFeedJob, requestBuild } from './job';
 export { adjustment, readingOrder, tasteOf, MAX_ADJUSTMENT } from './taste';

@@ -2,8 +2,10 @@
 // about Y" from the assistant's clues review, and a chip's removal. They are stored with the clues
 // (Users.applyClueChanges, under the clues' revision); a change of them alone is not scored again
 // (scores are kept by clue set: ADR 0033), it only reorders the list, so the list's build is
-// queued here, as a feedback's is.
+// queued here, as a feedback's is. A review from the assistant's panel and a chip's clue are
+// applied here too, each the one operation its form's action calls.
 import * as v from 'valibot';
+import * as Assistant from '#core/assistant';
 import { parse } from '#core/common';
 import * as Users from '#core/users';
 import { withdrawFeedback } from './feedback';
@@ -21,6 +23,37 @@ export async function changePreferences(
   const outcome = await Users.applyClueChanges(userId, input);
   if (outcome.changed && !outcome.cluesChanged) await requestBuild(userId);
   return outcome;
+}
+
+/**
+ * 'Apply these changes': the clues review the reader's panel conversation ends with (a 409 when it
+ * ends with none), applied with its mutes. Answers the conversation's category, for its banner.
+ */
+export async function applyReview(
+  userId: string,
+  threadId: string,
+): Promise<{ category: Assistant.FeedCategory; changed: boolean }> {
+  const { category, review } = await Assistant.feedReview(userId, threadId);
+  const { changed } = await changePreferences(userId, {
+    category,
+    cluesToBeAdded: review.cluesToBeAdded ?? [],
+    cluesToBeRemoved: review.cluesToBeRemoved ?? [],
+    mutesToBeAdded: review.mutesToBeAdded ?? [],
+    mutesToBeRemoved: review.mutesToBeRemoved ?? [],
+  });
+  return { category, changed };
+}
+
+/** A chip's clue, offered by a like's (or dislike's) answer, added to the reader's clues. */
+export async function addStoryClue(
+  userId: string,
+  { kind, clue }: { kind: string; clue: string },
+): Promise<{ changed: boolean }> {
+  const { changed } = await Users.applyClueChanges(userId, {
+    category: kind === 'like' ? 'positive_feeback_on_article' : 'negative_feeback_on_article',
+    cluesToBeAdded: [{ clue }],
+  });
+  return { changed };
 }
 
 export const UnmuteInput = v.object({

@@ -1,7 +1,7 @@
 // A conversation with the Content Curator as the reader sees it, in the funnel's interview and
 // the feed's side panel alike: a live log around the list of bubbles (a list's items must sit in
-// a list), each bubble named for who says it.
-import type { RefObject } from 'react';
+// a list), each bubble named for who says it, and the reader's message field with Send.
+import { useId, type RefObject } from 'react';
 
 export type ChatLogMessage = { id: string; role: 'assistant' | 'user'; bubbles: string[] };
 
@@ -31,5 +31,56 @@ export function ChatLog({
         )}
       </ol>
     </div>
+  );
+}
+
+/** The longest message the assistant takes (core/assistant's ASSISTANT_LIMITS.messageLength). */
+const MESSAGE_LENGTH = 1000;
+
+/**
+ * The reader's message and Send, inside the caller's form (the panel's posts without JavaScript,
+ * the interview's fetches). Enter sends a message that is not blank; Shift+Enter starts a line.
+ */
+export function ChatMessageField({
+  text,
+  onText,
+  busy,
+  sendDisabled,
+  name,
+}: {
+  text: string;
+  onText(text: string): void;
+  /** A message is on its way: the field keeps its text, read-only. */
+  busy: boolean;
+  sendDisabled: boolean;
+  /** The field's name in a form posted as it is. */
+  name?: string;
+}) {
+  const inputId = useId();
+  return (
+    <>
+      <label htmlFor={inputId} className="visually-hidden">
+        Your message
+      </label>
+      <textarea
+        id={inputId}
+        name={name}
+        value={text}
+        rows={2}
+        maxLength={MESSAGE_LENGTH}
+        readOnly={busy}
+        placeholder="Type here..."
+        onChange={(event) => onText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey) {
+            event.preventDefault();
+            if (text.trim()) event.currentTarget.form?.requestSubmit();
+          }
+        }}
+      />
+      <button type="submit" className="button" disabled={sendDisabled}>
+        Send
+      </button>
+    </>
   );
 }

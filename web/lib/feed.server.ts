@@ -1,11 +1,14 @@
 // The reader's feed page (spec: Feed, Feed feedback): what its loader reads and what its actions
-// do (posted without JavaScript, each is answered by a redirect: POST/redirect/GET). Reading a page is one Query of the reader's feed list (core/feed); the reader's record,
-// read by their session, carries the list's counts and the image toggle. The side panel's
-// conversation is named in the URL (`?thread=`), so it works without JavaScript and Back closes it.
+// do (posted without JavaScript, each is answered by a redirect: POST/redirect/GET). Each action
+// is one core operation (a like in core/feed, a panel's turn in core/assistant), its answer mapped
+// for the page here. Reading a page is one Query of the reader's feed list (core/feed); the
+// reader's record, read by their session, carries the list's counts and the image toggle. The
+// side panel's conversation is named in the URL (`?thread=`), so it works without JavaScript and
+// Back closes it.
 import * as v from 'valibot';
 import * as Assistant from '#core/assistant';
 import { RELEVANCE_LABELS, type RelevanceLabel } from '#core/ai';
-import { parse, VisibleError } from '#core/common';
+import { parse } from '#core/common';
 import * as Feed from '#core/feed';
 import * as Users from '#core/users';
 import { MUTE_CHIPS } from './feed-texts';
@@ -17,23 +20,7 @@ export const CHAT_FAILURES: Record<string, string> = {
   review: Assistant.CHAT_ERRORS.retrieveClues,
 };
 
-export type ChatBubble = { id: string; role: 'user' | 'assistant'; bubbles: string[] };
-export type ClueReviewView = {
-  toAdd: string[];
-  toRemove: string[];
-  toKeep: string[];
-  /** What the reader asked not to see, and what to show again (ADR 0045). */
-  mutesToAdd: string[];
-  mutesToRemove: string[];
-};
-export type Panel = {
-  threadId: string;
-  category: Assistant.ThreadCategory;
-  messages: ChatBubble[];
-  review?: ClueReviewView;
-};
-
-const ThreadId = v.pipe(v.string(), v.regex(/^[0-9A-Z]{26}$/));
+export type Panel = Assistant.FeedPanel;
 
 /** The ratings the reader chose in the URL, or their default when none. */
 export function chosenRatings(url: URL, reader: Feed.FeedReader): RelevanceLabel[] {
@@ -54,79 +41,6 @@ export function ratingOptions(reader: Feed.FeedReader): { label: RelevanceLabel;
     .map((label) => ({ label, count: counts[label] }));
 }
 
-function bubbles(messages: Assistant.Message[]): ChatBubble[] {
-  return messages
-    .filter((message) => !Assistant.isHiddenJson(message.message))
-    .map((message) => ({
-      id: message.id,
-      role: message.role,
-      bubbles: Assistant.splitMessage(message.message),
-    }));
-}
-
-/** The reader's own thread, or a 404 (another reader's thread is answered like a missing one). */
-async function ownThread(userId: string, threadId: string) {
-  if (!v.is(ThreadId, threadId)) throw notFound();
-  const { data } = await Assistant.AssistantThreadEntity.get({ id: threadId }).go({
-    consistent: true,
-  });
-  if (!data || data.userId !== userId || data.category === 'onboarding') throw notFound();
-  return data;
-}
-
-const notFound = () =>
-  new VisibleError('assistant.thread_not_found', 'This conversation was not found', 404);
-
-/** A review's mutes: optional, as an assistant that hears no "stop showing me" leaves them out. */
-type MutesPayload = {
-  mutesToBeAdded?: { mute: string; kind?: Users.MuteKind }[];
-  mutesToBeRemoved?: { mute: string }[];
-};
-
-/** The clues review a thread ends with, if its last message is one. */
-function lastReview(messages: Assistant.Message[]) {
-  const last = messages.at(-1);
-  if (last?.template !== 'clues review' || !last.payload) return undefined;
-  return last.payload as Assistant.CluesPayload & MutesPayload;
-}
-
-function reviewOf(messages: Assistant.Message[]): ClueReviewView | undefined {
-  const review = lastReview(messages);
-  if (!review) return undefined;
-  const clues = (items?: { clue: string }[]) => (items ?? []).map((item) => item.clue);
-  const mutes = (items?: { mute: string }[]) => (items ?? []).map((item) => item.mute);
-  return {
-    toAdd: clues(review.cluesToBeAdded),
-    toRemove: clues(review.cluesToBeRemoved),
-    toKeep: clues(review.cluesToRemain),
-    mutesToAdd: mutes(review.mutesToBeAdded),
-    mutesToRemove: mutes(review.mutesToBeRemoved),
-  };
-}
-
-/** The side panel for `?thread=`: the reader's own conversation, or nothing. */
-export async function panelOf(
-  userId: string,
-  threadId: string | null,
-  { review = true } = {},
-): Promise<Panel | undefined> {
-  if (!threadId) return undefined;
-  const thread = await ownThread(userId, threadId).catch(() => undefined);
-  if (!thread) return undefined;
-  const messages = await Assistant.messagesOf(thread.id);
-  return {
-    threadId: thread.id,
-    category: thread.category,
-    messages: bubbles(messages),
-    ...(review ? { review: reviewOf(messages) } : {}),
-  };
-}
-
-const cluesOf = (user: Users.User) => (user.descriptors ?? []).map((d) => d.clue);
-
-/** The story a feedback posted without JavaScript was about, named in the URL after its redirect. */
-const ArticleId = v.pipe(v.string(), v.regex(/^[\w-]{1,64}$/));
-
 /**
  * What a like, a dislike or a chip posted without JavaScript answered, read again after its
  * redirect (`?feedback=` / `?thanked=`): the reader's own feedback on the story (its kind: the
@@ -138,23 +52,14 @@ export async function answeredFeedback(
   url: URL,
 ): Promise<(Feed.Feedback & { title: string; answer?: ActionResult }) | undefined> {
   const thanked = url.searchParams.get('thanked');
-  const articleId = url.searchParams.get('feedback') ?? thanked;
-  if (!v.is(ArticleId, articleId)) return undefined;
-  const { data } = await Feed.FeedbackEntity.get({ userId: user.id, articleId }).go({
-    consistent: true,
+  const given = await Feed.answeredFeedback(user.id, url.searchParams.get('feedback') ?? thanked, {
+    withChat: !thanked,
   });
-  if (!data) return undefined;
-  const { kind, threadId, title } = data;
+  if (!given) return undefined;
+  const { articleId, kind, title, chat } = given;
   if (thanked) return { articleId, kind, title, answer: { intent: 'add-clue', articleId } };
-  const thread = threadId ? await ownThread(user.id, threadId).catch(() => undefined) : undefined;
-  if (!thread) return { articleId, kind, title };
-  const chips = [Assistant.CHAT_CHIP, ...Assistant.storySuggestions(thread)];
-  return {
-    articleId,
-    kind,
-    title,
-    answer: { intent: 'feedback', articleId, kind, threadId: thread.id, chips },
-  };
+  if (!chat) return { articleId, kind, title };
+  return { articleId, kind, title, answer: { intent: 'feedback', articleId, kind, ...chat } };
 }
 
 const Intent = v.picklist(
@@ -188,9 +93,13 @@ export type ActionResult =
   | { intent: 'apply'; banner: 'clues' | 'feed' }
   | { intent: 'open-assistant'; threadId: string };
 
-/** One of the feed's actions, for the signed-in reader; a refusal is a VisibleError (4xx). */
+/**
+ * One of the feed's actions, for the signed-in reader: each is one core operation, its answer
+ * mapped for the page; a refusal is a VisibleError (4xx).
+ */
 export async function feedAction(user: Users.User, form: URLSearchParams): Promise<ActionResult> {
   const intent = parse(Intent, form.get('intent') ?? '');
+  const field = (name: string) => form.get(name) ?? '';
   switch (intent) {
     case 'images': {
       const showImages = form.get('showImages') === 'true';
@@ -199,87 +108,52 @@ export async function feedAction(user: Users.User, form: URLSearchParams): Promi
     }
     case 'feedback': {
       const { article, kind, thread } = await Feed.giveFeedback(user.id, {
-        articleId: form.get('articleId') ?? '',
-        kind: (form.get('kind') ?? '') as Feed.Feedback['kind'],
+        articleId: field('articleId'),
+        kind: field('kind') as Feed.Feedback['kind'],
       });
       return {
         intent,
         articleId: article.id,
         kind,
         threadId: thread.threadId,
-        chips: [Assistant.CHAT_CHIP, ...thread.suggestions],
+        chips: thread.chips,
       };
     }
     case 'withdraw': {
-      const articleId = form.get('articleId') ?? '';
+      const articleId = field('articleId');
       const { changed } = await Feed.withdrawFeedback(user.id, {
         articleId,
-        kind: (form.get('kind') ?? '') as Feed.Feedback['kind'],
+        kind: field('kind') as Feed.Feedback['kind'],
       });
       return { intent, articleId, changed };
     }
     case 'unmute': {
-      const muteId = form.get('muteId') ?? '';
+      const muteId = field('muteId');
       const { changed } = await Feed.unmute(user.id, { muteId });
       return { intent, muteId, changed };
     }
     case 'add-clue': {
-      const category =
-        form.get('kind') === 'like' ? 'positive_feeback_on_article' : 'negative_feeback_on_article';
-      await Users.applyClueChanges(user.id, {
-        category,
-        cluesToBeAdded: [{ clue: form.get('clue') ?? '' }],
-      });
-      return { intent, articleId: form.get('articleId') ?? '' };
+      await Feed.addStoryClue(user.id, { kind: field('kind'), clue: field('clue') });
+      return { intent, articleId: field('articleId') };
     }
     case 'open-assistant': {
-      const thread = await Assistant.initializeThread({
-        userId: user.id,
-        category: 'change_clues',
-        currentClues: cluesOf(user),
-      });
-      return { intent, threadId: thread.threadId };
+      const { threadId } = await Assistant.openFeedChat(user);
+      return { intent, threadId };
     }
     case 'send': {
-      const thread = await ownThread(user.id, form.get('threadId') ?? '');
-      await Assistant.sendMessage({
+      const { threadId } = await Assistant.sendFeedMessage({
         userId: user.id,
-        threadId: thread.id,
-        message: form.get('message') ?? '',
+        threadId: field('threadId'),
+        message: field('message'),
       });
-      return { intent, threadId: thread.id };
+      return { intent, threadId };
     }
     case 'review': {
-      const thread = await ownThread(user.id, form.get('threadId') ?? '');
-      await Assistant.retrieveClues({
-        userId: user.id,
-        threadId: thread.id,
-        currentClues: cluesOf(user),
-        // What the reader asked not to see, so "show me Solana again" can take one back.
-        currentMutes: (user.mutes ?? [])
-          .filter((mute) => mute.from === 'request')
-          .map((mute) => mute.mute),
-      });
-      return { intent, threadId: thread.id };
+      const { threadId } = await Assistant.reviewFeedChat(user, field('threadId'));
+      return { intent, threadId };
     }
     case 'apply': {
-      const thread = await ownThread(user.id, form.get('threadId') ?? '');
-      const review = lastReview(await Assistant.messagesOf(thread.id));
-      if (!review) {
-        throw new VisibleError(
-          'clues.no_review',
-          'Please ask the assistant for your clues first',
-          409,
-        );
-      }
-      const category = thread.category === 'onboarding' ? 'change_clues' : thread.category;
-      await Feed.changePreferences(user.id, {
-        category,
-        cluesToBeAdded: review.cluesToBeAdded ?? [],
-        cluesToBeRemoved: review.cluesToBeRemoved ?? [],
-        mutesToBeAdded: review.mutesToBeAdded ?? [],
-        mutesToBeRemoved: review.mutesToBeRemoved ?? [],
-      });
+      const { category } = await Feed.applyReview(user.id, field('threadId'));
       return { intent, banner: category === 'change_clues' ? 'clues' : 'feed' };
     }
   }

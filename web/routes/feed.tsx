@@ -23,6 +23,7 @@ import {
   useRevalidator,
 } from '@remix-run/react';
 import { useEffect, useState } from 'react';
+import * as Assistant from '#core/assistant';
 import { isVisibleError } from '#core/common';
 import * as Feed from '#core/feed';
 import * as Users from '#core/users';
@@ -41,7 +42,6 @@ import {
   dislikedStories,
   feedAction,
   muteChips,
-  panelOf,
   ratingOptions,
 } from '#web/lib/feed.server';
 import { requireUser } from '#web/lib/user.server';
@@ -90,7 +90,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       stories,
       count: page.count,
       total: Object.values(Feed.countsOf(user)).reduce((sum, n) => sum + n, 0),
-      panel: await panelOf(user.id, url.searchParams.get('thread'), {
+      panel: await Assistant.feedPanel(user.id, url.searchParams.get('thread'), {
         review: url.searchParams.get('chat') !== '1',
       }),
       updated: updated === 'clues' || updated === 'feed' ? updated : undefined,

@@ -6,7 +6,6 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import * as v from 'valibot';
 import * as Assistant from '#core/assistant';
 import { isVisibleError, trackingFrom, VisibleError } from '#core/common';
-import { logger } from '#core/logs';
 import * as SentenceStarters from '#core/sentence-starters';
 import * as Users from '#core/users';
 import { handleApi, json, methodNotAllowed, readForm, readJson } from '#web/lib/api.server';
@@ -94,7 +93,9 @@ async function startingPoint(
 ) {
   const kept = draft?.state.variant === variant ? draft : null;
   const chat =
-    invited && kept?.state.threadId ? await interview(invited.id, kept.state.threadId) : null;
+    invited && kept?.state.threadId
+      ? await Assistant.interview(invited.id, kept.state.threadId)
+      : null;
   return { draft: kept, chat };
 }
 
@@ -127,12 +128,6 @@ async function invitation(token: string | null) {
   }
 }
 
-/** The ip variant's interview so far, as the chat shows it (only the reader's own onboarding). */
-async function interview(userId: string, threadId: string) {
-  if (!(await Assistant.isOnboardingThreadOf(userId, threadId))) return null;
-  return { threadId, messages: bubbles(await Assistant.messagesOf(threadId)) };
-}
-
 /** Bodies are small: at most 50 clues of 500 characters, or one 1,000-character message. */
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -158,17 +153,6 @@ async function assistantUser(token: string) {
     if (!isVisibleError(error)) throw error;
     throw new VisibleError('user.need_invitation', Users.SIGNUP_MESSAGES.needInvitation, 403);
   }
-}
-
-/** A chat message as the chat shows it: its bubbles; JSON about clues is never shown. */
-function bubbles(messages: Assistant.Message[]) {
-  return messages
-    .filter((message) => !Assistant.isHiddenJson(message.message))
-    .map((message) => ({
-      id: message.id,
-      role: message.role,
-      bubbles: Assistant.splitMessage(message.message),
-    }));
 }
 
 const CALLS = {
@@ -214,32 +198,21 @@ const CALLS = {
   },
   'initialize-thread': async (body: unknown) => {
     const { token } = parsed(Body({}), body);
-    const user = await assistantUser(token);
-    const thread = await Assistant.initializeThread({
-      userId: user.id,
-      category: 'onboarding',
-      currentClues: (user.descriptors ?? []).map((descriptor) => descriptor.clue),
-    });
-    return { threadId: thread.threadId, messages: bubbles(thread.messages) };
+    return Assistant.startInterview(await assistantUser(token));
   },
   'send-message': async (body: unknown) => {
     const input = parsed(Body({ threadId: v.string(), message: v.unknown() }), body);
     const user = await assistantUser(input.token);
-    const messages = await Assistant.sendMessage({
+    return Assistant.interviewMessage({
       userId: user.id,
       threadId: input.threadId,
       message: input.message as string,
     });
-    return { messages: bubbles(messages) };
   },
   'retrieve-clues': async (body: unknown) => {
     const input = parsed(Body({ threadId: v.string() }), body);
     const user = await assistantUser(input.token);
-    const messages = await Assistant.retrieveClues({ userId: user.id, threadId: input.threadId });
-    const review = Assistant.parseClues(messages.at(-1)?.message ?? '', (message, text) =>
-      logger.error(message, { text }),
-    );
-    return { clues: review?.clues ?? [], suggestion: review?.suggestion ?? '' };
+    return Assistant.interviewClues({ userId: user.id, threadId: input.threadId });
   },
 } as const;
 

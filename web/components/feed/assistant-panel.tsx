@@ -10,12 +10,11 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { Panel } from '#web/lib/feed.server';
 import { useHydrated } from '#web/lib/hydrated';
 import { FEEDBACK_BANNERS } from '#web/lib/feed-texts';
-import { ChatLog } from '#web/components/chat-log';
+import { ChatLog, ChatMessageField } from '#web/components/chat-log';
 
 type Props = { panel: Panel; closeHref: string; keepChattingHref: string; error?: string };
 
 const TITLES: Record<Panel['category'], string> = {
-  onboarding: 'Your Content Curator',
   change_clues: 'Change your clues',
   negative_feeback_on_article: 'Tell us what missed the mark',
   positive_feeback_on_article: 'Tell us what you liked',
@@ -23,7 +22,6 @@ const TITLES: Record<Panel['category'], string> = {
 
 export function AssistantPanel({ panel, closeHref, keepChattingHref, error }: Props) {
   const headingId = useId();
-  const inputId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const log = useRef<HTMLOListElement>(null);
@@ -103,28 +101,13 @@ export function AssistantPanel({ panel, closeHref, keepChattingHref, error }: Pr
           <Form method="post" className="chat__form" preventScrollReset>
             <input type="hidden" name="intent" value="send" />
             <input type="hidden" name="threadId" value={panel.threadId} />
-            <label htmlFor={inputId} className="visually-hidden">
-              Your message
-            </label>
-            <textarea
-              id={inputId}
+            <ChatMessageField
               name="message"
-              value={text}
-              rows={2}
-              maxLength={1000}
-              readOnly={busy}
-              placeholder="Type here..."
-              onChange={(event) => setText(event.target.value)}
-              onKeyDown={(event) => {
-                if (event.key === 'Enter' && !event.shiftKey) {
-                  event.preventDefault();
-                  if (text.trim()) event.currentTarget.form?.requestSubmit();
-                }
-              }}
+              text={text}
+              onText={setText}
+              busy={busy}
+              sendDisabled={hydrated && (busy || !text.trim())}
             />
-            <button type="submit" className="button" disabled={hydrated && (busy || !text.trim())}>
-              Send
-            </button>
           </Form>
           <Form method="post" className="actions" preventScrollReset>
             <input type="hidden" name="intent" value="review" />

@@ -5,10 +5,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { post } from './funnel';
 import { StepHeading } from './step-heading';
-import { ChatLog } from '#web/components/chat-log';
+import { ChatLog, ChatMessageField, type ChatLogMessage } from '#web/components/chat-log';
 
-export type ChatMessage = { id: string; role: 'user' | 'assistant'; bubbles: string[] };
-export type Chat = { threadId?: string; messages: ChatMessage[]; startedAt?: number };
+export type Chat = { threadId?: string; messages: ChatLogMessage[]; startedAt?: number };
 
 export const CHAT_ERRORS = {
   start: 'Failed to start the interactive conversation',
@@ -26,7 +25,6 @@ type Props = {
 };
 
 export function ChatStep({ token, chat, focus, setChat, onClues, onError }: Props) {
-  const inputId = useId();
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const started = useRef(false);
@@ -44,7 +42,7 @@ export function ChatStep({ token, chat, focus, setChat, onClues, onError }: Prop
   useEffect(() => {
     if (chat.threadId || started.current) return;
     started.current = true;
-    post<{ threadId: string; messages: ChatMessage[] }>('/get-started/initialize-thread', {
+    post<{ threadId: string; messages: ChatLogMessage[] }>('/get-started/initialize-thread', {
       token,
     }).then(
       (thread) => setChat({ ...thread, startedAt: Date.now() }),
@@ -56,7 +54,7 @@ export function ChatStep({ token, chat, focus, setChat, onClues, onError }: Prop
     if (!chat.threadId || !text.trim() || busy) return;
     setBusy(true);
     try {
-      const answer = await post<{ messages: ChatMessage[] }>('/get-started/send-message', {
+      const answer = await post<{ messages: ChatLogMessage[] }>('/get-started/send-message', {
         token,
         threadId: chat.threadId,
         message: text,
@@ -97,27 +95,12 @@ export function ChatStep({ token, chat, focus, setChat, onClues, onError }: Prop
           void send();
         }}
       >
-        <label htmlFor={inputId} className="visually-hidden">
-          Your message
-        </label>
-        <textarea
-          id={inputId}
-          value={text}
-          rows={2}
-          maxLength={1000}
-          readOnly={busy}
-          placeholder="Type here..."
-          onChange={(event) => setText(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter' && !event.shiftKey) {
-              event.preventDefault();
-              event.currentTarget.form?.requestSubmit();
-            }
-          }}
+        <ChatMessageField
+          text={text}
+          onText={setText}
+          busy={busy}
+          sendDisabled={!text.trim() || busy || !chat.threadId}
         />
-        <button type="submit" className="button" disabled={!text.trim() || busy || !chat.threadId}>
-          Send
-        </button>
       </form>
       <div className="actions">
         <button
