@@ -6,6 +6,7 @@ export const SECRET_SETTINGS = {
   MAILCHIMP_API_KEY: 'MailchimpApiKey',
   OPENAI_API_KEY: 'OpenAiApiKey',
   OPENAI_COMPATIBLE_API_KEY: 'OpenAiCompatibleApiKey',
+  READER_FEED_SECRET: 'ReaderFeedSecret',
 } as const;
 
 export type SecretSetting = keyof typeof SECRET_SETTINGS;
