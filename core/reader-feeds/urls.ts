@@ -34,7 +34,7 @@ export function feedPaths(key: string) {
   };
 }
 
-/** The path's secret replaced, for log lines: `/reader-feed/[redacted]/feed.xml`. */
+/** The path's key replaced, for log lines: `/reader-feed/[redacted]/feed.xml` (the vote page has none). */
 export function redactedPath(pathname: string): string {
-  return pathname.replace(/^\/reader-feed\/[^/]+/, '/reader-feed/[redacted]');
+  return pathname.replace(/^\/reader-feed\/(?!vote(?:\/|$))[^/]+/, '/reader-feed/[redacted]');
 }
