@@ -1,7 +1,7 @@
 // /account: the signed-in reader's account page. Its section "Your stories in a reader app" turns
 // the private feed URL on, shows it once, rotates it and turns it off (ADR 0061). Plain forms,
 // each answered by a redirect (POST/redirect/GET); a URL just made reaches the page after that
-// redirect in a short-lived, signed, HttpOnly cookie for /account only, read once.
+// redirect in a short-lived, signed, HttpOnly cookie, read once.
 import {
   createCookie,
   data,
@@ -50,7 +50,8 @@ const flashCookie = () =>
     httpOnly: true,
     sameSite: 'lax',
     secure: config().PUBLIC_URL.startsWith('https://'),
-    path: '/account',
+    // '/' and not '/account': the page's data request after the redirect is /account.data.
+    path: '/',
     maxAge: 300,
     secrets: [config().APP_SECRET],
   });
