@@ -5,8 +5,8 @@ export const SECRET_SETTINGS = {
   SMTP_URL: 'SmtpUrl',
   MAILCHIMP_API_KEY: 'MailchimpApiKey',
   OPENAI_API_KEY: 'OpenAiApiKey',
-  OPENAI_COMPATIBLE_API_KEY: 'OpenAiCompatibleApiKey',
   READER_FEED_SECRET: 'ReaderFeedSecret',
+  OPENAI_COMPATIBLE_API_KEY: 'OpenAiCompatibleApiKey',
 } as const;
 
 export type SecretSetting = keyof typeof SECRET_SETTINGS;
