@@ -17,7 +17,7 @@ export type FeedDocument = {
   items: FeedItem[];
 };
 
-export const FEED_DESCRIPTION = 'Your stories from Cluefeed, ranked for your clues';
+const FEED_DESCRIPTION = 'Your stories from Cluefeed, ranked for your clues';
 
 const xml = (text: string) =>
   text
@@ -55,7 +55,7 @@ export function rssOf(document: FeedDocument): string {
       `<link>${xml(item.link)}</link>`,
       `<guid isPermaLink="false">${xml(`cluefeed:${item.articleId}`)}</guid>`,
       `<pubDate>${new Date(item.publishedAt).toUTCString()}</pubDate>`,
-      `<source url="${xml(document.selfUrl)}">${xml(item.source)}</source>`,
+      `<dc:creator>${xml(item.source)}</dc:creator>`,
       `<category>${xml(item.label)}</category>`,
       `<description>${xml(itemHtml(item))}</description>`,
       '</item>',
@@ -63,7 +63,7 @@ export function rssOf(document: FeedDocument): string {
   );
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">',
     '<channel>',
     `<title>${xml(document.title)}</title>`,
     `<link>${xml(document.homeUrl)}</link>`,
@@ -93,6 +93,7 @@ export function jsonFeedOf(document: FeedDocument): string {
       summary: item.excerpt,
       ...(item.image && { image: item.image }),
       date_published: new Date(item.publishedAt).toISOString(),
+      authors: [{ name: item.source }],
       tags: [item.label],
       // Extensions start with an underscore (JSON Feed 1.1): readers ignore what they do not know.
       _cluefeed: {

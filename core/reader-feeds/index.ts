@@ -18,9 +18,8 @@ import { feedPaths, hashOf, keyMatches, newKey, readerIdOf } from './urls';
 import { periodOf, periodStart, verifiedVote, voteQuery, type Vote } from './votes';
 
 export { ReaderFeedEntity };
-export { FEED_DESCRIPTION } from './documents';
-export { FEED_KEY_PREFIX, feedPaths, redactedPath } from './urls';
-export { VOTE_LINK_PERIOD_SECONDS, verifiedVote, type Vote } from './votes';
+export { feedPaths, redactedPath } from './urls';
+export { VOTE_LINK_PERIOD_SECONDS, type Vote } from './votes';
 
 /** Stories a feed document holds: what a reader app shows, the best first. */
 export const FEED_ITEMS = 50;

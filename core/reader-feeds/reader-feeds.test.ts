@@ -61,6 +61,7 @@ describe("a reader's private feed URL", () => {
     const { stories } = await Feed.page(reader, { ratings: Feed.defaultRatings(reader) });
     expect(parsed.items.map((item) => item.title)).toEqual(stories.map((story) => story.title));
     expect(parsed.items.map((item) => item.url)).toEqual(stories.map((story) => story.link));
+    expect(parsed.items.map((item) => item.author)).toEqual(stories.map((story) => story.source));
     expect(parsed.items).toHaveLength(2);
     expect(parsed.items.map((item) => item.title)).not.toContain(articles[2]!.title);
     const first = parsed.items[0]!;
@@ -104,7 +105,9 @@ describe("a reader's private feed URL", () => {
         dislike_url: expect.stringContaining('kind=dislike'),
       });
     }
-    expect(Feeds.parseFeed(body).items).toHaveLength(2);
+    expect(Feeds.parseFeed(body).items.map((item) => item.author)).toEqual(
+      document.items.map(() => 'Ada Reader Daily'),
+    );
   });
 
   it('answers a conditional GET with 304 from one BatchGetItem; a full answer is that and one Query', async () => {
