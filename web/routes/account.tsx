@@ -233,10 +233,10 @@ function Address({ label, id, url }: { label: string; id: string; url: string })
   const [copied, setCopied] = useState(false);
   return (
     <div>
-      <p id={id}>
+      <p>
         <strong>{label}</strong>
       </p>
-      <code className="tokens__secret" aria-labelledby={id} data-testid={id}>
+      <code className="tokens__secret" data-testid={id}>
         {url}
       </code>
       {hydrated && (
