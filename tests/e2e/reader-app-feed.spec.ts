@@ -2,6 +2,7 @@
 // turn it on at /account, fetch the RSS address as a reader app would (200, then 304 to its ETag),
 // read it back with the import's own parser, vote from an item's link, rotate it (the old address
 // answers 404) and turn it off (404).
+import AxeBuilder from '@axe-core/playwright';
 import { ulid } from 'ulid';
 import * as Feed from '#core/feed';
 import * as Feeds from '#core/feeds';
@@ -10,6 +11,21 @@ import { expect, test } from './fixtures';
 import { expectFitsAndReadable, WIDTHS } from './page-checks';
 
 type Page = import('@playwright/test').Page;
+
+/** Serious or critical WCAG 2.x A/AA violations on the page, one line per element. */
+async function expectAccessible(page: Page, label: string, scripts: boolean) {
+  if (!scripts) return;
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .setLegacyMode()
+    .analyze();
+  const serious = violations
+    .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
+    .flatMap((violation) =>
+      violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`),
+    );
+  expect.soft(serious, `${label}: accessibility`).toEqual([]);
+}
 
 async function signIn(page: Page, email: string, password: string) {
   await page.goto('/login');
@@ -26,7 +42,8 @@ async function shownAddress(page: Page): Promise<string> {
   return (await address.textContent())!.trim();
 }
 
-async function journey(page: Page, width: number) {
+/** `scripts: false` is a browser without JavaScript, where axe (a script in the page) cannot run. */
+async function journey(page: Page, width: number, { scripts = true } = {}) {
   test.setTimeout(90_000);
   const name = `App Reader ${ulid().slice(-6)}`;
   const reader = await readerWithFeed(['Very Relevant', 'Quite Relevant'], name);
@@ -41,6 +58,7 @@ async function journey(page: Page, width: number) {
     const rss = await shownAddress(page);
     expect(rss).toMatch(/\/reader-feed\/cff_[\w-]+\/feed\.xml$/);
     await expectFitsAndReadable(page, `/account with the address, ${width} px`);
+    await expectAccessible(page, '/account with the address', scripts);
     await page.setViewportSize({ width, height: 844 });
 
     // A reader app polls it: 200 with validators, then 304 to the same ETag.
@@ -59,6 +77,9 @@ async function journey(page: Page, width: number) {
     )![1]!;
     await page.goto(like.replace(/&amp;/g, '&'));
     await expect(page.getByRole('heading', { name: 'Like this story?' })).toBeVisible();
+    await expectFitsAndReadable(page, `the vote page, ${width} px`);
+    await page.setViewportSize({ width, height: 844 });
+    await expectAccessible(page, 'the vote page', scripts);
     const story = reader.articles[0]!;
     expect(
       (await Feed.FeedbackEntity.get({ userId: reader.user.id, articleId: story.id }).go()).data,
@@ -89,6 +110,7 @@ async function journey(page: Page, width: number) {
     ).toBeVisible();
     expect((await page.request.get(rotated)).status()).toBe(404);
     await expectFitsAndReadable(page, `/account, off, ${width} px`);
+    await expectAccessible(page, '/account, off', scripts);
   } finally {
     await retireReader(reader.user.id);
   }
@@ -107,6 +129,6 @@ test.describe('without JavaScript', () => {
   test('the private feed is turned on, rotated and turned off with plain forms (390 px)', async ({
     page,
   }) => {
-    await journey(page, 390);
+    await journey(page, 390, { scripts: false });
   });
 });
