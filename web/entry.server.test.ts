@@ -96,3 +96,31 @@ describe('the log line of a failed request', () => {
     ]);
   });
 });
+
+describe('the log line of a request to a private feed', () => {
+  it("never carries the feed's key or a vote link's signature", () => {
+    const key = `cff_${'0'.repeat(26)}_${'k'.repeat(43)}`;
+    const lines: string[] = [];
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      for (const url of [
+        `http://localhost/reader-feed/${key}/feed.xml?rating=Very%20Relevant`,
+        `http://localhost/reader-feed/vote?reader=R&story=S&kind=like&signature=${'s'.repeat(43)}`,
+      ]) {
+        handleError(new Error('boom'), { request: new Request(url), params: {}, context: {} });
+      }
+    } finally {
+      stdout.mockRestore();
+    }
+    const urls = lines.map((line) => (JSON.parse(line) as { url: string }).url);
+    expect(urls).toEqual([
+      'http://localhost/reader-feed/[redacted]/feed.xml?rating=Very%20Relevant',
+      'http://localhost/reader-feed/vote?reader=R&story=S&kind=like&signature=%5Bredacted%5D',
+    ]);
+    expect(lines.join('')).not.toContain('k'.repeat(43));
+    expect(lines.join('')).not.toContain('s'.repeat(43));
+  });
+});

@@ -13,6 +13,7 @@ import { createReadableStreamFromReadable } from '@remix-run/node';
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { flush, logger } from '#core/logs';
+import * as ReaderFeeds from '#core/reader-feeds';
 import { renderToPipeableStream } from 'react-dom/server';
 import { DocumentProvider } from './lib/nonce';
 import { securityHeaders } from './lib/security-headers.server';
@@ -120,7 +121,8 @@ export default function handleRequest(
         onError(error: unknown) {
           failed = true;
           responseStatusCode = 500;
-          if (shellRendered) logger.error('Rendering failed', { url: request.url, error });
+          if (shellRendered)
+            logger.error('Rendering failed', { url: withoutTokens(request.url), error });
         },
       },
     );
@@ -145,11 +147,13 @@ export const handleDataRequest: HandleDataRequestFunction = async (response) => 
   return new Response(storingLogsAtEnd(response.body), { status, statusText, headers });
 };
 
-/** Log lines never carry a subscriber's token. */
+/** Log lines never carry a subscriber's token, a private feed's key or a vote link's signature. */
 function withoutTokens(url: string): string {
   const parsed = new URL(url);
-  if (parsed.searchParams.has('subscriberHash'))
-    parsed.searchParams.set('subscriberHash', '[redacted]');
+  for (const secret of ['subscriberHash', 'signature']) {
+    if (parsed.searchParams.has(secret)) parsed.searchParams.set(secret, '[redacted]');
+  }
+  parsed.pathname = ReaderFeeds.redactedPath(parsed.pathname);
   return parsed.toString();
 }
 

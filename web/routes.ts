@@ -32,7 +32,10 @@ export default [
   route('api/unsubscribe', 'routes/api.unsubscribe.ts'),
   route('api/audience-name-assessment', 'routes/api.audience-name-assessment.ts'),
   route('api/users/me/articles', 'routes/api.users.me.articles.ts'),
+  route('account', 'routes/account.tsx'),
   route('account/tokens', 'routes/account.tokens.tsx'),
+  route('reader-feed/vote', 'routes/reader-feed.vote.tsx'),
+  route('reader-feed/:key/:document', 'routes/reader-feed.$key.$document.ts'),
   route('healthz', 'routes/healthz.ts'),
   route('admin-panel/authorize', 'routes/admin/authorize.tsx'),
   ...prefix('admin-panel', [

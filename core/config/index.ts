@@ -67,6 +67,13 @@ const ConfigSchema = v.object({
     v.string('APP_SECRET is required'),
     v.minLength(32, 'APP_SECRET must be at least 32 characters'),
   ),
+  /**
+   * The HMAC key of the one-click like/dislike links in readers' private feeds (ADR 0061); unset,
+   * a key derived from APP_SECRET signs them. Changing it voids the links already served.
+   */
+  READER_FEED_SECRET: v.optional(
+    v.pipe(v.string(), v.minLength(32, 'READER_FEED_SECRET must be at least 32 characters')),
+  ),
   /** Base of absolute links (e-mails); required in production, where localhost would be a bug. */
   PUBLIC_URL: v.optional(v.pipe(v.string(), v.url())),
   CONTACT_EMAIL: v.optional(v.pipe(v.string(), v.email()), 'hello@cluefeed.xyz'),

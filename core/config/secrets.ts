@@ -5,6 +5,7 @@ export const SECRET_SETTINGS = {
   SMTP_URL: 'SmtpUrl',
   MAILCHIMP_API_KEY: 'MailchimpApiKey',
   OPENAI_API_KEY: 'OpenAiApiKey',
+  READER_FEED_SECRET: 'ReaderFeedSecret',
   OPENAI_COMPATIBLE_API_KEY: 'OpenAiCompatibleApiKey',
 } as const;
 
