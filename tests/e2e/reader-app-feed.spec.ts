@@ -50,7 +50,11 @@ async function journey(page: Page, width: number, { scripts = true } = {}) {
   try {
     await page.setViewportSize({ width, height: 844 });
     await signIn(page, reader.email, reader.password);
-    await page.goto('/account');
+    await page
+      .getByRole('navigation', { name: 'User menu' })
+      .getByRole('link', { name: 'Your account' })
+      .click();
+    await expect(page).toHaveURL(/\/account$/);
     const section = page.getByRole('region', { name: 'Your stories in a reader app' });
     await expect(section.getByText('Your private feed is off.')).toBeVisible();
     await section.getByRole('button', { name: 'Turn on private feed' }).click();

@@ -218,6 +218,7 @@ export default function UserFeed() {
         <p>
           <strong>{loaded.name}</strong> <span className="feed__email">{loaded.email}</span>
         </p>
+        <Link to="/account">Your account</Link>
         <Link to="/account/tokens">Access tokens</Link>
         <Form method="post" action="/logout">
           <button type="submit" className="link-button">
