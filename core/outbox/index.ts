@@ -18,6 +18,17 @@ import { render, subjectOf, type EmailKind, type PropsOf } from './templates';
 export { OutboundEmailEntity, OUTBOUND_EMAIL_STATUSES } from './entity';
 export { LEASE_MS, MAX_ATTEMPTS, messageIdOf, retryDelayMs, type OutboundEmail } from './delivery';
 export type { EmailKind } from './templates';
+export {
+  registerKind,
+  registeredKinds,
+  UnregisteredKind,
+  type Ending,
+  type Envelope,
+  type KindHooks,
+  type Unwanted,
+  type Write,
+  writesWith,
+} from './kinds';
 export type OutboundEmailStatus = OutboundEmail['status'];
 
 /**

@@ -16,6 +16,7 @@ import { SubscriberEntity } from './entity';
 import { SubscriberEmailEntity } from './subscriber-email-entity';
 import { AudienceMemberEntity } from './audience-member-entity';
 import { confirmationDraft } from './emails';
+export { noLongerWanted, type NotWanted } from './emails';
 import { mirror } from './mirror';
 // The entity file, not the concept: core/newsletter reads subscribers, and an unsubscribe counts
 // against the issue that came last.
