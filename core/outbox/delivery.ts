@@ -1,7 +1,8 @@
 // Delivers one outbound e-mail. A worker takes a slot of the send rate, claims the e-mail with a
 // conditional update (queued -> sending, with a lease), sends it through SMTP with a Message-ID
 // fixed by its id, and marks it sent with the server's answer; only the worker holding the claim
-// (same attempt number) may settle it.
+// (same attempt number) may settle it. What its kind needs besides (is it still wanted, what to
+// write with its end, another way to send it) comes from the hooks its owner registered.
 //
 // What is guaranteed: two workers never send it at once (the claim), a worker that dies before
 // the SMTP server accepts the message leaves it to be sent once when its lease ends, and a sent

@@ -55,9 +55,9 @@ export function writesWith<E extends Entities>(
 
 export type KindHooks<R extends string = string> = {
   /** Why the message must not go out any more, if it must not; asked before each attempt. */
-  unwanted?(message: Envelope): Promise<Unwanted<R> | undefined>;
+  unwanted?(message: OutboundEmail): Promise<Unwanted<R> | undefined>;
   /** Writes made in the transaction that ends the message's last attempt: each happens once. */
-  settling?(message: Envelope, ending: Ending<R>): Write[];
+  settling?(message: OutboundEmail, ending: Ending<R>): Write[];
   /**
    * After the last attempt ended (`ending`), and again whenever a message comes for one already
    * ended (no `ending`): the worker that ended it may have died before this ran. Idempotent.
