@@ -6,6 +6,8 @@ import { config } from '#core/config';
 import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
 import { clickUrl } from './clicks';
+// Whatever makes a digest e-mail also tells the outbox how to deliver and settle one.
+import './digest-kind';
 import type { Digest, DigestStory } from './digest';
 
 type Links = { preferencesUrl: string; unsubscribeUrl: string };

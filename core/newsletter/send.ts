@@ -10,7 +10,7 @@ import { decodeTime } from 'ulid';
 import * as v from 'valibot';
 import * as Audiences from '#core/audiences';
 import { mapPool } from '#core/common';
-import { committedOnce, isConditionFailure } from '#core/db';
+import { committed, committedOnce } from '#core/db';
 import * as Jobs from '#core/jobs';
 import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
@@ -119,13 +119,9 @@ async function periodIssue(processId: string, frequency: Frequency): Promise<New
 
 /** Creates an issue once; a second creator gets the first one's. */
 async function createIssue(issue: NewsletterIssue): Promise<NewsletterIssue> {
-  try {
-    const { data } = await NewsletterIssueEntity.create(issue).go();
-    return data;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    return (await issueById(issue.id))!;
-  }
+  // Read back either way: the stored issue, with its counts' defaults, whoever created it.
+  await committed(NewsletterIssueEntity.create(issue));
+  return (await issueById(issue.id))!;
 }
 
 /** A campaign's issue, marked sending by this process (it may have been scheduled). */
@@ -133,13 +129,12 @@ async function campaignIssue(processId: string, issueId: string): Promise<Newsle
   const issue = await issueById(issueId);
   if (!issue) throw new Error(`No newsletter issue ${issueId}`);
   if (issue.status === 'scheduled') {
-    await NewsletterIssueEntity.patch({ id: issueId })
-      .set({ status: 'sending', processId, startedAt: now() })
-      .where((attr, op) => op.eq(attr.status, 'scheduled'))
-      .go()
-      .catch((error: unknown) => {
-        if (!isConditionFailure(error)) throw error;
-      });
+    // Refused when another process marked it first: it is read again below either way.
+    await committed(
+      NewsletterIssueEntity.patch({ id: issueId })
+        .set({ status: 'sending', processId, startedAt: now() })
+        .where((attr, op) => op.eq(attr.status, 'scheduled')),
+    );
   }
   return (await issueById(issueId))!;
 }

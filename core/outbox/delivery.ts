@@ -1,7 +1,8 @@
 // Delivers one outbound e-mail. A worker takes a slot of the send rate, claims the e-mail with a
 // conditional update (queued -> sending, with a lease), sends it through SMTP with a Message-ID
 // fixed by its id, and marks it sent with the server's answer; only the worker holding the claim
-// (same attempt number) may settle it.
+// (same attempt number) may settle it. What its kind needs besides (is it still wanted, what to
+// write with its end, another way to send it) comes from the hooks its owner registered.
 //
 // What is guaranteed: two workers never send it at once (the claim), a worker that dies before
 // the SMTP server accepts the message leaves it to be sent once when its lease ends, and a sent
@@ -13,13 +14,8 @@ import { createWriteTransaction, type EntityItem } from 'electrodb';
 import { committedOnce, isConditionFailure } from '#core/db';
 import { logger } from '#core/logs';
 import { isPermanentFailure, type Mailer, senderDomain, SMTP_TIMEOUTS } from '#core/mail';
-// The entity files, not the concepts: core/subscribers and core/newsletter write their e-mails
-// through this outbox, and a newsletter e-mail settles its Delivery with it.
-import { DeliveryEntity } from '../newsletter/delivery-entity';
-import { closeIfSettled } from '../newsletter/issue-close';
-import { NewsletterIssueEntity, SKIP_COUNTS, type SkipReason } from '../newsletter/issue-entity';
-import { SubscriberEntity } from '../subscribers/entity';
 import { keyOf, OutboundEmailEntity } from './entity';
+import { ENVELOPE, hooksOf, type Ending, type Envelope, type KindHooks } from './kinds';
 import { takeSendSlot } from './send-rate';
 import { render } from './templates';
 
@@ -70,77 +66,69 @@ async function claim(id: string, at: number): Promise<OutboundEmail | undefined>
 type Settlement = { status: 'queued' | 'sent' | 'failed' | 'cancelled' } & Partial<
   Pick<OutboundEmail, 'lastError' | 'smtpMessageId' | 'smtpResponse' | 'sentAt'>
 > & {
-    /** Why a newsletter e-mail was cancelled, as its issue counts the skip. */
-    skipped?: SkipReason;
+    /** Why it was cancelled, as its kind's `unwanted` said. */
+    reason?: string;
   };
-
-const DELIVERY_OF = { sent: 'sent', failed: 'failed', cancelled: 'skipped' } as const;
 
 /**
  * Ends this attempt, looking at the e-mail again at `at` if it is queued; false when its lease
- * ended and another attempt took the e-mail over. A newsletter e-mail's last attempt settles its
- * Delivery and the issue's counts in the same transaction, so each is counted once, then closes
- * the issue if it was its last e-mail on the way.
+ * ended and another attempt took the e-mail over. The last attempt makes its kind's `settling`
+ * writes in the same transaction, so each happens once, then runs its kind's `settled`.
  */
 async function settle(
   email: OutboundEmail,
   at: number,
-  { skipped, ...change }: Settlement,
+  hooks: KindHooks,
+  { reason, ...change }: Settlement,
 ): Promise<boolean> {
-  const final = change.status === 'queued' ? undefined : DELIVERY_OF[change.status];
+  const ending: Ending | undefined =
+    change.status === 'queued'
+      ? undefined
+      : {
+          status: change.status,
+          reason,
+          lastError: change.lastError,
+          smtpMessageId: change.smtpMessageId,
+          sentAt: change.sentAt,
+        };
+  const writes = ending && hooks.settling ? hooks.settling(email, ending) : [];
+  const set = { nextAttemptAt: iso(at), ...change };
   try {
-    if (!email.issueId || !email.subscriberId || !final) {
+    if (writes.length === 0) {
       await OutboundEmailEntity.patch(keyOf(email.id))
-        .set({ nextAttemptAt: iso(at), ...change })
+        .set(set)
         .where(
           (attr, op) =>
             `${op.eq(attr.status, 'sending')} AND ${op.eq(attr.attempts, email.attempts ?? 0)}`,
         )
         .go();
-      return true;
-    }
-    const delivery = { issueId: email.issueId, subscriberId: email.subscriberId };
-    // Every settle of an issue's e-mail updates the issue: one that collided with another is
-    // tried again, not taken for a takeover (which would leave it to be sent a second time).
-    const settled = await committedOnce(
-      createWriteTransaction(
-        { outbox: OutboundEmailEntity, delivery: DeliveryEntity, issue: NewsletterIssueEntity },
-        (entities) => [
-          entities.outbox
+    } else {
+      // Writes that add to counts (an issue's) collide with others: one that collided is tried
+      // again, not taken for a takeover (which would leave it to be sent a second time).
+      const settled = await committedOnce(
+        createWriteTransaction({ outbox: OutboundEmailEntity }, ({ outbox }) => [
+          outbox
             .patch(keyOf(email.id))
-            .set({ nextAttemptAt: iso(at), ...change })
+            .set(set)
             .where(
               (attr, op) =>
                 `${op.eq(attr.status, 'sending')} AND ${op.eq(attr.attempts, email.attempts ?? 0)}`,
             )
             .commit(),
-          entities.delivery
-            .patch(delivery)
-            .set({
-              status: final,
-              ...(final === 'sent'
-                ? { smtpMessageId: change.smtpMessageId, sentAt: change.sentAt }
-                : { reason: change.lastError }),
-            })
-            .commit(),
-          entities.issue
-            .patch({ id: delivery.issueId })
-            .add({ queued: -1, [final]: 1, ...(skipped && { [SKIP_COUNTS[skipped]]: 1 }) })
-            .commit(),
-        ],
-      ),
-    );
-    if (!settled) return takenOver(email, change);
-    if (final === 'sent') await lastIssueSent(email.subscriberId, email.issueId, change.sentAt!);
-    await closeIfSettled(email.issueId);
-    return true;
+          ...writes,
+        ]),
+      );
+      if (!settled) return takenOver(email, change);
+    }
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     return takenOver(email, change);
   }
+  if (ending) await hooks.settled?.(email, ending);
+  return true;
 }
 
-function takenOver(email: OutboundEmail, change: Settlement): false {
+function takenOver(email: OutboundEmail, change: Omit<Settlement, 'reason'>): false {
   logger.info('An e-mail was taken over by another attempt before this one ended', {
     outboundEmailId: email.id,
     status: change.status,
@@ -148,55 +136,35 @@ function takenOver(email: OutboundEmail, change: Settlement): false {
   return false;
 }
 
-/** Marks the issue the subscriber was last sent, so their unsubscribe counts against it. */
-async function lastIssueSent(subscriberId: string, issueId: string, sentAt: string) {
-  await SubscriberEntity.patch({ id: subscriberId })
-    .set({ lastIssueId: issueId, lastIssueSentAt: sentAt })
+/**
+ * Hands an e-mail of a kind nobody registered back as it was, untouched by this attempt, so a
+ * worker that can deliver it sends it later (the error that follows says which import is missing).
+ */
+async function handBack(email: OutboundEmail, at: number): Promise<void> {
+  await OutboundEmailEntity.patch(keyOf(email.id))
+    .set({ status: 'queued', nextAttemptAt: iso(at) })
+    .add({ attempts: -1 })
     .where(
       (attr, op) =>
-        `${op.notExists(attr.lastIssueSentAt)} OR ${op.lt(attr.lastIssueSentAt, sentAt)}`,
+        `${op.eq(attr.status, 'sending')} AND ${op.eq(attr.attempts, email.attempts ?? 0)}`,
     )
     .go()
     .catch((error: unknown) => {
-      // Gone, or a later issue is already marked: nothing to do.
       if (!isConditionFailure(error)) throw error;
     });
 }
 
-type Unwanted = { skipped: SkipReason; lastError: string };
-
-/** Why a subscriber's e-mail must not go out any more, if it must not. */
-async function noLongerWanted(email: OutboundEmail): Promise<Unwanted | undefined> {
-  if (!email.subscriberId) return undefined;
-  const { data: subscriber } = await SubscriberEntity.get({ id: email.subscriberId }).go({
-    consistent: true,
-  });
-  if (!subscriber) return { skipped: 'gone', lastError: 'The subscriber no longer exists' };
-  if (subscriber.email !== email.to || (subscriber.linkVersion ?? 0) !== (email.linkVersion ?? 0))
-    return {
-      skipped: 'changed address',
-      lastError: 'The subscriber changed address before it was sent',
-    };
-  if (subscriber.status === 'unsubscribed' || subscriber.status === 'cleaned')
-    return {
-      skipped: subscriber.status,
-      lastError: 'The subscriber unsubscribed before it was sent',
-    };
-  return undefined;
-}
-
 /**
- * A message for a newsletter e-mail already settled: the worker that settled it may have died, or
- * its close failed, before it closed the issue, and the message came again for that. Only the
- * outbox closes an issue after its chunks ran, so this is where a missed close is made up for.
+ * A message for an e-mail already ended: the worker that ended it may have died, or its kind's
+ * `settled` failed (an issue's close), before it finished; its kind makes up for that here.
  */
-async function closeIssueOfSettled(id: string): Promise<void> {
+async function settledAgain(id: string): Promise<void> {
   const { data } = await OutboundEmailEntity.get(keyOf(id)).go({
     consistent: true,
-    attributes: ['status', 'issueId'],
+    attributes: [...ENVELOPE],
   });
-  if (data?.issueId && data.status !== 'queued' && data.status !== 'sending')
-    await closeIfSettled(data.issueId);
+  if (data && data.status !== 'queued' && data.status !== 'sending')
+    await hooksOf(data.kind).settled?.(data as Envelope);
 }
 
 /** What an SMTP server said, or why it could not be reached. */
@@ -219,38 +187,49 @@ export async function deliverOne(id: string, mailer: Mailer, aheadMs = 0): Promi
   const at = Date.now() + aheadMs;
   const email = await claim(id, at);
   if (!email) {
-    await closeIssueOfSettled(id);
+    await settledAgain(id);
     return { result: 'not-due' };
+  }
+  let hooks: KindHooks;
+  try {
+    hooks = hooksOf(email.kind);
+  } catch (error) {
+    await handBack(email, at);
+    throw error;
   }
   const attempts = email.attempts ?? 0;
   if (attempts > MAX_ATTEMPTS) {
     const lastError = `Gave up after ${MAX_ATTEMPTS} attempts: ${email.lastError ?? 'no answer'}`;
-    await settle(email, at, { status: 'failed', lastError });
+    await settle(email, at, hooks, { status: 'failed', lastError });
     return { result: 'failed' };
   }
-  // Rendering needs nothing from the table: it overlaps the subscriber's read.
+  // Rendering needs nothing from the table: it overlaps the owner's read.
   const [unwanted, mail] = await Promise.all([
-    noLongerWanted(email),
-    render(email.kind, email.props),
+    hooks.unwanted?.(email),
+    hooks.send ? undefined : render(email.kind, email.props),
   ]);
   if (unwanted) {
-    await settle(email, at, { status: 'cancelled', ...unwanted });
+    await settle(email, at, hooks, { status: 'cancelled', ...unwanted });
     return { result: 'cancelled' };
   }
   try {
-    const info = await mailer.send({
-      ...mail,
-      subject: email.subject,
-      to: email.to,
-      headers: email.headers ? (JSON.parse(email.headers) as Record<string, string>) : undefined,
-      messageId: messageIdOf(email.id),
-    });
+    const answer = hooks.send
+      ? await hooks.send(email)
+      : await mailer.send({
+          ...mail!,
+          subject: email.subject,
+          to: email.to,
+          headers: email.headers
+            ? (JSON.parse(email.headers) as Record<string, string>)
+            : undefined,
+          messageId: messageIdOf(email.id),
+        });
     const sentAt = iso(Date.now());
-    const settled = await settle(email, Date.now(), {
+    const settled = await settle(email, Date.now(), hooks, {
       status: 'sent',
       sentAt,
-      smtpMessageId: info.messageId,
-      smtpResponse: info.response,
+      smtpMessageId: answer.messageId,
+      smtpResponse: answer.response,
     });
     if (settled)
       logger.info('E-mail sent', { outboundEmailId: email.id, kind: email.kind, attempts });
@@ -258,17 +237,16 @@ export async function deliverOne(id: string, mailer: Mailer, aheadMs = 0): Promi
   } catch (error) {
     const reason = reasonOf(error);
     const log = { outboundEmailId: email.id, kind: email.kind, attempts, reason };
-    if (isPermanentFailure(error) || attempts >= MAX_ATTEMPTS) {
-      const lastError = isPermanentFailure(error)
-        ? reason
-        : `Gave up after ${attempts} attempts: ${reason}`;
+    const permanent = hooks.send ? (hooks.permanent?.(error) ?? false) : isPermanentFailure(error);
+    if (permanent || attempts >= MAX_ATTEMPTS) {
+      const lastError = permanent ? reason : `Gave up after ${attempts} attempts: ${reason}`;
       logger.error('An e-mail could not be delivered', log);
-      await settle(email, at, { status: 'failed', lastError });
+      await settle(email, at, hooks, { status: 'failed', lastError });
       return { result: 'failed' };
     }
     const delayMs = retryDelayMs(attempts);
     logger.info('An e-mail will be retried', { ...log, delayMs });
-    await settle(email, at + delayMs, { status: 'queued', lastError: reason });
+    await settle(email, at + delayMs, hooks, { status: 'queued', lastError: reason });
     return { result: 'retry', delayMs };
   }
 }

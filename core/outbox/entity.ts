@@ -18,7 +18,7 @@ export const OutboundEmailEntity = defineEntity({
     id: { type: 'string', required: true },
     /** The UTC day of `id` (a ULID): the Outbox page reads a day's e-mails, newest first. */
     day: { type: 'string', required: true },
-    /** The template that renders it (templates.ts), e.g. 'confirm-subscription'. */
+    /** Its kind (kinds.ts): the template that renders it (templates.ts), or 'mailing-list'. */
     kind: { type: 'string', required: true },
     to: { type: 'string', required: true },
     subject: { type: 'string', required: true },
@@ -26,10 +26,10 @@ export const OutboundEmailEntity = defineEntity({
     props: { type: 'string', required: true },
     /** Extra headers (List-Unsubscribe), as JSON. */
     headers: { type: 'string' },
-    /** Set when the mail is for a subscriber: it is cancelled if they moved or left meanwhile. */
+    /** Set when the mail is for a subscriber: its kind's hooks (ADR 0059) read them by it. */
     subscriberId: { type: 'string' },
     linkVersion: { type: 'number' },
-    /** The newsletter issue it carries: its Delivery and the issue's counts settle with it. */
+    /** The newsletter issue it carries: the digest kind settles its Delivery and counts with it. */
     issueId: { type: 'string' },
     status: { type: OUTBOUND_EMAIL_STATUSES, required: true },
     attempts: { type: 'number', default: 0 },

@@ -18,6 +18,17 @@ import { render, subjectOf, type EmailKind, type PropsOf } from './templates';
 export { OutboundEmailEntity, OUTBOUND_EMAIL_STATUSES } from './entity';
 export { LEASE_MS, MAX_ATTEMPTS, messageIdOf, retryDelayMs, type OutboundEmail } from './delivery';
 export type { EmailKind } from './templates';
+export {
+  registerKind,
+  registeredKinds,
+  UnregisteredKind,
+  type Ending,
+  type Envelope,
+  type KindHooks,
+  type Unwanted,
+  type Write,
+  writesWith,
+} from './kinds';
 export type OutboundEmailStatus = OutboundEmail['status'];
 
 /**
@@ -36,19 +47,43 @@ export function draft<K extends EmailKind>(
     issueId?: string;
   },
 ): OutboundEmail {
+  return {
+    ...draftMessage(kind, {
+      to: mail.to,
+      subject: subjectOf(kind, mail.props),
+      props: mail.props,
+      subscriber: mail.subscriber,
+    }),
+    headers: mail.headers && JSON.stringify(mail.headers),
+    issueId: mail.subscriber && mail.issueId,
+  };
+}
+
+/**
+ * A new queued message of a kind delivered another way than an e-mail template (its registered
+ * `send`, e.g. the mailing-list mirror), to write inside the caller's transaction like `draft`'s.
+ * `subject` says on the Outbox page what it does.
+ */
+export function draftMessage(
+  kind: string,
+  message: {
+    to: string;
+    subject: string;
+    props: unknown;
+    subscriber?: { id: string; linkVersion?: number };
+  },
+): OutboundEmail {
   const id = ulid();
   const createdAt = new Date().toISOString();
   return {
     id,
     day: dayOf(id),
     kind,
-    to: mail.to,
-    subject: subjectOf(kind, mail.props),
-    props: JSON.stringify(mail.props),
-    headers: mail.headers && JSON.stringify(mail.headers),
-    subscriberId: mail.subscriber?.id,
-    linkVersion: mail.subscriber && (mail.subscriber.linkVersion ?? 0),
-    issueId: mail.subscriber && mail.issueId,
+    to: message.to,
+    subject: message.subject,
+    props: JSON.stringify(message.props),
+    subscriberId: message.subscriber?.id,
+    linkVersion: message.subscriber && (message.subscriber.linkVersion ?? 0),
     status: 'queued',
     attempts: 0,
     nextAttemptAt: createdAt,

@@ -1,6 +1,6 @@
 // Subscribers without accounts: subscribe (double opt-in), confirm, pick audiences and upcoming
 // niches, change the e-mail address, unsubscribe. Our table is the source of truth; the mailing
-// list mirrors confirmed members.
+// list mirrors confirmed members through the outbox (mirror.ts).
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
@@ -16,7 +16,8 @@ import { SubscriberEntity } from './entity';
 import { SubscriberEmailEntity } from './subscriber-email-entity';
 import { AudienceMemberEntity } from './audience-member-entity';
 import { confirmationDraft } from './emails';
-import { mirror } from './mirror';
+export { noLongerWanted, type NotWanted } from './emails';
+import { mirrorMessage } from './mirror';
 // The entity file, not the concept: core/newsletter reads subscribers, and an unsubscribe counts
 // against the issue that came last.
 import { NewsletterIssueEntity } from '../newsletter/issue-entity';
@@ -425,12 +426,19 @@ export async function confirm(token: string | null | undefined) {
   const subscriber = await fromToken(token, ['confirm']);
   if (!canReceiveMail(subscriber)) throw brokenLink();
   if (subscriber.status === 'subscribed') return subscriber;
+  let told: Outbox.OutboundEmail | undefined;
   const result = await fromLatest(subscriber, (from) => {
     const at = now();
+    const member = mirrorMessage(from, from.email, { change: 'member' });
+    told = member;
     return committed(
       createWriteTransaction(
-        { entity: SubscriberEntity, event: Analytics.AnalyticsEventEntity },
-        ({ entity, event }) => [
+        {
+          entity: SubscriberEntity,
+          event: Analytics.AnalyticsEventEntity,
+          outbox: Outbox.OutboundEmailEntity,
+        },
+        ({ entity, event, outbox }) => [
           entity
             .patch({ id: from.id })
             .set({ status: 'subscribed', confirmedAt: at, updatedAt: at })
@@ -452,6 +460,7 @@ export async function confirm(token: string | null | undefined) {
               ),
             )
             .commit(),
+          outbox.create(member).commit(),
         ],
       ),
     );
@@ -463,9 +472,8 @@ export async function confirm(token: string | null | undefined) {
         current.status === 'subscribed' && current.linkVersion === subscriber.linkVersion,
     );
   }
-  const current = (await byId(subscriber.id))!;
-  await mirror.member(current);
-  return current;
+  await Outbox.dispatch([told!]);
+  return (await byId(subscriber.id))!;
 }
 
 /** Ids are ULIDs; anything longer than a key may be is refused before it reaches the table. */
@@ -526,15 +534,19 @@ export async function setAudience(subscriber: Subscriber, input: v.InferInput<ty
   // lookup equal to the set, whichever toggle lands last. The subscriber must still be as read:
   // whether the mailing list hears of it, and whether the link may change it at all, were decided
   // from that.
-  const changed = await toggleIn(subscriber, 'audienceIds', toggle, (from, at, condition) =>
-    committed(
+  let told: Outbox.OutboundEmail | undefined;
+  const changed = await toggleIn(subscriber, 'audienceIds', toggle, (from, at, condition) => {
+    const tag = tagMessage(from, audience, 'audienceIds');
+    told = tag;
+    return committed(
       createWriteTransaction(
         {
           entity: SubscriberEntity,
           member: AudienceMemberEntity,
           event: Analytics.AnalyticsEventEntity,
+          outbox: Outbox.OutboundEmailEntity,
         },
-        ({ entity, member, event }) => {
+        ({ entity, member, event, outbox }) => {
           const patch = entity.patch({ id: from.id });
           const membership = { audienceId, subscriberId: from.id };
           const key = `${from.id}:${audienceId}:${at}`;
@@ -555,7 +567,9 @@ export async function setAudience(subscriber: Subscriber, input: v.InferInput<ty
                   ),
                 ]
               : []),
-          ].map((item) => event.create(item).commit());
+          ]
+            .map((item) => event.create(item).commit())
+            .concat(tag ? [outbox.create(tag).commit()] : []);
           return subscribed
             ? [
                 patch
@@ -577,13 +591,24 @@ export async function setAudience(subscriber: Subscriber, input: v.InferInput<ty
               ];
         },
       ),
-    ),
-  );
-  if (changed?.status === 'subscribed') {
-    await mirror.tags(changed.email, [
-      { name: audience.tag, status: subscribed ? 'active' : 'inactive' },
-    ]);
-  }
+    );
+  });
+  if (changed && told) await Outbox.dispatch([told]);
+}
+
+/** A confirmed subscriber's audience or niche tag changed: the mailing list hears of it. */
+function tagMessage(
+  from: Subscriber,
+  audience: Audiences.Audience,
+  set: 'audienceIds' | 'shadowAudienceIds',
+): Outbox.OutboundEmail | undefined {
+  if (from.status !== 'subscribed') return undefined;
+  return mirrorMessage(from, from.email, {
+    change: 'tag',
+    tag: audience.tag,
+    audienceId: audience.id,
+    set,
+  });
 }
 
 /**
@@ -601,15 +626,19 @@ export async function setShadowAudience(
   if (!audience || audience.state !== 'upcoming') {
     throw new VisibleError('audience.not_upcoming', 'Please choose among the upcoming niches', 400);
   }
-  const changed = await toggleIn(subscriber, 'shadowAudienceIds', toggle, (from, at, condition) =>
-    committed(
+  let told: Outbox.OutboundEmail | undefined;
+  const changed = await toggleIn(subscriber, 'shadowAudienceIds', toggle, (from, at, condition) => {
+    const tag = tagMessage(from, audience, 'shadowAudienceIds');
+    told = tag;
+    return committed(
       createWriteTransaction(
         {
           entity: SubscriberEntity,
           niche: Audiences.AudienceEntity,
           event: Analytics.AnalyticsEventEntity,
+          outbox: Outbox.OutboundEmailEntity,
         },
-        ({ entity, niche, event }) => {
+        ({ entity, niche, event, outbox }) => {
           const patch = entity.patch({ id: from.id });
           return [
             (subscribed
@@ -638,16 +667,13 @@ export async function setShadowAudience(
                 ),
               )
               .commit(),
+            ...(tag ? [outbox.create(tag).commit()] : []),
           ];
         },
       ),
-    ),
-  );
-  if (changed?.status === 'subscribed') {
-    await mirror.tags(changed.email, [
-      { name: audience.tag, status: subscribed ? 'active' : 'inactive' },
-    ]);
-  }
+    );
+  });
+  if (changed && told) await Outbox.dispatch([told]);
 }
 
 /**
@@ -662,9 +688,15 @@ export async function changeEmail(subscriber: Subscriber, newEmail: string): Pro
   await RateLimit.hit(RateLimit.LIMITS.confirmationsPerAddress, email);
   const linkVersion = (subscriber.linkVersion ?? 0) + 1;
   let confirmation: Outbox.OutboundEmail | undefined;
+  let told: Outbox.OutboundEmail | undefined;
   const result = await fromLatest(subscriber, async (from) => {
     const at = now();
     const draft = await confirmationDraft({ ...from, email, linkVersion });
+    // A confirmed subscription leaves its old address: the mailing list unsubscribes it.
+    const left =
+      from.status === 'subscribed'
+        ? mirrorMessage(from, from.email, { change: 'unsubscribed' })
+        : undefined;
     const moved = await committed(
       createWriteTransaction(
         {
@@ -697,6 +729,7 @@ export async function changeEmail(subscriber: Subscriber, newEmail: string): Pro
             )
             .commit(),
           outbox.create(draft).commit(),
+          ...(left ? [outbox.create(left).commit()] : []),
           event
             .create(
               eventOf(
@@ -714,13 +747,12 @@ export async function changeEmail(subscriber: Subscriber, newEmail: string): Pro
         ],
       ),
     );
-    if (moved) confirmation = draft;
+    if (moved) [confirmation, told] = [draft, left];
     return moved;
   });
   if (!result.committed) return refusedMove(result.current, subscriber, email, linkVersion);
-  if (subscriber.status === 'subscribed') await mirror.status(subscriber.email, 'unsubscribed');
   const current = (await byId(subscriber.id))!;
-  await Outbox.dispatch([confirmation!]);
+  await Outbox.dispatch([confirmation!, ...(told ? [told] : [])]);
   return current;
 }
 
@@ -756,8 +788,15 @@ export const UNSUBSCRIBE_ATTRIBUTION_MS = 30 * 86_400_000;
  */
 export async function unsubscribe(subscriber: Subscriber): Promise<void> {
   if (subscriber.status === 'unsubscribed' || subscriber.status === 'cleaned') return;
+  let told: Outbox.OutboundEmail | undefined;
   const result = await fromLatest(subscriber, (from) => {
     const at = now();
+    // Only a confirmed address is a subscribed member of the list (a pending one never is).
+    const left =
+      from.status === 'subscribed'
+        ? mirrorMessage(from, from.email, { change: 'unsubscribed' })
+        : undefined;
+    told = left;
     const lastIssueId =
       from.lastIssueId &&
       Date.parse(at) - Date.parse(from.lastIssueSentAt ?? '') < UNSUBSCRIBE_ATTRIBUTION_MS
@@ -769,6 +808,7 @@ export async function unsubscribe(subscriber: Subscriber): Promise<void> {
           subscriber: SubscriberEntity,
           issue: NewsletterIssueEntity,
           event: Analytics.AnalyticsEventEntity,
+          outbox: Outbox.OutboundEmailEntity,
         },
         (entities) => [
           entities.subscriber
@@ -800,6 +840,7 @@ export async function unsubscribe(subscriber: Subscriber): Promise<void> {
               ),
             )
             .commit(),
+          ...(left ? [entities.outbox.create(left).commit()] : []),
         ],
       ),
     );
@@ -809,7 +850,7 @@ export async function unsubscribe(subscriber: Subscriber): Promise<void> {
     settled(result.current, (current) => !canReceiveMail(current));
     return;
   }
-  await mirror.status(subscriber.email, 'unsubscribed');
+  if (told) await Outbox.dispatch([told]);
 }
 
 export const ByAudienceInput = v.object({

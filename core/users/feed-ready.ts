@@ -8,6 +8,9 @@ import { UserEntity } from './entity';
 import { committed } from '#core/db';
 import { byId } from './read';
 
+// A reader's e-mail goes out as queued: nothing to check before it or to settle with it.
+Outbox.registerKind('feed-ready', {});
+
 /**
  * Marks the reader's feed ready and queues the e-mail with the sign-in link, once per reader.
  * Answers whether this call queued it. Throws when the write was refused for another reason

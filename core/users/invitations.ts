@@ -15,6 +15,9 @@ import { committed } from '#core/db';
 import { byId, IdSchema, mustGet, type User } from './read';
 import { readerEvent } from './events';
 
+// A reader's e-mail goes out as queued: nothing to check before it or to settle with it.
+Outbox.registerKind('invitation', {});
+
 export const INVITATION_TTL_SECONDS = 14 * 24 * 3600;
 export const INVITATION_LINK_INVALID = 'This invitation link is not valid or has expired';
 /** What any invitation link of a reader who signed up says: they sign in now. */

@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ulid } from 'ulid';
 import { config } from '#core/config';
 import type { StoredMessage } from '#core/mail';
+import { MailingListError, mailingList } from '#core/mailing-list';
 import { signedInAdmin } from '#web/lib/admin.server.test-helpers';
 import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
@@ -90,6 +91,31 @@ describe('the Outbox page', () => {
     expect(sent?.copyId).toEqual(expect.any(String));
     const framed = await served(sent!.copyId!);
     expect(await framed.text()).toContain('Confirm my subscription');
+  });
+
+  it('shows a change told to the mailing list as a row of its own: retried with its reason, then sent, without a copy', async () => {
+    const audience = await createAudience();
+    const email = `outbox-${ulid().toLowerCase()}@example.org`;
+    const { subscriber } = await Subscribers.subscribe({ email, audienceId: audience.id });
+    const confirm = new URL(Subscribers.subscriberLinks(subscriber).confirmUrl);
+    await Subscribers.confirm(confirm.searchParams.get('subscriberHash'));
+    const reason = 'Mailchimp upsert member failed with 503 Service Unavailable';
+    const down = vi
+      .spyOn(mailingList(), 'upsertMember')
+      .mockRejectedValueOnce(new MailingListError('mailing_list.unavailable', reason, 503));
+    try {
+      await Outbox.deliverDue();
+      expect(await rowFor(email)).toMatchObject({
+        subject: 'Mailing list: subscribe the member, with its tags',
+        state: { status: 'queued', attempts: 1, lastError: reason },
+      });
+      await Outbox.deliverDue({ at: Date.now() + Outbox.retryDelayMs(1) + 1_000 });
+      const told = await rowFor(email);
+      expect(told).toMatchObject({ state: { status: 'sent', attempts: 2 } });
+      expect(told?.copyId).toBeUndefined();
+    } finally {
+      down.mockRestore();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 // Outbox: every e-mail the product queued, newest first and ten a page (or those to a recipient),
 // with its delivery state from the outbox records, and the copy the local SMTP sink received,
-// rendered when asked for.
+// rendered when asked for. The mailing-list mirror's messages are rows too (ADR 0059), without a copy.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData, useRevalidator } from '@remix-run/react';
 import { useEffect } from 'react';
@@ -149,7 +149,8 @@ export default function OutboxPage() {
     <section className="admin-page">
       <h1>Outbox</h1>
       <p>
-        Every e-mail the product queued, newest first, with its delivery state.
+        Every e-mail the product queued, newest first, with its delivery state. Changes told to the
+        mailing list show here too, their subject starting with “Mailing list:”.
         {sink && ' Open a sent e-mail to see the copy the local SMTP sink received.'}
       </p>
       {pages > 1 && (
