@@ -1,7 +1,7 @@
 // Alarms an operator must hear about: a job or a schedule's run that landed in a dead-letter
 // queue, and any server function throwing. They notify the `Alarms` SNS topic; `ALARM_EMAIL` at deploy time subscribes
 // an address (the subscription must be confirmed from the e-mail AWS sends).
-import { SCHEDULES } from '../core/automations/schedules';
+import { SCHEDULES } from '../core/worker/schedules';
 import { crons, worker } from './jobs';
 import { deadLetters, scheduleDeadLetters } from './queue';
 import { web } from './web';

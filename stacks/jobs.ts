@@ -1,6 +1,6 @@
 // Jobs on AWS: the worker Lambda fed by the jobs queue, and one EventBridge schedule per entry of
-// core/automations/schedules.ts, each calling the cron handler.
-import { SCHEDULES, toEventBridgeCron } from '../core/automations/schedules';
+// core/worker/schedules.ts, each calling the cron handler.
+import { SCHEDULES, toEventBridgeCron } from '../core/worker/schedules';
 import { NATIVE_MODULES, serverEnvironment, serverLinks } from './environment';
 import { jobsQueue, scheduleDeadLetters } from './queue';
 

@@ -78,6 +78,25 @@ export function registry(definitions: readonly AnyJobDefinition[]): JobRegistry 
   return new Map(definitions.map((definition) => [definition.name, definition]));
 }
 
+/**
+ * The jobs this process can queue by name: the entry points register the worker's registry at
+ * start (core/worker), so core/jobs never imports the modules that define them (ADR 0057).
+ */
+const registered = new Map<string, AnyJobDefinition>();
+
+export function register(jobs: JobRegistry): void {
+  for (const [name, definition] of jobs) registered.set(name, definition);
+}
+
+export function registeredJob(name: string): AnyJobDefinition | undefined {
+  return registered.get(name);
+}
+
+/** A job's title for an operator ('Scoring articles'); a job no longer known keeps its name. */
+export function jobTitle(name: string): string {
+  return registered.get(name)?.title ?? name;
+}
+
 export function isChunked(definition: AnyJobDefinition): definition is ChunkedJobDefinition {
   return 'plan' in definition && 'runChunk' in definition;
 }

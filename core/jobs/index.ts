@@ -15,6 +15,8 @@ import { ActiveProcessEntity } from './active-process-entity';
 import { planRun, recoverChunks, runChunkMessage } from './chunks';
 import {
   isChunked,
+  registeredJob,
+  type AnyJobDefinition,
   type ChunkedJobDefinition,
   type JobContext,
   type JobDefinition,
@@ -42,6 +44,8 @@ export { ProcessChunkEntity, CHUNK_STATUSES } from './chunk-entity';
 export {
   defineChunkedJob,
   defineJob,
+  jobTitle,
+  register,
   registry,
   type AnyJobDefinition,
   type ChunkContext,
@@ -65,20 +69,41 @@ export { CHUNK_LEASE_MS, MAX_CHUNK_BYTES, type ProcessChunk } from './chunks';
 export { recoverAfterRestart } from './restart';
 export type ProcessStatus = Process['status'];
 
+/** A process id chosen ahead (a ULID), so a record can name the run before it is queued. */
+export type EnqueueOptions = { id?: string };
+
 export const BUSY_MESSAGE = 'A process is still running. Please wait until it ends.';
 
 /**
- * Records a Queued process for `definition` and sends it to the queue. The process takes its job
- * name's slot in the same transaction, so a second run of the same job is refused while one is
- * active; other jobs are not held up.
+ * Records a Queued process for a job and sends it to the queue. The process takes its job's slot
+ * in the same transaction, so a second run of the same job is refused while one is active; other
+ * jobs are not held up. A module that does not own the job names it instead: its definition is
+ * then the one this process registered (core/worker), and its input is checked against it here
+ * as well as when the job runs.
  */
 export async function enqueue<S extends v.GenericSchema, C>(
-  definition: JobDefinition<S> | ChunkedJobDefinition<S, C>,
+  job: JobDefinition<S> | ChunkedJobDefinition<S, C>,
   input: v.InferInput<S>,
   systemUserId: string,
-  /** A process id chosen ahead (a ULID), so a record can name the run before it is queued. */
-  { id = ulid() }: { id?: string } = {},
+  options?: EnqueueOptions,
+): Promise<Process>;
+export async function enqueue(
+  job: string,
+  input: unknown,
+  systemUserId: string,
+  options?: EnqueueOptions,
+): Promise<Process>;
+export async function enqueue(
+  job: string | AnyJobDefinition,
+  input: unknown,
+  systemUserId: string,
+  { id = ulid() }: EnqueueOptions = {},
 ): Promise<Process> {
+  const definition = typeof job === 'string' ? registeredJob(job) : job;
+  if (!definition)
+    throw new Error(
+      `No job "${String(job)}" is registered in this process: its entry point registers the worker's jobs (core/worker)`,
+    );
   const parsed = v.safeParse(definition.input, input);
   if (!parsed.success)
     throw new VisibleError('input.invalid', parsed.issues[0]?.message ?? 'Invalid input', 400);

@@ -121,6 +121,35 @@ describe('jobs', () => {
     expect((await Jobs.byId(second.id))?.status).toBe('Success');
   });
 
+  it('queues a registered job by name, checking its input and taking its slot by its rules', async () => {
+    const perReader = Jobs.defineJob({
+      name: 'test-by-name',
+      title: 'Queued by name',
+      slotFor: ({ reader }) => `test-by-name#${reader}`,
+      input: v.object({ reader: v.pipe(v.string(), v.nonEmpty('Please name a reader')) }),
+      run: async ({ reader }) => reader,
+    });
+    await expect(Jobs.enqueue('test-by-name', { reader: 'r1' }, 'admin-1')).rejects.toThrow(
+      'No job "test-by-name" is registered in this process',
+    );
+    Jobs.register(Jobs.registry([perReader] as Jobs.JobDefinition[]));
+    expect(Jobs.jobTitle('test-by-name')).toBe('Queued by name');
+    await expect(Jobs.enqueue('test-by-name', { reader: '' }, 'admin-1')).rejects.toMatchObject({
+      code: 'input.invalid',
+      status: 400,
+      message: 'Please name a reader',
+    });
+    const first = await Jobs.enqueue('test-by-name', { reader: 'r1' }, 'admin-1');
+    const second = await Jobs.enqueue('test-by-name', { reader: 'r2' }, 'admin-1');
+    expect([first.slot, second.slot]).toEqual(['test-by-name#r1', 'test-by-name#r2']);
+    await expect(Jobs.enqueue('test-by-name', { reader: 'r1' }, 'admin-1')).rejects.toMatchObject({
+      code: 'jobs.busy',
+    });
+    const ran = Jobs.registry([perReader] as Jobs.JobDefinition[]);
+    await Jobs.handleBatch(event(first.id, second.id), ran);
+    expect((await Jobs.byId(second.id))?.output).toBe('"r2"');
+  });
+
   it('refuses input its job does not accept', async () => {
     await expect(Jobs.enqueue(echo, { text: 3 } as never, 'admin-1')).rejects.toMatchObject({
       status: 400,

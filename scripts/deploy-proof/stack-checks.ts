@@ -2,7 +2,7 @@
 // every setting core/config reads reaches every server function, secrets only as links, a secret
 // left at its placeholder never passes for a value, and no schedule's run is lost silently.
 import { parseConfig, SECRET_SETTINGS, SETTING_NAMES, type SecretSetting } from '#core/config';
-import { SCHEDULES } from '#core/automations';
+import { SCHEDULES } from '#core/worker';
 import { NOT_ON_AWS } from '../../stacks/settings';
 import { referencePath, type Stack } from './stack';
 

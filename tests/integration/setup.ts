@@ -37,6 +37,9 @@ process.env.JOBS_QUEUE_URL = QueueUrl;
 beforeAll(async () => {
   const { ensureTable } = await import('#core/db');
   await ensureTable();
+  // As every entry point does, so a module under test can queue a job by name (ADR 0057); after
+  // the file's own top-level code, which may set the environment core reads once.
+  await import('#core/worker');
 });
 
 // Files of the shared-modules project run one after another in one module graph: whatever a file
