@@ -151,6 +151,7 @@ async function main() {
     MAIL_DIR: mailDir,
     SQS_ENDPOINT: queue.endpoint,
     JOBS_QUEUE_URL: queue.queueUrl,
+    EMAIL_QUEUE_URL: queue.emailQueueUrl,
     APP_SECRET: appSecret(dataDir),
     // The fixture feeds are on loopback, which feed fetches refuse unless allowed: their origin
     // only, so a feed or a redirect cannot reach DynamoDB Local or any other local port.

@@ -15,6 +15,7 @@ import { ActiveProcessEntity } from './active-process-entity';
 import { planRun, recoverChunks, runChunkMessage } from './chunks';
 import {
   isChunked,
+  queueOf,
   registeredJob,
   type AnyJobDefinition,
   type ChunkedJobDefinition,
@@ -36,7 +37,7 @@ import {
   UNDELIVERED_AFTER_MS,
   type Process,
 } from './process';
-import { send, type JobMessage } from './queue';
+import { jobMessage, kindOf, send, type JobMessage } from './queue';
 
 export { ProcessEntity, PROCESS_STATUSES } from './entity';
 export { ActiveProcessEntity } from './active-process-entity';
@@ -67,6 +68,19 @@ export {
 } from './process';
 export { CHUNK_LEASE_MS, MAX_CHUNK_BYTES, type ProcessChunk } from './chunks';
 export { recoverAfterRestart } from './restart';
+export {
+  emailMessage,
+  jobMessage,
+  kindOf,
+  MESSAGE_VERSION,
+  queueUrl,
+  send,
+  sendAll,
+  type EmailMessage,
+  type JobMessage,
+  type QueueMessage,
+  type QueueName,
+} from './queue';
 export type ProcessStatus = Process['status'];
 
 /** A process id chosen ahead (a ULID), so a record can name the run before it is queued. */
@@ -133,7 +147,7 @@ export async function enqueue(
   );
   if (!written) throw new VisibleError('jobs.busy', BUSY_MESSAGE, 409);
   try {
-    await send({ processId: process.id });
+    await send(jobMessage(process.id), definition.queue);
   } catch (error) {
     await finish(
       process,
@@ -274,14 +288,11 @@ export type WorkerOptions = { worker?: string };
 
 /** A message that can never be processed is dropped, not retried until the dead-letter queue. */
 function messageOf(body: string): JobMessage | undefined {
-  try {
-    const { processId, chunk } = JSON.parse(body) as Partial<JobMessage>;
-    if (typeof processId !== 'string' || processId.length === 0) return undefined;
-    if (chunk === undefined) return { processId };
-    return Number.isSafeInteger(chunk) && chunk >= 0 ? { processId, chunk } : undefined;
-  } catch {
-    return undefined;
-  }
+  if (kindOf(body) !== 'job') return undefined;
+  const { processId, chunk } = JSON.parse(body) as Partial<JobMessage>;
+  if (typeof processId !== 'string' || processId.length === 0) return undefined;
+  if (chunk === undefined) return jobMessage(processId);
+  return Number.isSafeInteger(chunk) && chunk >= 0 ? jobMessage(processId, chunk) : undefined;
 }
 
 /** The worker's batch: each message's process runs; failures are reported per message. */
@@ -343,7 +354,7 @@ export async function recover(at = Date.now(), jobs?: JobRegistry): Promise<numb
   );
   const stuck: Process[] = [];
   for (const process of silent) if (!(await giveUpIfExhausted(process.id, at))) stuck.push(process);
-  for (const process of stuck) await send({ processId: process.id });
+  for (const process of stuck) await send(jobMessage(process.id), queueOf(process.name, jobs));
   if (stuck.length > 0)
     logger.info(`Recovered ${stuck.length} job(s)`, { ids: stuck.map((p) => p.id) });
   return stuck.length + chunks;

@@ -80,7 +80,7 @@ function goSilent(id: string, changes: { status?: 'Running'; attempts?: number }
 const event = (...processIds: string[]) =>
   processIds.map((processId, index) => ({
     messageId: `m-${index}-${processId}`,
-    body: JSON.stringify({ processId }),
+    body: JSON.stringify(Jobs.jobMessage(processId)),
   }));
 
 /** Takes a process's messages off the queue, as a delivery the test then plays by hand. */
@@ -194,7 +194,13 @@ describe('jobs', () => {
     await drainQueue(good.id);
     const records = [
       { messageId: 'bad-json', body: '{not json' },
-      { messageId: 'no-id', body: '{}' },
+      { messageId: 'no-id', body: '{"kind":"job","version":1}' },
+      // Its body's shape alone does not make it a job's: it must say so.
+      { messageId: 'no-kind', body: JSON.stringify({ processId: good.id }) },
+      {
+        messageId: 'later-version',
+        body: JSON.stringify({ ...Jobs.jobMessage(good.id), version: 2 }),
+      },
       ...event(good.id),
     ];
     const result = await Jobs.handleBatch(records, registry);

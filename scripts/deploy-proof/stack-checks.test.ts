@@ -29,7 +29,7 @@ function changed(name: string, change: (args: Args) => unknown): Stack {
 const web = (): Args => stack.resources.find((resource) => resource.name === 'Web')!.args as Args;
 
 describe('the deploy proof of the stack', () => {
-  it('finds every server function: the web server, the worker and one per schedule', () => {
+  it('finds every server function: the web server, the worker for each queue and one per schedule', () => {
     expect(serverFunctions(stack).map((fn) => fn.name)).toEqual([
       ...[
         'import-articles',
@@ -42,6 +42,7 @@ describe('the deploy proof of the stack', () => {
       ].map((id) => `sst.aws.CronV2:Schedule-${id} functions/cron.handler`),
       'sst.aws.Remix:Web',
       'sst.aws.Queue:Jobs.subscribe functions/worker.handler',
+      'sst.aws.Queue:Email.subscribe functions/worker.handler',
     ]);
   });
 
