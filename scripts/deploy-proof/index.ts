@@ -25,6 +25,7 @@ import {
   secretsOnlyAsLinks,
   serverFunctions,
   settingsReachEveryFunction,
+  workerQueuesApart,
 } from './stack-checks';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -172,6 +173,10 @@ function checkStack(stack: Stack) {
     [
       'stack: every schedule retries, dead-letters what still fails, and that queue has an alarm',
       schedulesNeverLostSilently(stack),
+    ],
+    [
+      'stack: the jobs and e-mail queues each have a worker with its own concurrency, and alarmed dead letters',
+      workerQueuesApart(stack),
     ],
   ];
   for (const [what, problems] of checks) check(what, problems.length === 0, problems);
