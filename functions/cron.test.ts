@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScheduledEvent } from 'aws-lambda';
-import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import * as Jobs from '#core/jobs';
 import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
@@ -37,7 +37,7 @@ describe('cron handler', () => {
       status: 'Queued',
     });
     // Run it, so the next schedule finds no import in progress.
-    await Jobs.runProcess(queued!.id, Automations.jobs);
+    await Jobs.runProcess(queued!.id, Worker.jobs);
     expect((await Jobs.byId(queued!.id))?.status).toBe('Success');
   });
 
@@ -48,7 +48,7 @@ describe('cron handler', () => {
     expect(queued?.id).not.toBe(before?.id);
     expect(queued).toMatchObject({ systemUserId: 'scheduler', status: 'Queued' });
     // Leaves no run in progress for the next test file sharing this table.
-    await Jobs.runProcess(queued!.id, Automations.jobs);
+    await Jobs.runProcess(queued!.id, Worker.jobs);
   });
 
   it('refuses an event that names no known schedule, saying what it got', async () => {

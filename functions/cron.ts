@@ -2,12 +2,10 @@
 // the event ({ schedule: id }, set in stacks/jobs.ts); an EventBridge rule's "Scheduled Event"
 // envelope is read too, with the id in its detail, so moving to rules cannot silently drop runs.
 import * as v from 'valibot';
-import * as Automations from '#core/automations';
 import { flush } from '#core/logs';
-import * as Newsletter from '#core/newsletter';
-import * as Outbox from '#core/outbox';
+import * as Worker from '#core/worker';
 
-const ScheduleId = v.picklist(Automations.SCHEDULES.map((schedule) => schedule.id));
+const ScheduleId = v.picklist(Worker.SCHEDULES.map((schedule) => schedule.id));
 const CronEvent = v.union([
   v.object({ schedule: ScheduleId }),
   v.object({
@@ -23,22 +21,8 @@ export async function handler(event: unknown): Promise<void> {
   }
   const id = 'schedule' in parsed.output ? parsed.output.schedule : parsed.output.detail.schedule;
   try {
-    await runSchedule(id);
+    await Worker.runSchedule(id);
   } finally {
     await flush();
   }
-}
-
-/**
- * One schedule's work; the 5-minute recovery also queues again the e-mails a lost queue message,
- * a dead sender or an ended retry delay left waiting in the outbox, for every worker to send,
- * and closes an issue whose last e-mail settled as its sender died.
- * `npm start` runs its schedules through this too.
- */
-export async function runSchedule(id: string): Promise<void> {
-  await Automations.runSchedule(id);
-  if (id !== 'recover-jobs') return;
-  await Outbox.recoverDue();
-  // An issue whose last e-mail settled as its sender died is closed here.
-  await Newsletter.closeSettledIssues();
 }

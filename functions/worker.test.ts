@@ -29,10 +29,28 @@ const sqsEvent = (bodies: string[]): SQSEvent => ({
 describe('worker handler', () => {
   it('answers an empty batchItemFailures for a message about an unknown process', async () => {
     expect(
-      await handler(sqsEvent([JSON.stringify({ processId: '01UNKNOWNPROCESS000000000' })])),
+      await handler(sqsEvent([JSON.stringify(Jobs.jobMessage('01UNKNOWNPROCESS000000000'))])),
     ).toEqual({
       batchItemFailures: [],
     });
+  });
+
+  it('dispatches on the kind a message says, never on its shape', async () => {
+    const audience = await createAudience();
+    const email = `shape-${Date.now()}@example.org`;
+    await Subscribers.subscribe({ email, audienceId: audience.id });
+    const queued = (await Outbox.recent({ limit: 200 })).find(({ to }) => to === email)!;
+    const bodies = [
+      // An e-mail's shape, saying no kind; and a job's message that also names the e-mail.
+      JSON.stringify({ outboundEmailId: queued.id }),
+      JSON.stringify({
+        ...Jobs.jobMessage('01UNKNOWNPROCESS000000000'),
+        outboundEmailId: queued.id,
+      }),
+    ];
+    expect(await handler(sqsEvent(bodies))).toEqual({ batchItemFailures: [] });
+    expect(await receivedBy(email)).toEqual([]);
+    expect((await Outbox.byId(queued.id))?.status).toBe('queued');
   });
 
   it('drops unreadable messages instead of retrying them', async () => {
@@ -48,7 +66,7 @@ describe('worker handler', () => {
       { collection: 'streams' },
       'admin-1',
     );
-    await handler(sqsEvent([JSON.stringify({ processId: process.id })]));
+    await handler(sqsEvent([JSON.stringify(Jobs.jobMessage(process.id))]));
     expect((await Jobs.byId(process.id))?.status).toBe('Success');
   });
 
@@ -57,7 +75,7 @@ describe('worker handler', () => {
     const email = `reader-${Date.now()}@example.org`;
     await Subscribers.subscribe({ email, audienceId: audience.id });
     const queued = (await Outbox.recent({ limit: 200 })).find(({ to }) => to === email)!;
-    const message = JSON.stringify({ outboundEmailId: queued.id });
+    const message = JSON.stringify(Jobs.emailMessage(queued.id));
     expect(await handler(sqsEvent([message, message]))).toEqual({ batchItemFailures: [] });
     expect(await handler(sqsEvent([message]))).toEqual({ batchItemFailures: [] });
     expect(await receivedBy(email)).toHaveLength(1);

@@ -3,6 +3,7 @@
 const FROM_SST: [resource: string, property: string, setting: string][] = [
   ['Table', 'name', 'TABLE_NAME'],
   ['Jobs', 'url', 'JOBS_QUEUE_URL'],
+  ['Email', 'url', 'EMAIL_QUEUE_URL'],
   ['AppSecret', 'value', 'APP_SECRET'],
   ['SmtpUrl', 'value', 'SMTP_URL'],
   ['Router', 'url', 'PUBLIC_URL'],

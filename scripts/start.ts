@@ -151,6 +151,7 @@ async function main() {
     MAIL_DIR: mailDir,
     SQS_ENDPOINT: queue.endpoint,
     JOBS_QUEUE_URL: queue.queueUrl,
+    EMAIL_QUEUE_URL: queue.emailQueueUrl,
     APP_SECRET: appSecret(dataDir),
     // The fixture feeds are on loopback, which feed fetches refuse unless allowed: their origin
     // only, so a feed or a redirect cannot reach DynamoDB Local or any other local port.
@@ -172,6 +173,7 @@ async function main() {
   const CampaignAnalytics = await import('#core/campaign-analytics');
   const Automations = await import('#core/automations');
   const Jobs = await import('#core/jobs');
+  const Worker = await import('#core/worker');
   const { flush } = await import('#core/logs');
   // Log lines still buffered for the table go after the app stops, before DynamoDB Local does.
   stops.push(() => flush());
@@ -244,12 +246,10 @@ async function main() {
   // and its queue are gone, so nothing it held is waited out.
   const left = await Jobs.recoverAfterRestart((name) => isGoneLocalWorker(name, worker));
   for (const process of left.released)
-    console.log(
-      `${Automations.jobTitle(process.name)} was stopped with the last run: it runs again.`,
-    );
+    console.log(`${Jobs.jobTitle(process.name)} was stopped with the last run: it runs again.`);
   for (const process of left.resumed)
     console.log(
-      `${Automations.jobTitle(process.name)} was stopped with the last run: its remaining chunks run again.`,
+      `${Jobs.jobTitle(process.name)} was stopped with the last run: its remaining chunks run again.`,
     );
   /** What `what` waits for: the run that holds its job's slot, by name and state. */
   const waits = (what: string, job: { name: string; slot?: string }) => async (error: unknown) => {
@@ -258,12 +258,12 @@ async function main() {
     const state = holder?.status === 'Running' ? `running since ${holder.startTime}` : 'queued';
     console.log(
       holder
-        ? `${what} waits for ${Automations.jobTitle(holder.name)} (${state}, process ${holder.id}).`
+        ? `${what} waits for ${Jobs.jobTitle(holder.name)} (${state}, process ${holder.id}).`
         : `${what} waits: ${(error as Error).message}`,
     );
   };
   if (runSchedules) {
-    await Jobs.recover(Date.now(), Automations.jobs);
+    await Jobs.recover(Date.now(), Worker.jobs);
     // Kept data may hold scores from before ADR 0033: they move (once; a rerun moves nothing).
     await Jobs.enqueue(Automations.moveScores, {}, 'npm-start').catch(
       waits('Moving scores to the new keys', Automations.moveScores),
@@ -296,7 +296,7 @@ async function main() {
   await Outbox.recoverDue({ queueEmptied: true });
 
   const schedules = runSchedules
-    ? `schedules: ${Automations.SCHEDULES.map((s) => `${s.id} "${s.cron}"`).join(', ')}`
+    ? `schedules: ${Worker.SCHEDULES.map((s) => `${s.id} "${s.cron}"`).join(', ')}`
     : 'schedules: off (--ephemeral; add --schedules to run them)';
   console.log(
     [

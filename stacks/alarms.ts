@@ -1,9 +1,9 @@
-// Alarms an operator must hear about: a job or a schedule's run that landed in a dead-letter
+// Alarms an operator must hear about: a job, an e-mail or a schedule's run that landed in a dead-letter
 // queue, and any server function throwing. They notify the `Alarms` SNS topic; `ALARM_EMAIL` at deploy time subscribes
 // an address (the subscription must be confirmed from the e-mail AWS sends).
-import { SCHEDULES } from '../core/automations/schedules';
-import { crons, worker } from './jobs';
-import { deadLetters, scheduleDeadLetters } from './queue';
+import { SCHEDULES } from '../core/worker/schedules';
+import { crons, emailWorker, worker } from './jobs';
+import { deadLetters, emailDeadLetters, scheduleDeadLetters } from './queue';
 import { web } from './web';
 
 export const alarmTopic = new sst.aws.SnsTopic('Alarms');
@@ -42,6 +42,11 @@ deadLettersAlarm(
   'A job message reached the dead-letter queue (see docs/operations.md, Jobs).',
 );
 deadLettersAlarm(
+  'EmailDeadLetters',
+  emailDeadLetters,
+  'An e-mail message reached the dead-letter queue (see docs/operations.md, E-mail outbox).',
+);
+deadLettersAlarm(
   'ScheduleDeadLetters',
   scheduleDeadLetters,
   "A schedule's run failed after its retries (see docs/operations.md, Jobs).",
@@ -69,6 +74,7 @@ errorAlarm(
   web.nodes.server!.apply((server) => server.name),
 );
 errorAlarm('Worker', worker.nodes.function.name);
+errorAlarm('EmailWorker', emailWorker.nodes.function.name);
 crons.forEach((cron, index) =>
   errorAlarm(`Schedule-${SCHEDULES[index]!.id}`, cron.nodes.function.name),
 );

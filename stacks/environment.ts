@@ -2,7 +2,7 @@
 // the same environment and links, so a job sees the configuration a request sees. Secrets reach
 // them only as links (core/config reads them through SST's Resource), never as plain environment
 // variables, which anyone who may read the Lambda configuration sees.
-import { jobsQueue } from './queue';
+import { emailQueue, jobsQueue } from './queue';
 import { router } from './router';
 import { secrets } from './secrets';
 import { DEPLOY_SETTINGS } from './settings';
@@ -17,10 +17,11 @@ const fromDeployShell = Object.fromEntries(
 export const serverEnvironment = {
   TABLE_NAME: table.name,
   JOBS_QUEUE_URL: jobsQueue.url,
+  EMAIL_QUEUE_URL: emailQueue.url,
   PUBLIC_URL: router.url,
   ...fromDeployShell,
 };
 
-export const serverLinks = [table, jobsQueue, ...Object.values(secrets)];
+export const serverLinks = [table, jobsQueue, emailQueue, ...Object.values(secrets)];
 
 export { NATIVE_MODULES } from './native-modules';

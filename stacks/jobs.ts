@@ -1,8 +1,9 @@
-// Jobs on AWS: the worker Lambda fed by the jobs queue, and one EventBridge schedule per entry of
-// core/automations/schedules.ts, each calling the cron handler.
-import { SCHEDULES, toEventBridgeCron } from '../core/automations/schedules';
+// Jobs on AWS: the worker Lambda fed by the jobs queue, the same handler fed by the e-mail queue
+// with a concurrency of its own (ADR 0058), and one EventBridge schedule per entry of
+// core/worker/schedules.ts, each calling the cron handler.
+import { SCHEDULES, toEventBridgeCron } from '../core/worker/schedules';
 import { NATIVE_MODULES, serverEnvironment, serverLinks } from './environment';
-import { jobsQueue, scheduleDeadLetters } from './queue';
+import { emailQueue, jobsQueue, scheduleDeadLetters } from './queue';
 
 const functionDefaults = {
   runtime: 'nodejs22.x' as const,
@@ -24,6 +25,23 @@ export const worker = jobsQueue.subscribe(
     batch: { size: 1, partialResponses: true },
     // Chunks fan out at most this wide, so one big run cannot flood the AI provider or the table.
     transform: { eventSourceMapping: { scalingConfig: { maximumConcurrency: 10 } } },
+  },
+);
+
+/**
+ * E-mails (and a digest send's chunks, which queue them) on their own worker: it never waits for a
+ * jobs slot, and its own cap keeps the SMTP provider's send rate the limit, not Lambda.
+ */
+export const emailWorker = emailQueue.subscribe(
+  {
+    ...functionDefaults,
+    handler: 'functions/worker.handler',
+    timeout: '5 minutes',
+    memory: '1024 MB',
+  },
+  {
+    batch: { size: 1, partialResponses: true },
+    transform: { eventSourceMapping: { scalingConfig: { maximumConcurrency: 5 } } },
   },
 );
 
@@ -60,4 +78,4 @@ export const crons = SCHEDULES.map(
     }),
 );
 
-export { jobsQueue };
+export { emailQueue, jobsQueue };

@@ -14,6 +14,8 @@ import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { flush, logger } from '#core/logs';
 import * as ReaderFeeds from '#core/reader-feeds';
+// Registers every job, so a request can queue one by name (a reader's scoring; ADR 0057).
+import '#core/worker';
 import { renderToPipeableStream } from 'react-dom/server';
 import { DocumentProvider } from './lib/nonce';
 import { securityHeaders } from './lib/security-headers.server';

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { receive } from '#tests/integration/job-queue';
 import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import * as Feed from '#core/feed';
 import * as Jobs from '#core/jobs';
 import * as Users from '#core/users';
@@ -15,7 +16,7 @@ import { readerWithPassword } from '#tests/integration/readers';
 useOwnTable('clue-race');
 
 const deliver = (...messages: { messageId: string; body: string }[]) =>
-  Jobs.handleBatch(messages, Automations.jobs);
+  Jobs.handleBatch(messages, Worker.jobs);
 
 describe('a clue change made while the previous one is being scored', () => {
   it('never leaves the reader with an empty feed and no updating notice', async () => {

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
 import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import { logger } from '#core/logs';
 import * as Jobs from '#core/jobs';
 import * as Streams from '#core/streams';
@@ -55,7 +56,7 @@ const storedItem = async () => (await Ai.CorpusStatsEntity.get({}).go({ consiste
 
 /** Runs a queued process the way the worker does. */
 async function runQueued(process: Jobs.Process) {
-  await Jobs.handleBatch(await receive(process.id), Automations.jobs);
+  await Jobs.handleBatch(await receive(process.id), Worker.jobs);
   return Jobs.byId(process.id);
 }
 

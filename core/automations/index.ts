@@ -1,13 +1,8 @@
-// Content automations: the jobs operators trigger from the admin panel and the schedules that
-// trigger them, in one registry the worker and the cron handler share.
+// Content automations: the jobs operators trigger from the admin panel. The worker's registry of
+// every job, and the schedules, are core/worker's (ADR 0057).
 import * as v from 'valibot';
 import * as Articles from '#core/articles';
-import * as CampaignAnalytics from '#core/campaign-analytics';
-import { isVisibleError } from '#core/common';
-import { logger } from '#core/logs';
 import * as Curation from '#core/curation';
-import * as Experiments from '#core/experiments';
-import * as Feed from '#core/feed';
 import * as Jobs from '#core/jobs';
 import * as Newsletter from '#core/newsletter';
 import * as SourceMatching from '#core/source-matching';
@@ -15,19 +10,10 @@ import * as Scoring from '#core/scoring';
 import { PROMPT_TESTING_MESSAGE, testPrompts } from '#core/scoring';
 import * as Streams from '#core/streams';
 
-import { refreshCorpus, refreshCorpusAfterImport } from './corpus';
-import { SCHEDULES } from './schedules';
-import { moveScores } from './move-scores';
-import {
-  everyTarget,
-  scoreAfterImport,
-  scoreArticles,
-  scoreArticlesExperiment,
-  scoreNewClues,
-} from './scoring';
+import { refreshCorpusAfterImport } from './corpus';
+import { everyTarget, scoreAfterImport } from './scoring';
 
 export { moveScores, MOVE_ARTICLES_PER_CHUNK } from './move-scores';
-export { SCHEDULES, toEventBridgeCron, type Schedule } from './schedules';
 export {
   ARTICLES_PER_CHUNK,
   SCORING_ARTICLE_LIMIT,
@@ -36,7 +22,6 @@ export {
   scoreArticles,
   scoreArticlesExperiment,
   scoreNewClues,
-  scoreTargets,
   targetGroups,
   TARGETS_PER_CHUNK,
 } from './scoring';
@@ -141,72 +126,3 @@ export const promptTesting = Jobs.defineJob({
 
 export const { pickBestContent } = Curation;
 export const { sendNewsletters } = Newsletter;
-
-/** Every job the worker can run. */
-export const jobs = Jobs.registry([
-  moveScores,
-  addStreamAndImport,
-  importArticles,
-  clearTable,
-  scoreArticles,
-  scoreArticlesExperiment,
-  populateSourceMatching,
-  audienceMatching,
-  promptTesting,
-  pickBestContent,
-  sendNewsletters,
-  refreshCorpus,
-  scoreNewClues,
-  Feed.buildFeedJob,
-  Experiments.runExperiment,
-  Experiments.freezeDatasetJob,
-  CampaignAnalytics.rollUpAnalytics,
-] as Jobs.JobDefinition[]);
-
-/** A job's title for an operator ('Scoring articles'); a job no longer known keeps its name. */
-export function jobTitle(name: string): string {
-  return jobs.get(name)?.title ?? name;
-}
-
-/** Runs one schedule: enqueue its job as the scheduler, start due campaigns, or recover. */
-export async function runSchedule(id: string): Promise<void> {
-  const schedule = SCHEDULES.find((candidate) => candidate.id === id);
-  if (!schedule) throw new Error(`Unknown schedule "${id}"`);
-  switch (schedule.id) {
-    case 'recover-jobs':
-      return void (await Jobs.recover(Date.now(), jobs));
-    case 'start-scheduled-campaigns':
-      return void (await Newsletter.startDueCampaigns());
-    case 'import-articles':
-      return enqueueScheduled(importArticles, {});
-    case 'score-articles':
-      return enqueueScheduled(scoreArticles, {});
-    case 'roll-up-analytics':
-      return enqueueScheduled(CampaignAnalytics.rollUpAnalytics, {});
-    case 'send-daily-newsletter':
-      return sendPeriodIssue('daily');
-    case 'send-weekly-newsletter':
-      return sendPeriodIssue('weekly');
-  }
-}
-
-/** The period's issue, unless an earlier turn of the schedule already sent it. */
-async function sendPeriodIssue(frequency: Newsletter.Frequency): Promise<void> {
-  const issue = await Newsletter.issueById(Newsletter.periodIssueId(frequency, Date.now()));
-  if (issue?.status === 'done') return;
-  await enqueueScheduled(sendNewsletters, { frequency });
-}
-
-async function enqueueScheduled<S extends v.GenericSchema, C>(
-  job: Jobs.JobDefinition<S> | Jobs.ChunkedJobDefinition<S, C>,
-  input: v.InferInput<S>,
-): Promise<void> {
-  try {
-    await Jobs.enqueue(job, input, 'scheduler');
-  } catch (error) {
-    // Another job holds the slot: this turn is skipped; the next one runs as usual. (A skipped
-    // newsletter turn is caught up by the next: its window starts where the last issue ended.)
-    if (!isVisibleError(error) || error.code !== 'jobs.busy') throw error;
-    logger.info(`Scheduled ${job.name} skipped: another process is running`);
-  }
-}

@@ -5,6 +5,7 @@ import { ulid } from 'ulid';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as Ai from '#core/ai';
 import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import * as Jobs from '#core/jobs';
 import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
@@ -105,7 +106,7 @@ describe('Move scores to the new keys', () => {
     });
 
     const process = await Jobs.enqueue(Automations.moveScores, {}, 'admin-1');
-    const { ended, chunks } = await runToEnd(process.id, Automations.jobs);
+    const { ended, chunks } = await runToEnd(process.id, Worker.jobs);
     expect(chunks).toHaveLength(Math.ceil(30 / Automations.MOVE_ARTICLES_PER_CHUNK));
     expect(ended.status).toBe('Success');
     expect(JSON.parse(ended.output!)).toMatchObject({
@@ -129,7 +130,7 @@ describe('Move scores to the new keys', () => {
     expect(moved).toMatchObject({ reason: 'Reason 5.', label: Ai.RELEVANCE_LABELS[0], score: 0 });
 
     const again = await Jobs.enqueue(Automations.moveScores, {}, 'admin-1');
-    const rerun = await runToEnd(again.id, Automations.jobs);
+    const rerun = await runToEnd(again.id, Worker.jobs);
     expect(JSON.parse(rerun.ended.output!)).toMatchObject({ moved: 0, alreadyMoved: 0 });
     expect(total(await Scoring.labelCounts(audience, KEYS))).toBe(30);
   });

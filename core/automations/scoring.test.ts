@@ -9,6 +9,7 @@ import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
 import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import * as Feed from '#core/feed';
 import * as Jobs from '#core/jobs';
 import * as Outbox from '#core/outbox';
@@ -59,7 +60,7 @@ beforeAll(async () => {
 
 type Message = QueueMessage;
 
-const deliver = (...messages: Message[]) => Jobs.handleBatch(messages, Automations.jobs);
+const deliver = (...messages: Message[]) => Jobs.handleBatch(messages, Worker.jobs);
 
 /** Runs a process to its end the way the worker does: its message, then its chunks, in parallel. */
 async function runToEnd(process: Jobs.Process) {
@@ -213,7 +214,7 @@ describe('an import while scoring runs', () => {
     // The running run was planned before the story: the scheduled scoring run takes it.
     const audiences = await Audiences.list();
     expect((await Scoring.forArticle(late.id, audiences)).scores).toHaveLength(0);
-    await Automations.runSchedule('score-articles');
+    await Worker.runSchedule('score-articles');
     const next = (await Jobs.lastRun(Automations.scoreArticles.name))!;
     expect(next.id).not.toBe(running.id);
     await runToEnd(next);

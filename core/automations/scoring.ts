@@ -289,24 +289,6 @@ export const scoreNewClues = Jobs.defineChunkedJob({
   },
 });
 
-/**
- * Queues the scoring of targets whose clues are new (a reader who just signed up or changed
- * clues). The change stands even if queueing fails: it is logged, and the schedule catches up.
- */
-export async function scoreTargets(
-  targets: TargetRef[],
-  context: Pick<Jobs.JobContext, 'log' | 'systemUserId'>,
-): Promise<void> {
-  try {
-    await Jobs.enqueue(scoreNewClues, { targets }, context.systemUserId);
-  } catch (error) {
-    if (!isVisibleError(error) || error.code !== 'jobs.busy') throw error;
-    context.log.info('Scoring for these clues already runs; the scheduled run takes any change', {
-      targets,
-    });
-  }
-}
-
 export const ExperimentInput = v.object({
   promptId: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
   modelId: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),

@@ -5,7 +5,7 @@
 import { ulid } from 'ulid';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import * as Analytics from '#core/analytics';
-import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import * as CampaignAnalytics from '#core/campaign-analytics';
 import * as Jobs from '#core/jobs';
 import { createArticle, createAudience } from '#tests/integration/factories';
@@ -36,7 +36,7 @@ const names = new Map<string, string>();
 
 async function rollUp() {
   const run = await Jobs.enqueue(CampaignAnalytics.rollUpAnalytics, {}, 'scheduler');
-  expect((await runToEnd(run.id, Automations.jobs)).ended.status).toBe('Success');
+  expect((await runToEnd(run.id, Worker.jobs)).ended.status).toBe('Success');
 }
 
 /** Forty days of every kind of event, ending today, with fixed ids and times. */

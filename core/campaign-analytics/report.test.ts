@@ -4,7 +4,7 @@
 import { ulid } from 'ulid';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as Analytics from '#core/analytics';
-import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import * as CampaignAnalytics from '#core/campaign-analytics';
 import * as Jobs from '#core/jobs';
 import * as Newsletter from '#core/newsletter';
@@ -44,7 +44,7 @@ beforeAll(async () => {
     );
   }
   const send = await Jobs.enqueue(Newsletter.sendNewsletters, {}, 'admin-1');
-  expect((await runToEnd(send.id, Automations.jobs)).ended.status).toBe('Success');
+  expect((await runToEnd(send.id, Worker.jobs)).ended.status).toBe('Success');
   issueId = Newsletter.periodIssueId('daily', Date.now());
   // Each reader clicks each story link three times at once (the first counts as unique).
   const following = [];
@@ -71,7 +71,7 @@ beforeAll(async () => {
   ).length;
   await Subscribers.unsubscribe((await Subscribers.byId(readers[0]!.id))!);
   const rollup = await Jobs.enqueue(CampaignAnalytics.rollUpAnalytics, {}, 'scheduler');
-  expect((await runToEnd(rollup.id, Automations.jobs)).ended.status).toBe('Success');
+  expect((await runToEnd(rollup.id, Worker.jobs)).ended.status).toBe('Success');
 }, 120_000);
 
 describe('the report', () => {

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ulid } from 'ulid';
 import * as Analytics from '#core/analytics';
-import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import * as CampaignAnalytics from '#core/campaign-analytics';
 import * as Jobs from '#core/jobs';
 import * as Subscribers from '#core/subscribers';
@@ -24,7 +24,7 @@ afterEach(() => vi.restoreAllMocks());
 /** Runs a rollup through the job runtime; `crash` makes the first attempt of its chunk fail. */
 async function rollUp({ crashChunk = false, crashEnd = false } = {}) {
   const process = await Jobs.enqueue(CampaignAnalytics.rollUpAnalytics, {}, 'scheduler');
-  await Jobs.handleBatch(await receive(process.id), Automations.jobs);
+  await Jobs.handleBatch(await receive(process.id), Worker.jobs);
   const chunks = await receive(process.id);
   if (crashChunk) {
     // The chunk dies right after storing a day's counts, before its checkpoint.
@@ -38,7 +38,7 @@ async function rollUp({ crashChunk = false, crashEnd = false } = {}) {
       }) as typeof go;
       return write;
     });
-    for (const message of chunks) await Jobs.handleBatch([message], Automations.jobs);
+    for (const message of chunks) await Jobs.handleBatch([message], Worker.jobs);
     vi.restoreAllMocks();
     expect((await Jobs.byId(process.id))!.status).not.toBe('Success');
   }
@@ -49,15 +49,14 @@ async function rollUp({ crashChunk = false, crashEnd = false } = {}) {
     });
   }
   // The redelivered chunk (or the only delivery) runs to its end.
-  for (const message of chunks) await Jobs.handleBatch([message], Automations.jobs);
+  for (const message of chunks) await Jobs.handleBatch([message], Worker.jobs);
   vi.restoreAllMocks();
   let ended = (await Jobs.byId(process.id))!;
   if (crashEnd) {
     expect(ended.status).not.toBe('Success');
     // Recovery finds the run whose chunks all succeeded and runs its end again.
-    await Jobs.recover(Date.now() + Jobs.STALE_AFTER_MS + 1000, Automations.jobs);
-    for (const message of await receive(process.id))
-      await Jobs.handleBatch([message], Automations.jobs);
+    await Jobs.recover(Date.now() + Jobs.STALE_AFTER_MS + 1000, Worker.jobs);
+    for (const message of await receive(process.id)) await Jobs.handleBatch([message], Worker.jobs);
     ended = (await Jobs.byId(process.id))!;
   }
   expect(ended.status).toBe('Success');

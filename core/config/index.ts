@@ -84,6 +84,8 @@ const ConfigSchema = v.object({
   ),
   /** The jobs queue (SQS); locally fauxqs at SQS_ENDPOINT. */
   JOBS_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
+  /** The e-mail queue (ADR 0058); without it e-mails share the jobs queue. */
+  EMAIL_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
   SQS_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   /** The local worker's name, which `npm start` gives it (its claims are then known as its own). */
   JOBS_WORKER: v.optional(v.pipe(v.string(), v.maxLength(200))),

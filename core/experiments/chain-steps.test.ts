@@ -2,7 +2,7 @@
 // could read nothing the step before passed on, and a comparison naming the stories a run's own
 // clustering made.
 import { beforeAll, describe, expect, it } from 'vitest';
-import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import { createArticle, createAudience } from '#tests/integration/factories';
 import { runToEnd } from '#tests/integration/job-queue';
 import { useOwnTable } from '#tests/integration/own-table';
@@ -25,7 +25,7 @@ async function addAndRun(expImplementationId: string, input: Experiments.RunInpu
   const { data } = await Experiments.ExperimentRunEntity.get({ id: added.id }).go({
     consistent: true,
   });
-  await runToEnd(data!.processId!, Automations.jobs);
+  await runToEnd(data!.processId!, Worker.jobs);
   return (await Experiments.run(added.id))!;
 }
 

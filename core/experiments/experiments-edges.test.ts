@@ -2,7 +2,7 @@
 // comes while an execution is being queued, readers with the same clues in a comparison, and a
 // chain at the dataset's limits.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import { createArticle, createAudience } from '#tests/integration/factories';
 import { runToEnd } from '#tests/integration/job-queue';
 import { useOwnTable } from '#tests/integration/own-table';
@@ -54,7 +54,7 @@ async function runOf(id: string) {
 async function addAndRun(expImplementationId: string, input: Experiments.RunInput, name: string) {
   const added = await Experiments.addRun({ name, expImplementationId, input, systemUserId: ADMIN });
   await Experiments.executeRun({ id: added.id, systemUserId: ADMIN });
-  await runToEnd((await runOf(added.id)).processId!, Automations.jobs);
+  await runToEnd((await runOf(added.id)).processId!, Worker.jobs);
   return (await Experiments.run(added.id))!;
 }
 
@@ -124,7 +124,7 @@ describe('an edit and an execution', () => {
     await Experiments.executeRun({ id: run.id, systemUserId: ADMIN });
     const edit = seen.edit!;
     expect(edit).toBeDefined();
-    await runToEnd((await runOf(run.id)).processId!, Automations.jobs);
+    await runToEnd((await runOf(run.id)).processId!, Worker.jobs);
     const after = (await Experiments.run(run.id))!;
     if (edit.status === 'rejected') {
       expect(edit.reason).toMatchObject({ status: 409 });
@@ -154,7 +154,7 @@ describe('an edit and an execution', () => {
     const queued = await Experiments.executeRun({ id: run.id, systemUserId: ADMIN });
     expect(other).toMatchObject({ status: 'rejected', reason: { status: 409 } });
     expect(queued.status).toBe('Queued');
-    await runToEnd((await runOf(run.id)).processId!, Automations.jobs);
+    await runToEnd((await runOf(run.id)).processId!, Worker.jobs);
     expect((await Experiments.run(run.id))!.status).toBe('Success');
   }, 60_000);
 });

@@ -7,6 +7,7 @@ import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
 import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import { config } from '#core/config';
 import * as Jobs from '#core/jobs';
 import * as Scoring from '#core/scoring';
@@ -60,7 +61,7 @@ async function execute(id: string) {
   const queued = await Experiments.executeRun({ id, systemUserId: ADMIN });
   expect(queued.status).toBe('Queued');
   const processId = (await Experiments.ExperimentRunEntity.get({ id }).go()).data!.processId!;
-  await runToEnd(processId, Automations.jobs);
+  await runToEnd(processId, Worker.jobs);
   return (await Experiments.run(id))!;
 }
 
@@ -83,7 +84,7 @@ beforeAll(async () => {
   }
   // Production scores, so pools exist for the picks.
   const scoring = await Jobs.enqueue(Automations.scoreArticles, {}, ADMIN);
-  await runToEnd(scoring.id, Automations.jobs);
+  await runToEnd(scoring.id, Worker.jobs);
   const freeze = (name: string, group: Experiments.DatasetGroup) =>
     Experiments.freezeDataset({ name, group, articles: 50, systemUserId: ADMIN });
   datasets = {
@@ -466,10 +467,10 @@ describe('isolation, concurrency and the run form', () => {
       ),
     );
     const messages = await receiveOf(processIds);
-    await Promise.all(messages.map((message) => Jobs.handleBatch([message], Automations.jobs)));
+    await Promise.all(messages.map((message) => Jobs.handleBatch([message], Worker.jobs)));
     const chunks = await receiveOf(processIds);
     expect(chunks.length).toBeGreaterThan(1);
-    await Promise.all(chunks.map((message) => Jobs.handleBatch([message], Automations.jobs)));
+    await Promise.all(chunks.map((message) => Jobs.handleBatch([message], Worker.jobs)));
     const doneA = (await Experiments.run(a!.id))!;
     const doneB = (await Experiments.run(b!.id))!;
     expect(doneA.status).toBe('Success');
@@ -499,7 +500,7 @@ describe('isolation, concurrency and the run form', () => {
       reason: { status: 409 },
     });
     const stored = (await Experiments.ExperimentRunEntity.get({ id: run.id }).go()).data!;
-    await runToEnd(stored.processId!, Automations.jobs);
+    await runToEnd(stored.processId!, Worker.jobs);
     expect((await Experiments.run(run.id))!.status).toBe('Success');
   });
 
@@ -526,7 +527,7 @@ describe('isolation, concurrency and the run form', () => {
       reason: { status: 409 },
     });
     const stored = (await Experiments.ExperimentRunEntity.get({ id: run.id }).go()).data!;
-    if (stored.processId) await runToEnd(stored.processId, Automations.jobs);
+    if (stored.processId) await runToEnd(stored.processId, Worker.jobs);
     const after = (await Experiments.run(run.id))!;
     if (outcomes[0]!.status === 'fulfilled') expect(after.status).toBe('Success');
     else expect(after).toMatchObject({ name: 'Edited again', canExecute: true });

@@ -3,6 +3,7 @@
 // freezing the experiments' starter datasets, and one group's failure must not stop the others.
 import { expect, it } from 'vitest';
 import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import { config } from '#core/config';
 import * as Jobs from '#core/jobs';
 import { createArticle, createAudience } from '#tests/integration/factories';
@@ -24,7 +25,7 @@ it('the first scoring run ends Success when a starter dataset cannot be frozen, 
   settings.AI_EMBEDDINGS_MODEL = 'openai/text-embedding-3-small';
   try {
     const scoring = await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-review');
-    const { ended } = await runToEnd(scoring.id, Automations.jobs);
+    const { ended } = await runToEnd(scoring.id, Worker.jobs);
     expect(ended.status).toBe('Success');
   } finally {
     settings.AI_EMBEDDINGS_MODEL = configured;

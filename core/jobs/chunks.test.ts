@@ -65,7 +65,7 @@ type Record = QueueMessage;
 const chunkOf = (record: Record) => (JSON.parse(record.body) as { chunk?: number }).chunk;
 const chunkMessage = (processId: string, chunk: number, copy = 0): Record => ({
   messageId: `m-${processId}-${chunk}-${copy}`,
-  body: JSON.stringify({ processId, chunk }),
+  body: JSON.stringify(Jobs.jobMessage(processId, chunk)),
 });
 const run = (...records: Record[]) => Jobs.handleBatch(records, registry);
 const callsOf = (processId: string, chunk: number) => calls.get(`${processId}#${chunk}`) ?? 0;
@@ -305,7 +305,7 @@ describe('chunked jobs', () => {
     await ProcessEntity.patch({ id: process.id })
       .set({ heartbeatAt: '2000-01-01T00:00:00.000Z' })
       .go();
-    await run({ messageId: 'again', body: JSON.stringify({ processId: process.id }) });
+    await run({ messageId: 'again', body: JSON.stringify(Jobs.jobMessage(process.id)) });
     expect(plans.get(process.id)).toBe(1);
 
     const later = Date.now() + Jobs.UNDELIVERED_AFTER_MS + 1_000;

@@ -9,6 +9,7 @@ import { logger, type Logger } from '#core/logs';
 import { ProcessChunkEntity } from './chunk-entity';
 import {
   isChunked,
+  queueOf,
   type ChunkedJobDefinition,
   type ChunkTotals,
   type JobContext,
@@ -25,7 +26,7 @@ import {
   UNDELIVERED_AFTER_MS,
   type Process,
 } from './process';
-import { sendAll } from './queue';
+import { jobMessage, sendAll } from './queue';
 
 export type ProcessChunk = EntityItem<typeof ProcessChunkEntity>;
 
@@ -107,7 +108,10 @@ export async function planRun(
     .go();
   context.log.info(`Planned ${process.name}: ${total} chunks`);
   try {
-    await sendAll(payloads.map((_, chunk) => ({ processId: process.id, chunk })));
+    await sendAll(
+      payloads.map((_, chunk) => jobMessage(process.id, chunk)),
+      definition.queue,
+    );
   } catch (error) {
     // The plan stands; recovery re-sends the chunks that never arrive.
     context.log.error(`Could not send every chunk of ${process.name}; recovery re-sends them`, {
@@ -408,6 +412,9 @@ export async function recoverChunks(
       ? quiet && chunk.updatedAt < quietSince
       : chunk.status === 'running' && (chunk.leaseUntil ?? '') < atIso,
   );
-  await sendAll(lost.map((chunk) => ({ processId: process.id, chunk: chunk.index })));
+  await sendAll(
+    lost.map((chunk) => jobMessage(process.id, chunk.index)),
+    definition?.queue ?? queueOf(process.name),
+  );
   return lost.length;
 }

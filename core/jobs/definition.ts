@@ -2,6 +2,7 @@
 // separate messages, in parallel, each checkpointed on its own.
 import type * as v from 'valibot';
 import type { Logger } from '#core/logs';
+import type { QueueName } from './queue';
 
 export type JobContext = {
   processId: string;
@@ -20,6 +21,8 @@ export type JobDefinition<S extends v.GenericSchema = v.GenericSchema> = {
   /** A slot per input instead (one user's scoring), so runs for different inputs never wait. */
   slotFor?(input: v.InferOutput<S>): string;
   priority?: number;
+  /** The queue its messages go to: 'email' for a job that queues e-mails (ADR 0058). */
+  queue?: QueueName;
   input: S;
   run(input: v.InferOutput<S>, context: JobContext): Promise<unknown>;
   /**
@@ -43,6 +46,8 @@ export type ChunkedJobDefinition<S extends v.GenericSchema = v.GenericSchema, C 
   title: string;
   slot?: string;
   priority?: number;
+  /** The queue its messages (its chunks' too) go to: 'email' for one that queues e-mails. */
+  queue?: QueueName;
   input: S;
   /** Splits the work; may run again on a takeover before any chunk was sent, so it must not write results. Return [] when there is nothing to do. */
   plan(input: v.InferOutput<S>, context: JobContext): Promise<C[]>;
@@ -76,6 +81,30 @@ export function defineChunkedJob<S extends v.GenericSchema, C>(
 
 export function registry(definitions: readonly AnyJobDefinition[]): JobRegistry {
   return new Map(definitions.map((definition) => [definition.name, definition]));
+}
+
+/**
+ * The jobs this process can queue by name: the entry points register the worker's registry at
+ * start (core/worker), so core/jobs never imports the modules that define them (ADR 0057).
+ */
+const registered = new Map<string, AnyJobDefinition>();
+
+export function register(jobs: JobRegistry): void {
+  for (const [name, definition] of jobs) registered.set(name, definition);
+}
+
+export function registeredJob(name: string): AnyJobDefinition | undefined {
+  return registered.get(name);
+}
+
+/** The queue a job's messages go to: its own definition's, else the one registered here. */
+export function queueOf(name: string, jobs?: JobRegistry): QueueName {
+  return (jobs?.get(name) ?? registered.get(name))?.queue ?? 'jobs';
+}
+
+/** A job's title for an operator ('Scoring articles'); a job no longer known keeps its name. */
+export function jobTitle(name: string): string {
+  return registered.get(name)?.title ?? name;
 }
 
 export function isChunked(definition: AnyJobDefinition): definition is ChunkedJobDefinition {

@@ -15,6 +15,9 @@ import { ActiveProcessEntity } from './active-process-entity';
 import { planRun, recoverChunks, runChunkMessage } from './chunks';
 import {
   isChunked,
+  queueOf,
+  registeredJob,
+  type AnyJobDefinition,
   type ChunkedJobDefinition,
   type JobContext,
   type JobDefinition,
@@ -34,7 +37,7 @@ import {
   UNDELIVERED_AFTER_MS,
   type Process,
 } from './process';
-import { send, type JobMessage } from './queue';
+import { jobMessage, kindOf, send, type JobMessage } from './queue';
 
 export { ProcessEntity, PROCESS_STATUSES } from './entity';
 export { ActiveProcessEntity } from './active-process-entity';
@@ -42,6 +45,8 @@ export { ProcessChunkEntity, CHUNK_STATUSES } from './chunk-entity';
 export {
   defineChunkedJob,
   defineJob,
+  jobTitle,
+  register,
   registry,
   type AnyJobDefinition,
   type ChunkContext,
@@ -63,22 +68,56 @@ export {
 } from './process';
 export { CHUNK_LEASE_MS, MAX_CHUNK_BYTES, type ProcessChunk } from './chunks';
 export { recoverAfterRestart } from './restart';
+export {
+  emailMessage,
+  jobMessage,
+  kindOf,
+  MESSAGE_VERSION,
+  queueUrl,
+  send,
+  sendAll,
+  type EmailMessage,
+  type JobMessage,
+  type QueueMessage,
+  type QueueName,
+} from './queue';
 export type ProcessStatus = Process['status'];
+
+/** A process id chosen ahead (a ULID), so a record can name the run before it is queued. */
+export type EnqueueOptions = { id?: string };
 
 export const BUSY_MESSAGE = 'A process is still running. Please wait until it ends.';
 
 /**
- * Records a Queued process for `definition` and sends it to the queue. The process takes its job
- * name's slot in the same transaction, so a second run of the same job is refused while one is
- * active; other jobs are not held up.
+ * Records a Queued process for a job and sends it to the queue. The process takes its job's slot
+ * in the same transaction, so a second run of the same job is refused while one is active; other
+ * jobs are not held up. A module that does not own the job names it instead: its definition is
+ * then the one this process registered (core/worker), and its input is checked against it here
+ * as well as when the job runs.
  */
 export async function enqueue<S extends v.GenericSchema, C>(
-  definition: JobDefinition<S> | ChunkedJobDefinition<S, C>,
+  job: JobDefinition<S> | ChunkedJobDefinition<S, C>,
   input: v.InferInput<S>,
   systemUserId: string,
-  /** A process id chosen ahead (a ULID), so a record can name the run before it is queued. */
-  { id = ulid() }: { id?: string } = {},
+  options?: EnqueueOptions,
+): Promise<Process>;
+export async function enqueue(
+  job: string,
+  input: unknown,
+  systemUserId: string,
+  options?: EnqueueOptions,
+): Promise<Process>;
+export async function enqueue(
+  job: string | AnyJobDefinition,
+  input: unknown,
+  systemUserId: string,
+  { id = ulid() }: EnqueueOptions = {},
 ): Promise<Process> {
+  const definition = typeof job === 'string' ? registeredJob(job) : job;
+  if (!definition)
+    throw new Error(
+      `No job "${String(job)}" is registered in this process: its entry point registers the worker's jobs (core/worker)`,
+    );
   const parsed = v.safeParse(definition.input, input);
   if (!parsed.success)
     throw new VisibleError('input.invalid', parsed.issues[0]?.message ?? 'Invalid input', 400);
@@ -108,7 +147,7 @@ export async function enqueue<S extends v.GenericSchema, C>(
   );
   if (!written) throw new VisibleError('jobs.busy', BUSY_MESSAGE, 409);
   try {
-    await send({ processId: process.id });
+    await send(jobMessage(process.id), definition.queue);
   } catch (error) {
     await finish(
       process,
@@ -249,14 +288,11 @@ export type WorkerOptions = { worker?: string };
 
 /** A message that can never be processed is dropped, not retried until the dead-letter queue. */
 function messageOf(body: string): JobMessage | undefined {
-  try {
-    const { processId, chunk } = JSON.parse(body) as Partial<JobMessage>;
-    if (typeof processId !== 'string' || processId.length === 0) return undefined;
-    if (chunk === undefined) return { processId };
-    return Number.isSafeInteger(chunk) && chunk >= 0 ? { processId, chunk } : undefined;
-  } catch {
-    return undefined;
-  }
+  if (kindOf(body) !== 'job') return undefined;
+  const { processId, chunk } = JSON.parse(body) as Partial<JobMessage>;
+  if (typeof processId !== 'string' || processId.length === 0) return undefined;
+  if (chunk === undefined) return jobMessage(processId);
+  return Number.isSafeInteger(chunk) && chunk >= 0 ? jobMessage(processId, chunk) : undefined;
 }
 
 /** The worker's batch: each message's process runs; failures are reported per message. */
@@ -318,7 +354,7 @@ export async function recover(at = Date.now(), jobs?: JobRegistry): Promise<numb
   );
   const stuck: Process[] = [];
   for (const process of silent) if (!(await giveUpIfExhausted(process.id, at))) stuck.push(process);
-  for (const process of stuck) await send({ processId: process.id });
+  for (const process of stuck) await send(jobMessage(process.id), queueOf(process.name, jobs));
   if (stuck.length > 0)
     logger.info(`Recovered ${stuck.length} job(s)`, { ids: stuck.map((p) => p.id) });
   return stuck.length + chunks;

@@ -80,7 +80,7 @@ function goSilent(id: string, changes: { status?: 'Running'; attempts?: number }
 const event = (...processIds: string[]) =>
   processIds.map((processId, index) => ({
     messageId: `m-${index}-${processId}`,
-    body: JSON.stringify({ processId }),
+    body: JSON.stringify(Jobs.jobMessage(processId)),
   }));
 
 /** Takes a process's messages off the queue, as a delivery the test then plays by hand. */
@@ -119,6 +119,35 @@ describe('jobs', () => {
     expect(await Jobs.active()).toEqual([]);
     expect((await Jobs.byId(first.id))?.status).toBe('Success');
     expect((await Jobs.byId(second.id))?.status).toBe('Success');
+  });
+
+  it('queues a registered job by name, checking its input and taking its slot by its rules', async () => {
+    const perReader = Jobs.defineJob({
+      name: 'test-by-name',
+      title: 'Queued by name',
+      slotFor: ({ reader }) => `test-by-name#${reader}`,
+      input: v.object({ reader: v.pipe(v.string(), v.nonEmpty('Please name a reader')) }),
+      run: async ({ reader }) => reader,
+    });
+    await expect(Jobs.enqueue('test-by-name', { reader: 'r1' }, 'admin-1')).rejects.toThrow(
+      'No job "test-by-name" is registered in this process',
+    );
+    Jobs.register(Jobs.registry([perReader] as Jobs.JobDefinition[]));
+    expect(Jobs.jobTitle('test-by-name')).toBe('Queued by name');
+    await expect(Jobs.enqueue('test-by-name', { reader: '' }, 'admin-1')).rejects.toMatchObject({
+      code: 'input.invalid',
+      status: 400,
+      message: 'Please name a reader',
+    });
+    const first = await Jobs.enqueue('test-by-name', { reader: 'r1' }, 'admin-1');
+    const second = await Jobs.enqueue('test-by-name', { reader: 'r2' }, 'admin-1');
+    expect([first.slot, second.slot]).toEqual(['test-by-name#r1', 'test-by-name#r2']);
+    await expect(Jobs.enqueue('test-by-name', { reader: 'r1' }, 'admin-1')).rejects.toMatchObject({
+      code: 'jobs.busy',
+    });
+    const ran = Jobs.registry([perReader] as Jobs.JobDefinition[]);
+    await Jobs.handleBatch(event(first.id, second.id), ran);
+    expect((await Jobs.byId(second.id))?.output).toBe('"r2"');
   });
 
   it('refuses input its job does not accept', async () => {
@@ -165,7 +194,13 @@ describe('jobs', () => {
     await drainQueue(good.id);
     const records = [
       { messageId: 'bad-json', body: '{not json' },
-      { messageId: 'no-id', body: '{}' },
+      { messageId: 'no-id', body: '{"kind":"job","version":1}' },
+      // Its body's shape alone does not make it a job's: it must say so.
+      { messageId: 'no-kind', body: JSON.stringify({ processId: good.id }) },
+      {
+        messageId: 'later-version',
+        body: JSON.stringify({ ...Jobs.jobMessage(good.id), version: 2 }),
+      },
       ...event(good.id),
     ];
     const result = await Jobs.handleBatch(records, registry);

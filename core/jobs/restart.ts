@@ -8,7 +8,8 @@ import { ProcessChunkEntity } from './chunk-entity';
 import { chunksOf } from './chunks';
 import { ProcessEntity } from './entity';
 import { active, now, type Process } from './process';
-import { send, sendAll, type JobMessage } from './queue';
+import { queueOf } from './definition';
+import { jobMessage, send, sendAll, type JobMessage, type QueueName } from './queue';
 
 /**
  * What a restart found: the runs a gone worker held (back to Queued), the planned runs whose
@@ -37,7 +38,7 @@ export async function recoverAfterRestart(
 ): Promise<Restarted> {
   const gone = async (worker: string | undefined) => !!worker && (await isGone(worker));
   const runs: Process[] = [];
-  const chunks: JobMessage[] = [];
+  const chunks = new Map<QueueName, JobMessage[]>();
   const releasedRuns: Process[] = [];
   const resumed: Process[] = [];
   for (const process of await active()) {
@@ -47,7 +48,8 @@ export async function recoverAfterRestart(
         await heardFromNow(process);
         resumed.push(process);
       }
-      chunks.push(...resent);
+      const queue = queueOf(process.name);
+      chunks.set(queue, [...(chunks.get(queue) ?? []), ...resent]);
       continue;
     }
     const { worker } = process;
@@ -66,9 +68,12 @@ export async function recoverAfterRestart(
     } else if (process.status !== 'Queued') continue;
     runs.push(process);
   }
-  for (const process of runs) await send({ processId: process.id });
-  if (chunks.length > 0) await sendAll(chunks);
-  const sent = runs.length + chunks.length;
+  for (const process of runs) await send(jobMessage(process.id), queueOf(process.name));
+  let sent = runs.length;
+  for (const [queue, messages] of chunks) {
+    await sendAll(messages, queue);
+    sent += messages.length;
+  }
   if (sent > 0)
     logger.info(`Sent ${sent} job message(s) again after a restart`, {
       released: releasedRuns.map((process) => process.id),
@@ -108,9 +113,9 @@ async function chunksToSend(
               `${op.eq(attr.status, 'running')} AND ${op.eq(attr.worker, worker)} AND ${op.eq(attr.attempts, chunk.attempts ?? 0)}`,
           ),
       );
-      if (ok) messages.push({ processId: process.id, chunk: chunk.index });
+      if (ok) messages.push(jobMessage(process.id, chunk.index));
     } else if (chunk.status === 'pending') {
-      messages.push({ processId: process.id, chunk: chunk.index });
+      messages.push(jobMessage(process.id, chunk.index));
     }
   }
   return messages;

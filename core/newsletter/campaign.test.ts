@@ -3,7 +3,7 @@
 import { ulid } from 'ulid';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Audience } from '#core/audiences';
-import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import * as Jobs from '#core/jobs';
 import * as Newsletter from '#core/newsletter';
 import * as Subscribers from '#core/subscribers';
@@ -240,7 +240,7 @@ describe('setting up a campaign', () => {
   });
 
   it('the daily schedule sends the period issue once and does nothing after it is done', async () => {
-    await Automations.runSchedule('send-daily-newsletter');
+    await Worker.runSchedule('send-daily-newsletter');
     const issueId = Newsletter.periodIssueId('daily', Date.now());
     const processId = (await Jobs.active()).find((p) => p.name === 'send-newsletters')?.id;
     expect(processId).toBeDefined();
@@ -253,7 +253,7 @@ describe('setting up a campaign', () => {
       origin: 'schedule',
       queued: 0,
     });
-    await Automations.runSchedule('send-daily-newsletter');
+    await Worker.runSchedule('send-daily-newsletter');
     expect((await Jobs.active()).filter((p) => p.name === 'send-newsletters')).toHaveLength(0);
   });
 

@@ -263,6 +263,8 @@ export const sendNewsletters = Jobs.defineChunkedJob({
   name: 'send-newsletters',
   title: 'Sending newsletters',
   slot: 'newsletter',
+  // Its chunks queue the digests: on the e-mail queue, so no long job holds them up (ADR 0058).
+  queue: 'email',
   input: SendInput,
   async plan(input, context): Promise<SendChunk[]> {
     const issue = input.issueId

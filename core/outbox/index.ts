@@ -3,12 +3,11 @@
 // message (`dispatch`, `handleBatch`). A message lost on the way is made up for by `recoverDue`,
 // which the 5-minute recover-jobs schedule and `npm start` run: it queues the e-mails again, and
 // every worker sends them at the send's own pace. See delivery.ts for the claim.
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ulid } from 'ulid';
 import * as v from 'valibot';
 import { fn } from '#core/common';
 // E-mails share the jobs queue (and its worker and dead-letter queue) with their own message.
-import { queueUrl, sendAll, sqs } from '../jobs/queue';
+import { emailMessage, send as sendMessage, sendAll } from '../jobs/queue';
 import { flush, logger } from '#core/logs';
 import { mailer, type Mailer } from '#core/mail';
 import { dayOf, keyOf, OutboundEmailEntity } from './entity';
@@ -102,14 +101,12 @@ export type OutboxMessage = { outboundEmailId: string };
 /** SQS delays a message at most 15 minutes; a later retry is queued again by `recoverDue`. */
 const MAX_DELAY_SECONDS = 900;
 
+/** On the e-mail queue, which no long job holds up (ADR 0058). */
 async function send(id: string, delayMs = 0): Promise<void> {
-  const body: OutboxMessage = { outboundEmailId: id };
-  await sqs().send(
-    new SendMessageCommand({
-      QueueUrl: queueUrl(),
-      MessageBody: JSON.stringify(body),
-      DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil(delayMs / 1000)),
-    }),
+  await sendMessage(
+    emailMessage(id),
+    'email',
+    Math.min(MAX_DELAY_SECONDS, Math.ceil(delayMs / 1000)),
   );
 }
 
@@ -223,10 +220,8 @@ export async function recoverDue(
     dueIds('queued', options.queueEmptied ? at + 1 : at - LOST_AFTER_MS),
     dueIds('sending', at + 1),
   ]);
-  const messages: OutboxMessage[] = [...queued, ...sending].map((outboundEmailId) => ({
-    outboundEmailId,
-  }));
-  await sendAll(messages);
+  const messages = [...queued, ...sending].map(emailMessage);
+  await sendAll(messages, 'email');
   if (messages.length > 0)
     logger.info('Queued due e-mails again', { queued: queued.length, sending: sending.length });
   return { queued: queued.length, sending: sending.length };

@@ -7,9 +7,12 @@ import { fn, freeText, VisibleError } from '#core/common';
 import { isConditionFailure } from '#core/db';
 import { AUTOMATIONS, automation, type Automation } from './automations';
 import { PromptEntity } from './entity';
+import { ProductionScoringEntity } from './production-entity';
 import { checkPlaceholders, fill, type PromptInputs } from './placeholders';
 
-export { PromptEntity, AUTOMATIONS, automation };
+// Production's setup names a prompt, and a prompt's delete is checked against it in one
+// transaction: the entity lives here so scoring (which reads prompts) is never read back.
+export { PromptEntity, ProductionScoringEntity, AUTOMATIONS, automation };
 export { placeholdersIn, checkPlaceholders, fill, type PromptInputs } from './placeholders';
 export type { Automation, Placeholder } from './automations';
 export type Prompt = EntityItem<typeof PromptEntity>;
@@ -102,8 +105,6 @@ export const disable = fn(
     id: v.pipe(v.string(PROMPT_MESSAGES.invalidId), v.nonEmpty(PROMPT_MESSAGES.invalidId)),
   }),
   async ({ id }) => {
-    // Lazily: core/scoring reads prompts, so a static import would make the two a cycle.
-    const { ProductionScoringEntity } = await import('#core/scoring');
     // Until the first promote, production scores with the built-in scoring prompt.
     const builtInScoring = id === defaultPromptId('scoring');
     const written = await createWriteTransaction(

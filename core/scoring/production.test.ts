@@ -11,6 +11,7 @@ import * as Ai from '#core/ai';
 import * as Auth from '#core/auth';
 import { db } from '#core/db';
 import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import * as Jobs from '#core/jobs';
 import * as Logs from '#core/logs';
 import * as Prompts from '#core/prompts';
@@ -49,7 +50,7 @@ beforeAll(async () => {
 /** Runs a process to its end as the worker does: its message, then its chunks. */
 async function runToEnd(process: Jobs.Process): Promise<Jobs.Process> {
   const deliver = (...messages: Awaited<ReturnType<typeof receive>>) =>
-    Jobs.handleBatch(messages, Automations.jobs);
+    Jobs.handleBatch(messages, Worker.jobs);
   await deliver(...(await receive(process.id)));
   await Promise.all((await receive(process.id)).map((message) => deliver(message)));
   return (await Jobs.byId(process.id))!;

@@ -12,8 +12,8 @@ import { isConditionFailure } from '#core/db';
 import * as Jobs from '#core/jobs';
 import { logger } from '#core/logs';
 import * as Prompts from '#core/prompts';
-import { ProductionScoringEntity } from './production-entity';
 
+const { ProductionScoringEntity } = Prompts;
 export { ProductionScoringEntity };
 
 const SCORING = 'scoring';
@@ -206,10 +206,9 @@ export const promote = fn(PromoteInput, async ({ promptId, modelId, systemUserId
 
 /** Scores the newest articles with the new setup now; if scoring is busy, its schedule will. */
 async function queueScoring(systemUserId: string): Promise<boolean> {
-  // Lazily: core/automations reads scoring, so a static import would make the two a cycle.
-  const { scoreArticles } = await import('#core/automations');
   try {
-    await Jobs.enqueue(scoreArticles, {}, systemUserId);
+    // By name: the job lives in core/automations, which reads scoring (ADR 0057).
+    await Jobs.enqueue('score-articles', {}, systemUserId);
     return true;
   } catch (error) {
     if (!isVisibleError(error) || error.code !== 'jobs.busy') throw error;

@@ -8,7 +8,7 @@ import * as Audiences from '#core/audiences';
 import { VisibleError } from '#core/common';
 import type { JobContext } from '#core/jobs';
 import * as Prompts from '#core/prompts';
-import { addTotals, audienceTarget, noTotals, scoreArticle, type ScoringTotals } from './index';
+import { addTotals, audienceTarget, noTotals, scoreArticle, type ScoringTotals } from './score';
 import { experimentScoresOf } from './store';
 
 export const PROMPT_TESTING_MESSAGE = 'Prompt testing error: Please select an audience';

@@ -1,4 +1,6 @@
 // Every change of a reader's clues queues their scoring: a new clue set is a new target (ADR 0033).
+import { isVisibleError } from '#core/common';
+import * as Jobs from '#core/jobs';
 import { logger } from '#core/logs';
 
 /**
@@ -7,10 +9,13 @@ import { logger } from '#core/logs';
  */
 export async function queueScoring(userId: string): Promise<void> {
   try {
-    // Lazily: core/automations reads users, so a static import would make the two a cycle.
-    const { scoreTargets } = await import('#core/automations');
-    await scoreTargets([{ type: 'user', id: userId }], { log: logger, systemUserId: userId });
+    // By name: the job lives in core/automations, which reads users (ADR 0057).
+    await Jobs.enqueue('score-new-clues', { targets: [{ type: 'user', id: userId }] }, userId);
   } catch (error) {
-    logger.error("Could not queue scoring for a reader's clues", { userId, error });
+    if (isVisibleError(error) && error.code === 'jobs.busy')
+      logger.info('Scoring for these clues already runs; the scheduled run takes any change', {
+        userId,
+      });
+    else logger.error("Could not queue scoring for a reader's clues", { userId, error });
   }
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import * as Articles from '#core/articles';
 import * as Assistant from '#core/assistant';
 import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import { config } from '#core/config';
 import * as Jobs from '#core/jobs';
 import * as Outbox from '#core/outbox';
@@ -374,7 +375,7 @@ describe("scoring a new reader's clues", () => {
     await Users.completeSignup({ token, password: 'good pass 1', clues: CLUES });
     const run = (await Jobs.lastRun('score-new-clues'))!;
     expect(run.slot).toBe(`score-new-clues#user#${user.id}`);
-    expect((await runToEnd(run.id, Automations.jobs)).ended.status).toBe('Success');
+    expect((await runToEnd(run.id, Worker.jobs)).ended.status).toBe('Success');
     const reader = Scoring.userTarget((await Users.byId(user.id))!);
     const { scores } = await Scoring.forPairs(
       [article.id],
@@ -396,21 +397,21 @@ describe("scoring a new reader's clues", () => {
       );
     expect(await feedReady()).toEqual([]);
     const messages = await receive(run.id);
-    await Jobs.handleBatch(messages, Automations.jobs);
+    await Jobs.handleBatch(messages, Worker.jobs);
     const chunks = await receive(run.id);
-    await Promise.all(chunks.map((message) => Jobs.handleBatch([message], Automations.jobs)));
+    await Promise.all(chunks.map((message) => Jobs.handleBatch([message], Worker.jobs)));
     expect((await Jobs.byId(run.id))?.status).toBe('Success');
     expect((await Users.byId(user.id))?.feedReadyAt).toEqual(expect.any(String));
     expect(await feedReady()).toHaveLength(1);
 
     // Redelivered messages, and a second run for the same reader, send nothing more.
-    await Jobs.handleBatch([...messages, ...chunks], Automations.jobs);
+    await Jobs.handleBatch([...messages, ...chunks], Worker.jobs);
     const again = await Jobs.enqueue(
       Automations.scoreNewClues,
       { targets: [{ type: 'user', id: user.id }] },
       user.id,
     );
-    expect((await runToEnd(again.id, Automations.jobs)).ended.status).toBe('Success');
+    expect((await runToEnd(again.id, Worker.jobs)).ended.status).toBe('Success');
     expect(await feedReady()).toHaveLength(1);
 
     const sent = (await messagesTo(user.email)).filter(

@@ -11,13 +11,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { SECRET_SETTINGS } from '#core/config';
 import { NATIVE_MODULES } from '../../stacks/native-modules';
 import { startDynamoDb } from '../local/dynamodb';
 import { startQueue } from '../local/jobs';
-import { startSmtpSink } from '../local/smtp-sink';
+import { readMessages, startSmtpSink } from '../local/smtp-sink';
 import { recordStack, type Stack } from './stack';
 import {
   placeholderSecretsFail,
@@ -25,6 +25,7 @@ import {
   secretsOnlyAsLinks,
   serverFunctions,
   settingsReachEveryFunction,
+  workerQueuesApart,
 } from './stack-checks';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -173,6 +174,10 @@ function checkStack(stack: Stack) {
       'stack: every schedule retries, dead-letters what still fails, and that queue has an alarm',
       schedulesNeverLostSilently(stack),
     ],
+    [
+      'stack: the jobs and e-mail queues each have a worker with its own concurrency, and alarmed dead letters',
+      workerQueuesApart(stack),
+    ],
   ];
   for (const [what, problems] of checks) check(what, problems.length === 0, problems);
 }
@@ -241,6 +246,43 @@ function urlEvent(
   };
 }
 
+/** What a queue holds now (up to 10 messages), as a worker would receive them. */
+async function receiveAll(endpoint: string, queueUrl: string): Promise<Message[]> {
+  const sqs = new SQSClient({
+    endpoint,
+    region: 'eu-west-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    useQueueUrlAsEndpoint: false,
+  });
+  const { Messages = [] } = await sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 2 }),
+  );
+  sqs.destroy();
+  return Messages;
+}
+
+/** The event Lambda hands a queue's subscriber, for these messages of queue `name`. */
+function sqsEvent(messages: Message[], name: string): SQSEvent {
+  return {
+    Records: messages.map((message) => ({
+      messageId: message.MessageId!,
+      receiptHandle: message.ReceiptHandle!,
+      body: message.Body!,
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: String(Date.now()),
+        SenderId: 'AIDAEXAMPLE',
+        ApproximateFirstReceiveTimestamp: String(Date.now()),
+      },
+      messageAttributes: {},
+      md5OfBody: message.MD5OfBody ?? '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: `arn:aws:sqs:eu-west-1:123456789012:${name}`,
+      awsRegion: 'eu-west-1',
+    })),
+  };
+}
+
 async function main() {
   const started = Date.now();
   // First, while nothing else has touched process.env: evaluating the stack sets every setting.
@@ -269,6 +311,7 @@ async function main() {
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       TABLE_NAME: 'cluefeed-deploy-proof',
       JOBS_QUEUE_URL: queue.queueUrl,
+      EMAIL_QUEUE_URL: queue.emailQueueUrl,
       PUBLIC_URL: publicUrl,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       SQS_ENDPOINT: queue.endpoint,
@@ -391,20 +434,7 @@ async function main() {
     );
 
     await invoke({ env: linked(cron), file: cron, event: { schedule: 'import-articles' } });
-    const sqs = new SQSClient({
-      endpoint: queue.endpoint,
-      region: 'eu-west-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      useQueueUrlAsEndpoint: false,
-    });
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queue.queueUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 2,
-      }),
-    );
-    sqs.destroy();
+    const Messages = await receiveAll(queue.endpoint, queue.queueUrl);
     const Jobs = await import('#core/jobs');
     const processId = (JSON.parse(Messages[0]?.Body ?? '{}') as { processId?: string }).processId;
     const queued = processId ? await Jobs.byId(processId) : undefined;
@@ -414,30 +444,52 @@ async function main() {
       Messages,
     );
 
-    const batch: SQSEvent = {
-      Records: Messages.map((message) => ({
-        messageId: message.MessageId!,
-        receiptHandle: message.ReceiptHandle!,
-        body: message.Body!,
-        attributes: {
-          ApproximateReceiveCount: '1',
-          SentTimestamp: String(Date.now()),
-          SenderId: 'AIDAEXAMPLE',
-          ApproximateFirstReceiveTimestamp: String(Date.now()),
-        },
-        messageAttributes: {},
-        md5OfBody: message.MD5OfBody ?? '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:eu-west-1:123456789012:cluefeed-Jobs',
-        awsRegion: 'eu-west-1',
-      })),
-    };
-    const answer = await invoke({ env: linked(worker), file: worker, event: batch });
+    const answer = await invoke({
+      env: linked(worker),
+      file: worker,
+      event: sqsEvent(Messages, 'cluefeed-Jobs'),
+    });
     const ran = await Jobs.byId(processId!);
     check(
-      'worker: the SQS batch runs the import to Success with batchItemFailures []',
+      "worker: the jobs queue's SQS batch runs the import to Success with batchItemFailures []",
       JSON.stringify(answer) === '{"batchItemFailures":[]}' && ran?.status === 'Success',
       { answer, ran },
+    );
+
+    // The e-mail queue's event: an outbox e-mail, stored and queued as any change queues one.
+    const Outbox = await import('#core/outbox');
+    const to = 'reader@example.org';
+    const email = Outbox.draft('confirm-subscription', {
+      to,
+      props: {
+        audiences: [{ title: 'Deploy proof', frequency: 'daily' }],
+        confirmUrl: `${publicUrl}/confirm`,
+        preferencesUrl: `${publicUrl}/preferences`,
+        unsubscribeUrl: `${publicUrl}/unsubscribe`,
+      },
+    });
+    await Outbox.OutboundEmailEntity.create(email).go();
+    await Outbox.dispatch([email]);
+    const emails = await receiveAll(queue.endpoint, queue.emailQueueUrl);
+    check(
+      "outbox: the e-mail's message is on the e-mail queue, saying its kind",
+      emails.length === 1 &&
+        JSON.parse(emails[0]!.Body!).kind === 'email' &&
+        (await receiveAll(queue.endpoint, queue.queueUrl)).length === 0,
+      emails,
+    );
+    const sent = await invoke({
+      env: linked(worker),
+      file: worker,
+      event: sqsEvent(emails, 'cluefeed-Email'),
+    });
+    const delivered = (await readMessages(mailDir)).filter((message) => message.to.includes(to));
+    check(
+      "worker: the e-mail queue's SQS batch sends the e-mail through SMTP with batchItemFailures []",
+      JSON.stringify(sent) === '{"batchItemFailures":[]}' &&
+        (await Outbox.byId(email.id))?.status === 'sent' &&
+        delivered.length === 1,
+      { sent, delivered },
     );
     console.log(`Deploy proof passed in ${Math.round((Date.now() - started) / 1000)} s.`);
   } finally {

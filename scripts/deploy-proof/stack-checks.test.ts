@@ -7,6 +7,7 @@ import {
   serverFunctions,
   schedulesNeverLostSilently,
   settingsReachEveryFunction,
+  workerQueuesApart,
 } from './stack-checks';
 
 let stack: Stack;
@@ -29,7 +30,7 @@ function changed(name: string, change: (args: Args) => unknown): Stack {
 const web = (): Args => stack.resources.find((resource) => resource.name === 'Web')!.args as Args;
 
 describe('the deploy proof of the stack', () => {
-  it('finds every server function: the web server, the worker and one per schedule', () => {
+  it('finds every server function: the web server, the worker for each queue and one per schedule', () => {
     expect(serverFunctions(stack).map((fn) => fn.name)).toEqual([
       ...[
         'import-articles',
@@ -42,6 +43,7 @@ describe('the deploy proof of the stack', () => {
       ].map((id) => `sst.aws.CronV2:Schedule-${id} functions/cron.handler`),
       'sst.aws.Remix:Web',
       'sst.aws.Queue:Jobs.subscribe functions/worker.handler',
+      'sst.aws.Queue:Email.subscribe functions/worker.handler',
     ]);
   });
 
@@ -51,6 +53,29 @@ describe('the deploy proof of the stack', () => {
     expect(secretsOnlyAsLinks(stack)).toEqual([]);
     expect(placeholderSecretsFail(stack)).toEqual([]);
     expect(schedulesNeverLostSilently(stack)).toEqual([]);
+    expect(workerQueuesApart(stack)).toEqual([]);
+  });
+
+  it('names a worker queue without its own concurrency or dead letters, and a missing one', () => {
+    const calls = (change: (call: Stack['calls'][number]) => Stack['calls'][number] | []) => ({
+      ...stack,
+      calls: stack.calls.flatMap((call) =>
+        call.path === 'sst.aws.Queue:Email.subscribe' ? change(call) : [call],
+      ),
+    });
+    const capless = calls((call) => {
+      const [fn, subscriber] = call.args as [unknown, Args];
+      return { ...call, args: [fn, { ...subscriber, transform: {} }] };
+    });
+    expect(workerQueuesApart(capless)).toEqual(['Queue Email has no concurrency of its own']);
+    const noDlq = changed('Email', ({ dlq: _dlq, ...args }) => args);
+    expect(workerQueuesApart(noDlq)).toEqual([
+      'Queue Email has no dead-letter queue',
+      'Queue Email has no alarm on its dead letters',
+    ]);
+    expect(workerQueuesApart(calls(() => []))).toEqual([
+      '1 worker queue(s); jobs and e-mail need one each',
+    ]);
   });
 
   it('names a setting of the schema the stack does not forward, and a secret not linked', () => {

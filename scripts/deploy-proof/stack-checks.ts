@@ -1,8 +1,9 @@
 // What the recorded stack (stack.ts) must hold, each check a list of problems (none when it holds):
 // every setting core/config reads reaches every server function, secrets only as links, a secret
-// left at its placeholder never passes for a value, and no schedule's run is lost silently.
+// left at its placeholder never passes for a value, no schedule's run is lost silently, and every
+// queue a worker reads has a concurrency of its own and alarmed dead letters.
 import { parseConfig, SECRET_SETTINGS, SETTING_NAMES, type SecretSetting } from '#core/config';
-import { SCHEDULES } from '#core/automations';
+import { SCHEDULES } from '#core/worker';
 import { NOT_ON_AWS } from '../../stacks/settings';
 import { referencePath, type Stack } from './stack';
 
@@ -123,17 +124,9 @@ export function placeholderSecretsFail(stack: Stack): string[] {
 
 type Alarm = { metricName?: string; dimensions?: Args; alarmActions?: unknown[] };
 
-/**
- * Every schedule retries a failed delivery and a failed run, sends what still fails to a
- * dead-letter queue, and that queue has an alarm on its visible messages.
- */
-export function schedulesNeverLostSilently(stack: Stack): string[] {
-  const crons = stack.resources.filter((resource) => resource.type === 'sst.aws.CronV2');
-  const problems =
-    crons.length === SCHEDULES.length
-      ? []
-      : [`${crons.length} schedules deployed for ${SCHEDULES.length} in core/automations`];
-  const alarmed = new Set(
+/** Queues whose dead-letter queue has an alarm on its visible messages, by reference. */
+function alarmedQueues(stack: Stack): Set<string | undefined> {
+  return new Set(
     stack.resources.flatMap((resource) => {
       const alarm = resource.args as Alarm;
       return resource.type === 'aws.cloudwatch.MetricAlarm' &&
@@ -143,6 +136,50 @@ export function schedulesNeverLostSilently(stack: Stack): string[] {
         : [];
     }),
   );
+}
+
+/**
+ * Every queue a worker subscribes to (jobs, e-mail; ADR 0058) caps its own concurrency, so one
+ * queue's work never takes another's workers, and sends what keeps failing to a dead-letter
+ * queue with an alarm.
+ */
+export function workerQueuesApart(stack: Stack): string[] {
+  const alarmed = alarmedQueues(stack);
+  const subscriptions = stack.calls.filter((call) =>
+    /^sst\.aws\.Queue:\w+\.subscribe$/.test(call.path),
+  );
+  if (subscriptions.length < 2)
+    return [`${subscriptions.length} worker queue(s); jobs and e-mail need one each`];
+  return subscriptions.flatMap((call) => {
+    const name = call.path.slice('sst.aws.Queue:'.length, -'.subscribe'.length);
+    const queue = stack.resources.find(
+      (resource) => resource.type === 'sst.aws.Queue' && resource.name === name,
+    );
+    const dlq = (queue?.args as { dlq?: { queue?: unknown; retry?: unknown } } | undefined)?.dlq;
+    const deadLetters = referencePath(dlq?.queue)?.replace(/\.arn$/, '');
+    const subscriber = (Array.isArray(call.args) ? call.args[1] : undefined) as Args | undefined;
+    const scaling = (subscriber?.transform as Args | undefined)?.eventSourceMapping as
+      { scalingConfig?: { maximumConcurrency?: unknown } } | undefined;
+    const checks: [boolean, string][] = [
+      [Number(scaling?.scalingConfig?.maximumConcurrency) > 0, 'has no concurrency of its own'],
+      [deadLetters !== undefined && Number(dlq?.retry) > 0, 'has no dead-letter queue'],
+      [alarmed.has(`${deadLetters}.nodes.queue.name`), 'has no alarm on its dead letters'],
+    ];
+    return checks.filter(([ok]) => !ok).map(([, problem]) => `Queue ${name} ${problem}`);
+  });
+}
+
+/**
+ * Every schedule retries a failed delivery and a failed run, sends what still fails to a
+ * dead-letter queue, and that queue has an alarm on its visible messages.
+ */
+export function schedulesNeverLostSilently(stack: Stack): string[] {
+  const crons = stack.resources.filter((resource) => resource.type === 'sst.aws.CronV2');
+  const problems =
+    crons.length === SCHEDULES.length
+      ? []
+      : [`${crons.length} schedules deployed for ${SCHEDULES.length} in core/worker`];
+  const alarmed = alarmedQueues(stack);
   for (const cron of crons) {
     const args = cron.args as Args;
     const fn = isPlainObject(args.function) ? args.function : {};

@@ -1,6 +1,7 @@
-// The local job runtime: fauxqs stands in for SQS (queue + dead-letter queue), a poller feeds the
-// same worker handler Lambda runs with an SQSEvent (several messages at once, so a chunked job's
-// chunks run in parallel), and croner runs the same schedules as EventBridge.
+// The local job runtime: fauxqs stands in for SQS (the jobs and e-mail queues, each with its
+// dead-letter queue, ADR 0058), a poller per queue feeds the same worker handler Lambda runs with
+// an SQSEvent (several messages at once, so a chunked job's chunks run in parallel), and croner
+// runs the same schedules as EventBridge.
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { hostname } from 'node:os';
@@ -29,6 +30,9 @@ export function queueAttributes(
   };
 }
 
+/** As on AWS (stacks/queue.ts): longer than the e-mail worker's 5 minutes. */
+const EMAIL_VISIBILITY = 6 * 60;
+
 export async function startQueue() {
   // Queue URLs name the host 'localhost'; the SDK is pointed at the endpoint, never at that host.
   const server = await startFauxqs({ port: 0, logger: false });
@@ -36,13 +40,24 @@ export async function startQueue() {
   const queue = server.createQueue('cluefeed-jobs', {
     attributes: queueAttributes(dlq.queueArn),
   });
-  return { endpoint: server.address, queueUrl: queue.queueUrl, stop: () => server.stop() };
+  const emailDlq = server.createQueue('cluefeed-email-dlq');
+  const email = server.createQueue('cluefeed-email', {
+    attributes: queueAttributes(emailDlq.queueArn, { visibilityTimeoutSeconds: EMAIL_VISIBILITY }),
+  });
+  return {
+    endpoint: server.address,
+    queueUrl: queue.queueUrl,
+    emailQueueUrl: email.queueUrl,
+    stop: () => server.stop(),
+  };
 }
 
 type Handler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
 /** Messages handled at once locally: chunks of a chunked job run in parallel, as on AWS. */
 export const POLLER_CONCURRENCY = 4;
+/** E-mail messages handled at once locally, beside the jobs' (the send rate paces them anyway). */
+export const EMAIL_POLLER_CONCURRENCY = 2;
 
 /**
  * Long-polls the queue with `concurrency` loops, each handing `handler` one message at a time
@@ -53,6 +68,8 @@ export function startPoller(options: {
   queueUrl: string;
   handler: Handler;
   concurrency?: number;
+  /** The queue's name as an event names its source ('cluefeed-email'). */
+  name?: string;
 }) {
   const sqs = new SQSClient({
     endpoint: options.endpoint,
@@ -81,7 +98,7 @@ export function startPoller(options: {
             messageAttributes: {},
             md5OfBody: message.MD5OfBody ?? '',
             eventSource: 'aws:sqs',
-            eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:cluefeed-jobs',
+            eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${options.name ?? 'cluefeed-jobs'}`,
             awsRegion: 'us-east-1',
           })),
         };

@@ -1,15 +1,15 @@
 // The schedules on their own, as EventBridge Scheduler runs apart from the app: croner runs each
 // schedule's cron and hands it to the cron Lambda's handler code (functions/cron.ts), which queues
 // the job for the worker process. Configured by the environment npm start sets.
-import * as Automations from '#core/automations';
 import { flush } from '#core/logs';
-import { runSchedule } from '../../functions/cron';
+import { SCHEDULES } from '#core/worker';
+import { handler } from '../../functions/cron';
 import { serveAsChild } from './child-process';
 import { startScheduler } from './jobs';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const scheduler = startScheduler(Automations.SCHEDULES, runSchedule);
+const scheduler = startScheduler(SCHEDULES, (schedule) => handler({ schedule }));
 serveAsChild(async () => {
   scheduler.stop();
   await flush();

@@ -1,7 +1,7 @@
 // `npm start`'s demo analytics: after the seed and one rollup, every section of the campaign
 // analytics page has figures, and a second seed writes nothing.
 import { describe, expect, it } from 'vitest';
-import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import * as CampaignAnalytics from '#core/campaign-analytics';
 import * as Curation from '#core/curation';
 import * as Jobs from '#core/jobs';
@@ -24,7 +24,7 @@ describe('the demo analytics', () => {
     expect(seeded.subscribers).toBe(8);
     expect(seeded.historyEvents).toBeGreaterThan(28 * 50);
     const process = await Jobs.enqueue(CampaignAnalytics.rollUpAnalytics, {}, 'npm-start');
-    expect((await runToEnd(process.id, Automations.jobs)).ended.status).toBe('Success');
+    expect((await runToEnd(process.id, Worker.jobs)).ended.status).toBe('Success');
 
     const report = await CampaignAnalytics.report({});
     for (const step of CampaignAnalytics.FUNNEL_STEPS)
@@ -59,7 +59,7 @@ describe('the demo analytics', () => {
       { frequency: 'daily' },
       'npm-start',
     );
-    expect((await runToEnd(send.id, Automations.jobs)).ended.status).toBe('Success');
+    expect((await runToEnd(send.id, Worker.jobs)).ended.status).toBe('Success');
     const issueId = Newsletter.periodIssueId('daily', Date.now());
     // The confirmed demo readers of daily audiences get it (reading the sink runs the outbox).
     const received = [];
@@ -74,7 +74,7 @@ describe('the demo analytics', () => {
     const clicks = await clickDemoIssue(issueId);
     expect(clicks).toBeGreaterThan(0);
     const rollup = await Jobs.enqueue(CampaignAnalytics.rollUpAnalytics, {}, 'npm-start');
-    expect((await runToEnd(rollup.id, Automations.jobs)).ended.status).toBe('Success');
+    expect((await runToEnd(rollup.id, Worker.jobs)).ended.status).toBe('Success');
 
     const { newsletters } = await CampaignAnalytics.report({});
     const [issue] = newsletters.issues;

@@ -1,6 +1,6 @@
 // For tests that play the worker: take one process's messages (the process message, then its
-// chunk messages) or some e-mails' messages off this worker's jobs queue, leaving other tests'
-// messages for them.
+// chunk messages) or some e-mails' messages off this worker's queues (jobs and email), leaving
+// other tests' messages for them.
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import * as Jobs from '#core/jobs';
 import { queueUrl, sqs } from '../../core/jobs/queue';
@@ -26,13 +26,18 @@ export function receiveEmails(outboundEmailIds: string[]): Promise<QueueMessage[
 
 type Body = { processId?: unknown; outboundEmailId?: unknown };
 
-/** Takes every message whose body `matches` off the queue, leaving the others. */
+/** Takes every message whose body `matches` off both queues, leaving the others. */
 async function take(matches: (body: Body) => boolean): Promise<QueueMessage[]> {
+  const queues = [...new Set([queueUrl('jobs'), queueUrl('email')])];
+  return (await Promise.all(queues.map((url) => takeFrom(url, matches)))).flat();
+}
+
+async function takeFrom(url: string, matches: (body: Body) => boolean): Promise<QueueMessage[]> {
   const mine: QueueMessage[] = [];
   for (;;) {
     const { Messages = [] } = await sqs().send(
       new ReceiveMessageCommand({
-        QueueUrl: queueUrl(),
+        QueueUrl: url,
         MaxNumberOfMessages: 10,
         WaitTimeSeconds: 0,
       }),
@@ -43,7 +48,7 @@ async function take(matches: (body: Body) => boolean): Promise<QueueMessage[]> {
     if (ours.length > 0)
       await sqs().send(
         new DeleteMessageBatchCommand({
-          QueueUrl: queueUrl(),
+          QueueUrl: url,
           Entries: ours.map((message, index) => ({
             Id: String(index),
             ReceiptHandle: message.ReceiptHandle!,

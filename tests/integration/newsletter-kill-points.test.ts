@@ -98,6 +98,7 @@ const WORKER = join(WORKER_DIR, 'worker.js');
 
 const settings = config() as {
   JOBS_QUEUE_URL?: string;
+  EMAIL_QUEUE_URL?: string;
   TABLE_NAME: string;
   MAIL_FROM: string;
   DYNAMODB_ENDPOINT?: string;
@@ -121,6 +122,7 @@ let database: LocalDynamoDb = await startDynamoDb({ dataDir: databaseDir, port: 
 const sharedEndpoint = settings.DYNAMODB_ENDPOINT;
 settings.DYNAMODB_ENDPOINT = database.endpoint;
 let sharedQueueUrl: string | undefined;
+let sharedEmailQueueUrl: string | undefined;
 let queueUrl: string;
 let dlqUrl: string;
 let sink: SinkProcess;
@@ -155,11 +157,13 @@ type Worker = { child: ChildProcess; ahead: number; go(): void; ready: Promise<v
  * one runs, so a restart costs no start-up time. `ahead` is its clock's lead.
  */
 function loadWorker(ahead: number): Worker {
+  // Without the shared e-mail queue: the worker polls this file's one queue for both kinds.
+  const { EMAIL_QUEUE_URL: _shared, ...environment } = process.env;
   const child = spawn(process.execPath, [WORKER], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: {
-      ...process.env,
+      ...environment,
       TABLE_NAME: settings.TABLE_NAME,
       DYNAMODB_ENDPOINT: database.endpoint,
       JOBS_QUEUE_URL: queueUrl,
@@ -367,6 +371,9 @@ beforeAll(async () => {
   // Enqueue and recovery send to this file's queue.
   sharedQueueUrl = settings.JOBS_QUEUE_URL;
   settings.JOBS_QUEUE_URL = queueUrl;
+  // E-mails too (and the send's chunks, which go where e-mails go): one queue, told apart by kind.
+  sharedEmailQueueUrl = settings.EMAIL_QUEUE_URL;
+  settings.EMAIL_QUEUE_URL = undefined;
 
   readers.push(...(await dailyWorld(SUBSCRIBERS)).readers);
   // Compiling the worker, starting the sink and writing 500 readers took 53 s on 2 cores that
@@ -375,6 +382,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   settings.JOBS_QUEUE_URL = sharedQueueUrl;
+  settings.EMAIL_QUEUE_URL = sharedEmailQueueUrl;
   settings.DYNAMODB_ENDPOINT = sharedEndpoint;
   const stopSink = async () => {
     if (!sink || sink.child.exitCode !== null || sink.child.signalCode !== null) return;

@@ -1,4 +1,4 @@
-// Runs before every test file: points config at this worker's own table and queue, and creates them.
+// Runs before every test file: points config at this worker's own table and queues, and creates them.
 // Workers are numbered per Vitest project (vitest.config.ts), so the project is in the names too.
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, inject, vi } from 'vitest';
@@ -31,12 +31,17 @@ const sqs = new SQSClient({
   useQueueUrlAsEndpoint: false,
 });
 const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: `jobs-${worker}` }));
+const email = await sqs.send(new CreateQueueCommand({ QueueName: `email-${worker}` }));
 sqs.destroy();
 process.env.JOBS_QUEUE_URL = QueueUrl;
+process.env.EMAIL_QUEUE_URL = email.QueueUrl;
 
 beforeAll(async () => {
   const { ensureTable } = await import('#core/db');
   await ensureTable();
+  // As every entry point does, so a module under test can queue a job by name (ADR 0057); after
+  // the file's own top-level code, which may set the environment core reads once.
+  await import('#core/worker');
 });
 
 // Files of the shared-modules project run one after another in one module graph: whatever a file

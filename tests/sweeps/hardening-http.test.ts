@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as Ai from '#core/ai';
 import * as Analytics from '#core/analytics';
 import { ASSESSMENT_MESSAGES, PUBLIC_BUDGET } from '#core/assessment';
-import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import * as CampaignAnalytics from '#core/campaign-analytics';
 import { config } from '#core/config';
 import * as Experiments from '#core/experiments';
@@ -229,9 +229,9 @@ describe('item 4: a model the admin adds at a local port', () => {
     // The test plays the worker, which reads the same settings (no MODEL_FETCH_ALLOW): the job
     // plans its chunks, and a failed chunk's message comes back until its attempts are spent.
     const { processId } = (await Experiments.ExperimentRunEntity.get({ id: runId }).go()).data!;
-    const { chunks } = await runToEnd(processId!, Automations.jobs);
+    const { chunks } = await runToEnd(processId!, Worker.jobs);
     for (let attempt = 2; attempt <= Jobs.MAX_ATTEMPTS; attempt++)
-      await Jobs.handleBatch(chunks, Automations.jobs);
+      await Jobs.handleBatch(chunks, Worker.jobs);
 
     const shown = await send(server, {
       path: `${EXPERIMENTS}${SCORE}&run=${runId}`,

@@ -1,6 +1,5 @@
 // The process views the admin pages send: only what they show, with the job's title.
-import * as Automations from '#core/automations';
-import { HEARTBEAT_MS, STALE_AFTER_MS, type Process } from '#core/jobs';
+import { HEARTBEAT_MS, jobTitle, STALE_AFTER_MS, type Process } from '#core/jobs';
 import type { ProcessView } from './processes';
 import type { RunView } from './run-summary';
 
@@ -29,7 +28,7 @@ export function processView({
   return {
     id,
     name,
-    title: Automations.jobTitle(name),
+    title: jobTitle(name),
     priority,
     status,
     startTime,

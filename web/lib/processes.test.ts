@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import type { Process } from '#core/jobs';
 import { processesChanged, type ProcessView } from './processes';
 import { processView } from './processes.server';
@@ -87,7 +87,7 @@ describe('a run whose worker went silent', () => {
 
 describe('job titles', () => {
   it('name every job in the product’s words, never by its name', () => {
-    for (const job of Automations.jobs.values()) {
+    for (const job of Worker.jobs.values()) {
       expect(job.title, job.name).toMatch(/^[A-Z][a-z]+ [a-z]/);
       expect(job.title).not.toContain('-');
       expect(processView({ ...running(job.name) }).title).toBe(job.title);

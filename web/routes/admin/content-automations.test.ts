@@ -3,6 +3,7 @@ import { ulid } from 'ulid';
 import * as Ai from '#core/ai';
 import * as Auth from '#core/auth';
 import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import { config } from '#core/config';
 import * as Jobs from '#core/jobs';
 import * as Prompts from '#core/prompts';
@@ -106,7 +107,7 @@ describe('send newsletters', () => {
     expect(JSON.parse(queued!.input)).toEqual({ frequency: 'weekly' });
     // Run it as the worker would (this file's table has no subscribers: nothing to send), so no
     // process is left queued in this test worker's queue for the jobs tests to meet.
-    await Jobs.handleBatch(await receive(queued!.id), Automations.jobs);
+    await Jobs.handleBatch(await receive(queued!.id), Worker.jobs);
     expect((await Jobs.byId(queued!.id))?.status).toBe('Success');
   });
 });
@@ -260,9 +261,9 @@ describe('promote a production scoring setup', () => {
     const queued = (await Jobs.lastRun(Automations.scoreArticles.name))!;
     expect(queued.status).toBe('Queued');
     // Run it as the worker would, so nothing is left on this test worker's queue.
-    await Jobs.handleBatch(await receive(queued.id), Automations.jobs);
+    await Jobs.handleBatch(await receive(queued.id), Worker.jobs);
     await Promise.all(
-      (await receive(queued.id)).map((message) => Jobs.handleBatch([message], Automations.jobs)),
+      (await receive(queued.id)).map((message) => Jobs.handleBatch([message], Worker.jobs)),
     );
     expect((await Jobs.byId(queued.id))?.status).toBe('Success');
 

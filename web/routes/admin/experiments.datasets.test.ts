@@ -1,7 +1,7 @@
 // Experiment datasets: only for admins, a freeze queued as a job that freezes the dataset, and
 // every bad input refused with its message and a 4xx.
 import { describe, expect, it } from 'vitest';
-import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import { config } from '#core/config';
 import * as Experiments from '#core/experiments';
 import * as Jobs from '#core/jobs';
@@ -69,7 +69,7 @@ describe('experiment datasets', () => {
     expect(answer).toMatchObject({ status: 200, data: { toast: `Freezing the dataset ${name}` } });
     const process = (await Jobs.active()).find((p) => p.name === 'experiment-dataset-freeze')!;
     expect(process).toBeDefined();
-    expect((await runToEnd(process.id, Automations.jobs)).ended.status).toBe('Success');
+    expect((await runToEnd(process.id, Worker.jobs)).ended.status).toBe('Success');
     const { cookie } = await signedInAdmin();
     const page = await loader({
       request: new Request(new URL(PATH, origin()), { headers: { cookie } }),

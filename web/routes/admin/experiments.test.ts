@@ -3,7 +3,7 @@
 // chaining form's round trip, and a run added, executed, compared and promoted.
 import { ulid } from 'ulid';
 import { beforeAll, describe, expect, it } from 'vitest';
-import * as Automations from '#core/automations';
+import * as Worker from '#core/worker';
 import { config } from '#core/config';
 import * as Experiments from '#core/experiments';
 import * as Scoring from '#core/scoring';
@@ -377,7 +377,7 @@ describe('a run from the form to production', () => {
       const again = await post(`${SCORE}&run=${id}`, { intent: 'execute', id });
       expect(again.status).toBe(409);
       const processId = (await Experiments.ExperimentRunEntity.get({ id }).go()).data!.processId!;
-      await runToEnd(processId, Automations.jobs);
+      await runToEnd(processId, Worker.jobs);
     }
     const done = await page(`${SCORE}&run=${runId}`);
     expect(done.preview?.status).toBe('Success');

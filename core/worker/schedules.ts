@@ -1,4 +1,5 @@
-// The one list of schedules: EventBridge rules in stacks/ and the local scheduler both read it.
+// The one list of schedules: EventBridge schedules in stacks/ and the local scheduler both read it;
+// core/worker's runSchedule does each one's work.
 export type Schedule = {
   id:
     | 'import-articles'
