@@ -16,7 +16,7 @@ import * as Jobs from '#core/jobs';
 import * as RateLimit from '#core/rate-limit';
 import * as Users from '#core/users';
 import { FEEDBACK_KINDS, FeedbackEntity } from './entities';
-import { buildSlot, requestBuild } from './job';
+import { buildSlot, buildWith, requestBuild, sendBuild } from './job';
 
 export const FEEDBACK_MESSAGES = {
   storyRequired: 'Please choose a story',
@@ -139,6 +139,8 @@ async function tryFeedback(
         : undefined;
   const revision = reader.cluesRevision ?? 0;
   const threadId = opened.thread.id;
+  // No build on its way: this write queues one (its slot taken here, its message sent after).
+  const build = building ? undefined : buildWith(userId);
   const stored = await committedOnceOrRaced(
     createWriteTransaction(
       {
@@ -148,9 +150,10 @@ async function tryFeedback(
         thread: Assistant.AssistantThreadEntity,
         message: Assistant.ChatMessageEntity,
         slot: Jobs.ActiveProcessEntity,
+        process: Jobs.ProcessEntity,
         rate: RateLimit.RateLimitWindowEntity,
       },
-      ({ feedback, users, event, thread, message, slot, rate }) => [
+      ({ feedback, users, event, thread, message, slot, process, rate }) => [
         counted(rate),
         previous
           ? feedback
@@ -193,7 +196,8 @@ async function tryFeedback(
           .commit(),
         thread.create(opened.thread).commit(),
         message.create(opened.opening).commit(),
-        // The build that holds the slot still holds it: it will see this mark.
+        // The build that holds the slot still holds it: it will see this mark. Otherwise the
+        // slot is taken for a new build, which fails the write if a build took it meanwhile.
         ...(building
           ? [
               slot
@@ -201,13 +205,12 @@ async function tryFeedback(
                 .where((attr, op) => op.eq(attr.id, building.id))
                 .commit(),
             ]
-          : []),
+          : build!.writes({ process, active: slot })),
       ],
     ),
   );
   if (!stored) return { decidedFrom: previous ?? 'none' };
-  // A build that held its slot while this committed sees the mark (job.ts); otherwise queue one.
-  if (!building) await requestBuild(userId);
+  if (build) await sendBuild(build, userId);
   return { article, kind, changed: true, thread: started };
 }
 

@@ -108,6 +108,24 @@ describe("the feed build job and a reader's late request", () => {
     expect((await buildRuns(reader.id)).map((run) => run.id)).toEqual([first.id]);
   });
 
+  it('a like and a build queued at the same moment leave one build, which sees the like', async () => {
+    const { reader, article } = await readerWithStory();
+    const [given, queued] = await Promise.all([
+      Feed.giveFeedback(reader.id, { articleId: article.id, kind: 'like' }),
+      Jobs.enqueue(Feed.buildFeedJob, { userId: reader.id }, reader.id).catch(
+        (error: unknown) => error,
+      ),
+    ]);
+    expect(given.changed).toBe(true);
+    // Whichever wrote first took the slot: the other joined it (the like) or was turned away.
+    const runs = await buildRuns(reader.id);
+    expect(runs).toHaveLength(1);
+    if (!('id' in (queued as object))) expect(queued).toMatchObject({ code: 'jobs.busy' });
+    await receive(runs[0]!.id);
+    await Jobs.runProcess(runs[0]!.id, registry);
+    expect((await Users.byId(reader.id))?.feedRequestedAt).toBeUndefined();
+  });
+
   it('a like with no build on its way queues one', async () => {
     const { reader, article } = await readerWithStory();
     await Feed.giveFeedback(reader.id, { articleId: article.id, kind: 'dislike' });

@@ -50,3 +50,20 @@ export async function requestBuild(userId: string): Promise<void> {
     logger.error("Could not queue a build of a reader's feed", { userId, error });
   }
 }
+
+/**
+ * A build of the reader's list to queue inside a write of theirs (a like): the write takes the
+ * build's slot, so it fails if a build took it meanwhile; once it committed, `send` queues it.
+ */
+export function buildWith(userId: string): Jobs.Queueing {
+  return Jobs.queueing(buildFeedJob, { userId }, userId);
+}
+
+/** Sends a build made ready with `buildWith`; if that fails, the change stands (see requestBuild). */
+export async function sendBuild(build: Jobs.Queueing, userId: string): Promise<void> {
+  try {
+    await build.send();
+  } catch (error) {
+    logger.error("Could not queue a build of a reader's feed", { userId, error });
+  }
+}

@@ -5,7 +5,12 @@
 // name runs at a time (an import and a newsletter send may overlap), and a run that keeps stopping
 // without finishing is ended Failed after MAX_ATTEMPTS claims instead of being retried forever.
 // A chunked job's claimed run plans chunks that run as their own messages, in parallel (chunks.ts).
-import { createWriteTransaction, type EntityItem } from 'electrodb';
+import {
+  createWriteTransaction,
+  type Entity,
+  type EntityItem,
+  type TransactWriteEntity,
+} from 'electrodb';
 import * as v from 'valibot';
 import { ulid } from 'ulid';
 import { VisibleError } from '#core/common';
@@ -111,8 +116,43 @@ export async function enqueue(
   job: string | AnyJobDefinition,
   input: unknown,
   systemUserId: string,
-  { id = ulid() }: EnqueueOptions = {},
+  options: EnqueueOptions = {},
 ): Promise<Process> {
+  const run = queueing(job, input, systemUserId, options);
+  // Only a held slot refuses it; a collision with another transaction (a like checking the slot)
+  // is tried again.
+  const written = await committedOnce(
+    createWriteTransaction({ process: ProcessEntity, active: ActiveProcessEntity }, run.writes),
+  );
+  if (!written) throw new VisibleError('jobs.busy', BUSY_MESSAGE, 409);
+  return run.send();
+}
+
+type TransactionOf<E> =
+  E extends Entity<infer A, infer F, infer C, infer S> ? TransactWriteEntity<A, F, C, S> : never;
+
+/** A run ready to be queued: its writes for a transaction, then its message once they committed. */
+export type Queueing = {
+  process: Process;
+  /** The Queued process and its slot, taken only if free (in the caller's transaction too). */
+  writes: (entities: {
+    process: TransactionOf<typeof ProcessEntity>;
+    active: TransactionOf<typeof ActiveProcessEntity>;
+  }) => ReturnType<ReturnType<TransactionOf<typeof ProcessEntity>['create']>['commit']>[];
+  /** Sends the run's message; if that fails the run ends Failed and frees its slot. */
+  send: () => Promise<Process>;
+};
+
+/**
+ * A run of `job` made ready without writing anything: `enqueue` writes it alone, and a caller may
+ * write it in its own transaction (a like queues its build with the feedback) to save a call.
+ */
+export function queueing(
+  job: string | AnyJobDefinition,
+  input: unknown,
+  systemUserId: string,
+  { id = ulid() }: EnqueueOptions = {},
+): Queueing {
   const definition = typeof job === 'string' ? registeredJob(job) : job;
   if (!definition)
     throw new Error(
@@ -135,29 +175,29 @@ export async function enqueue(
     attempts: 0,
     createdAt: now(),
   };
-  // Only a held slot refuses it; a collision with another transaction (a like checking the slot)
-  // is tried again.
-  const written = await committedOnce(
-    createWriteTransaction({ process: ProcessEntity, active: ActiveProcessEntity }, (entities) => [
+  return {
+    process,
+    writes: (entities) => [
       entities.process.create(process).commit(),
       entities.active
         .create({ id: process.id, name: slotOf(process), createdAt: process.createdAt })
         .commit(),
-    ]),
-  );
-  if (!written) throw new VisibleError('jobs.busy', BUSY_MESSAGE, 409);
-  try {
-    await send(jobMessage(process.id), definition.queue);
-  } catch (error) {
-    await finish(
-      process,
-      { status: 'Failed', error: `Could not queue the job: ${String(error)}` },
-      { status: 'Queued', heartbeatAt: undefined },
-    );
-    throw error;
-  }
-  logger.info(`Queued ${process.name}`, { processId: process.id, systemUserId });
-  return process;
+    ],
+    async send() {
+      try {
+        await send(jobMessage(process.id), definition.queue);
+      } catch (error) {
+        await finish(
+          process,
+          { status: 'Failed', error: `Could not queue the job: ${String(error)}` },
+          { status: 'Queued', heartbeatAt: undefined },
+        );
+        throw error;
+      }
+      logger.info(`Queued ${process.name}`, { processId: process.id, systemUserId });
+      return process;
+    },
+  };
 }
 
 /** A job slot's holder (for a read made together with others; core/db's getTogether). */

@@ -89,11 +89,11 @@ describe('storage calls per operation', () => {
     );
     expect(like.result.status).toBe(200);
     // The session and reader; the story, its feedback, the reader, the build slot and the rate
-    // limit's windows; one transaction (with the conversation it opens and the rate limit's
-    // count); queueing the build (a transaction and a message).
+    // limit's windows; one transaction (with the conversation it opens, the rate limit's count,
+    // and the build it queues with its slot); the build's message.
     expect(like.calls, JSON.stringify(like.calls)).toEqual({
       'dynamodb BatchGetItem': 2,
-      'dynamodb TransactWriteItems': 2,
+      'dynamodb TransactWriteItems': 1,
       'sqs SendMessage': 1,
     });
     // The next like, while that build is on its way, joins it: no build is queued.
