@@ -97,3 +97,16 @@ export async function committedOnce(write: Transaction): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * attempt));
   }
 }
+
+/**
+ * `committedOnce` for a caller that answers every lost write alike: a transaction that kept
+ * colliding is false too, as if another writer had won (the caller reads again or says 409).
+ */
+export async function committedOrRaced(write: Transaction): Promise<boolean> {
+  try {
+    return await committedOnce(write);
+  } catch (error) {
+    if (error instanceof KeptColliding) return false;
+    throw error;
+  }
+}

@@ -4,6 +4,7 @@ export { tableDefinition, createTableInput } from './table';
 export {
   committed,
   committedOnce,
+  committedOrRaced,
   defineEntity,
   isConditionFailure,
   KeptColliding,

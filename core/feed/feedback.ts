@@ -11,7 +11,7 @@ import * as Analytics from '#core/analytics';
 import * as Articles from '#core/articles';
 import * as Assistant from '#core/assistant';
 import { parse, VisibleError } from '#core/common';
-import { committed, committedOnce, getTogether, KeptColliding, type ItemRead } from '#core/db';
+import { committed, committedOrRaced, getTogether, type ItemRead } from '#core/db';
 import * as Jobs from '#core/jobs';
 import * as RateLimit from '#core/rate-limit';
 import * as Users from '#core/users';
@@ -141,7 +141,7 @@ async function tryFeedback(
   const threadId = opened.thread.id;
   // No build on its way: this write queues one (its slot taken here, its message sent after).
   const build = building ? undefined : buildWith(userId);
-  const stored = await committedOnceOrRaced(
+  const stored = await committedOrRaced(
     createWriteTransaction(
       {
         feedback: FeedbackEntity,
@@ -214,16 +214,6 @@ async function tryFeedback(
   return { article, kind, changed: true, thread: started };
 }
 
-/** A transaction that kept colliding with the reader's other writes counts as a lost race. */
-async function committedOnceOrRaced(write: Parameters<typeof committedOnce>[0]) {
-  try {
-    return await committedOnce(write);
-  } catch (error) {
-    if (error instanceof KeptColliding) return false;
-    throw error;
-  }
-}
-
 /**
  * Feedback stored before it kept its conversation, given again: the conversation is written now,
  * with the feedback naming it, in one transaction.
@@ -235,7 +225,7 @@ async function openThreadFor(
   opened: ReturnType<typeof Assistant.feedbackThread>,
   started: FeedbackThread,
 ): Promise<FeedbackThread | undefined> {
-  const stored = await committedOnceOrRaced(
+  const stored = await committedOrRaced(
     createWriteTransaction(
       {
         feedback: FeedbackEntity,

@@ -9,7 +9,7 @@ import { RELEVANCE_LABELS, type RelevanceLabel } from '#core/ai';
 import * as Articles from '#core/articles';
 import * as Auth from '#core/auth';
 import { parse, VisibleError } from '#core/common';
-import { committed, getTogether, type ItemRead } from '#core/db';
+import { committed, committedOrRaced, getTogether, type ItemRead } from '#core/db';
 import * as Feed from '#core/feed';
 import * as Users from '#core/users';
 import { jsonFeedOf, opmlOf, rssOf, type FeedDocument } from './documents';
@@ -74,7 +74,8 @@ async function writeUrl(userId: string, from: string | undefined, now: number): 
     secretHash: hashOf(key),
     createdAt: new Date(now).toISOString(),
   };
-  const landed = await committed(
+  // A collision with another write to the reader (a like at that moment) is tried again.
+  const landed = await committedOrRaced(
     createWriteTransaction(
       { users: Users.UserEntity, feeds: ReaderFeedEntity },
       ({ users, feeds }) => [

@@ -137,6 +137,23 @@ describe('the mailing-list mirror through the outbox', () => {
     expect(fake.members.get(subscriberHash(email))?.status).toBe('subscribed');
   });
 
+  it('ends with the truth when an unsubscribe is told while the confirmation is on its way', async () => {
+    const { email, confirm } = await reader();
+    await Subscribers.confirm(confirm);
+    const [member] = await mirrorMessages(email);
+    const upsert = vi.mocked(mailingList().upsertMember);
+    const toProvider = upsert.getMockImplementation()!;
+    upsert.mockImplementationOnce(async (input) => {
+      // While this call is on its way the reader leaves, and that change reaches the list first.
+      await Subscribers.unsubscribe((await Subscribers.byEmail(email))!);
+      const left = (await mirrorMessages(email))[1]!;
+      expect(await Outbox.deliver(left.id)).toEqual({ result: 'sent' });
+      return toProvider(input);
+    });
+    expect(await Outbox.deliver(member!.id)).toEqual({ result: 'sent' });
+    expect(fake.members.get(subscriberHash(email))?.status).toBe('unsubscribed');
+  });
+
   it('tells the list of an address change and a removed audience, and a refused call fails with its reason', async () => {
     const { email, audience, confirm } = await reader();
     const subscriber = await Subscribers.confirm(confirm);

@@ -99,32 +99,64 @@ async function unlessNoMember(call: Promise<void>, done: string): Promise<{ resp
   }
 }
 
-async function tell(message: Outbox.OutboundEmail): Promise<{ response: string }> {
-  const change = changeOf(message);
-  const subscriber = await current(message);
+/** Looks at the address's membership this often at most: a change may land while we tell it. */
+const MEMBERSHIP_LOOKS = 3;
+
+/**
+ * Tells the list whether the address is a subscribed member, as stored now, then looks again:
+ * another message told at the same moment (a confirm, then an unsubscribe) may have reached the
+ * provider after this one, so the telling repeats until what was told is still the truth.
+ */
+async function tellMembership(
+  message: Outbox.OutboundEmail,
+  first: Subscriber | undefined,
+): Promise<{ response: string }> {
   const list = mailingList();
-  switch (change.change) {
-    case 'member': {
-      // Moot since `unwanted` looked (a moment ago): the later change's own message tells the list.
-      if (!subscriber || !subscribedAt(subscriber, message.to))
-        return { response: 'No longer subscribed at this address: nothing to tell' };
-      const tags = await tagsFor(subscriber);
+  let subscriber = first;
+  let told: { subscribed: boolean; response: string } | undefined;
+  for (let look = 1; look <= MEMBERSHIP_LOOKS; look++) {
+    if (look > 1) subscriber = await current(message);
+    const subscribed = subscribedAt(subscriber, message.to);
+    if (told?.subscribed === subscribed) break;
+    if (subscribed) {
+      const tags = await tagsFor(subscriber!);
       await list.upsertMember({
         email: message.to,
-        subscriberId: subscriber.id,
+        subscriberId: subscriber!.id,
         status: 'subscribed',
         tags,
       });
-      return { response: `Member subscribed with ${tags.length} tags` };
+      told = { subscribed, response: `Member subscribed with ${tags.length} tags` };
+    } else {
+      const { response } = await unlessNoMember(
+        list.setStatus(message.to, 'unsubscribed'),
+        'Member unsubscribed',
+      );
+      told = { subscribed, response };
     }
+  }
+  return { response: told!.response };
+}
+
+async function tell(message: Outbox.OutboundEmail): Promise<{ response: string }> {
+  const change = changeOf(message);
+  const subscriber = await current(message);
+  switch (change.change) {
+    case 'member':
+      // Moot since `unwanted` looked (a moment ago): the later change's own message tells the list.
+      if (!subscriber || !subscribedAt(subscriber, message.to))
+        return { response: 'No longer subscribed at this address: nothing to tell' };
+      return tellMembership(message, subscriber);
     case 'unsubscribed':
-      return unlessNoMember(list.setStatus(message.to, 'unsubscribed'), 'Member unsubscribed');
+      return tellMembership(message, subscriber);
     case 'tag': {
       const held =
         subscriber?.email === message.to &&
         new Set(subscriber[change.set] ?? []).has(change.audienceId);
       return unlessNoMember(
-        list.updateTags(message.to, [{ name: change.tag, status: held ? 'active' : 'inactive' }]),
+        mailingList().updateTags(message.to, [
+          { name: change.tag, status: held ? 'active' : 'inactive' },
+        ]),
         `Tag ${held ? 'added' : 'removed'}`,
       );
     }
