@@ -625,6 +625,10 @@ const samples: Record<string, () => Sample> = {
     },
     vars: { 'sha256(token)': 'cd'.repeat(32) },
   }),
+  readerFeed: () => ({
+    doc: 'ReaderFeed',
+    item: { userId: id(), id: id(), secretHash: 'cd'.repeat(32), createdAt: at },
+  }),
   readerToken: () => ({
     doc: 'ReaderToken',
     item: {

@@ -1,6 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ulid } from 'ulid';
 import { config } from '#core/config';
 import type { StoredMessage } from '#core/mail';
@@ -120,6 +121,18 @@ describe('the Outbox page', () => {
 });
 
 describe('the Outbox pages', () => {
+  // The page adds copies the mail sink holds without an e-mail of the table: other files' mail
+  // arriving between two loads would move the pages, so these tests read a sink of their own.
+  const settings = config() as { MAIL_DIR?: string };
+  let sharedSink: string | undefined;
+  beforeAll(async () => {
+    sharedSink = settings.MAIL_DIR;
+    settings.MAIL_DIR = await mkdtemp(join(tmpdir(), 'outbox-pages-'));
+  });
+  afterAll(() => {
+    settings.MAIL_DIR = sharedSink;
+  });
+
   async function page(search: string) {
     const { cookie } = await signedInAdmin();
     const request = new Request(`http://localhost:3000/admin-panel/outbox${search}`, {
