@@ -266,6 +266,18 @@ describe('reader sign-in', () => {
     );
   });
 
+  it('hands the old cookie no token but the successor stored for it (another secret derives another)', async () => {
+    const { token } = await renewedSession();
+    const tokenHash = createHash('sha256').update(token).digest('hex');
+    // As if the successor had been made under another APP_SECRET: its hash is not the derived one.
+    await Users.UserSessionEntity.patch({ tokenHash })
+      .set({ replacedBy: 'ab'.repeat(32) })
+      .go();
+    const again = await Users.sessionUser(token);
+    expect(again?.user).toBeDefined();
+    expect(again?.renewedToken).toBeUndefined();
+  });
+
   it('ends the replaced token too when the reader signs out during its grace', async () => {
     const { token, renewed } = await renewedSession();
     expect(renewed?.renewedToken).toBeDefined();
