@@ -1,3 +1,4 @@
+import { UNSAFE_ErrorResponseImpl as ErrorResponseImpl } from '@remix-run/router';
 import { describe, expect, it, vi } from 'vitest';
 import { ulid } from 'ulid';
 import * as Logs from '#core/logs';
@@ -122,5 +123,30 @@ describe('the log line of a request to a private feed', () => {
     ]);
     expect(lines.join('')).not.toContain('k'.repeat(43));
     expect(lines.join('')).not.toContain('s'.repeat(43));
+  });
+
+  it("never carries the feed's key in the reason of a request Remix refused", () => {
+    const key = `cff_${'0'.repeat(26)}_${'k'.repeat(43)}`;
+    const lines: string[] = [];
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      const refused = new ErrorResponseImpl(
+        404,
+        'Not Found',
+        `Error: No route matches URL "/reader-feed/${key}/feed.xml"`,
+      );
+      handleError(refused, {
+        request: new Request(`http://localhost/reader-feed/${key}/feed.xml`),
+        params: {},
+        context: {},
+      });
+    } finally {
+      stdout.mockRestore();
+    }
+    expect(lines.join('')).toContain('/reader-feed/[redacted]/feed.xml');
+    expect(lines.join('')).not.toContain('k'.repeat(43));
   });
 });

@@ -175,7 +175,10 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
   const fields = { method: request.method, url: withoutTokens(request.url) };
   if (isRouteErrorResponse(error) && error.status < 500) {
-    logger.info('Request refused', { ...fields, status: error.status, reason: error.data });
+    // Remix's own refusals quote the path they refused: the same redaction applies.
+    const reason =
+      typeof error.data === 'string' ? ReaderFeeds.redactedText(error.data) : error.data;
+    logger.info('Request refused', { ...fields, status: error.status, reason });
   } else if (error instanceof Error && error.message.startsWith(DATA_PROTOCOL_NOTICE)) {
     logger.debug('Request in the old data protocol', fields);
   } else {

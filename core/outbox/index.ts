@@ -6,7 +6,7 @@
 import { ulid } from 'ulid';
 import * as v from 'valibot';
 import { fn } from '#core/common';
-// E-mails share the jobs queue (and its worker and dead-letter queue) with their own message.
+// E-mails go to a queue of their own (its worker, dead letters and alarm; ADR 0058).
 import { emailMessage, send as sendMessage, sendAll } from '../jobs/queue';
 import { flush, logger } from '#core/logs';
 import { mailer, type Mailer } from '#core/mail';
