@@ -8,11 +8,12 @@ import { ulid } from 'ulid';
 import * as Audiences from '#core/audiences';
 import * as ContentCards from '#core/content-cards';
 import * as Newsletter from '#core/newsletter';
+import * as ReaderFeeds from '#core/reader-feeds';
 import * as Scoring from '#core/scoring';
 import * as Subscribers from '#core/subscribers';
 import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
-import { readerWithPassword } from '#tests/integration/readers';
+import { readerWithFeed, readerWithPassword } from '#tests/integration/readers';
 import { routeEntries, samplePath, type Access } from '#tests/integration/route-table';
 import { expect } from './fixtures';
 import { busyAudience, originalPost } from './seed';
@@ -127,14 +128,33 @@ async function subscriberLinks(request: APIRequestContext) {
   };
 }
 
+/** A like link of a reader's private feed, as a reader app shows it: the vote page reads it. */
+async function voteLink(request: APIRequestContext): Promise<string> {
+  const reader = await readerWithFeed(['Very Relevant'], `Sweep Voter ${ulid().slice(-6)}`);
+  const { key } = await ReaderFeeds.turnOn(reader.user.id);
+  const feed = await request.get(ReaderFeeds.feedPaths(key).json);
+  expect(feed.status(), "the sweep voter's feed").toBe(200);
+  const { items } = (await feed.json()) as { items: { _cluefeed: { like_url: string } }[] };
+  const like = items[0]?._cluefeed.like_url;
+  if (!like) throw new Error("the sweep voter's feed has no like link");
+  return new URL(like, process.env.PUBLIC_URL).search;
+}
+
 /** Every page of the route table with the URL the sweep opens. */
 export async function sweptPages(request: APIRequestContext): Promise<SweptPage[]> {
-  const [samples, links] = await Promise.all([segmentSamples(), subscriberLinks(request)]);
+  const [samples, links, vote] = await Promise.all([
+    segmentSamples(),
+    subscriberLinks(request),
+    voteLink(request),
+  ]);
+  const queryOf = (pattern: string, access: Access) => {
+    if (access !== 'public') return '';
+    if (pattern === '/confirm-subscription') return links.confirm;
+    return pattern === ReaderFeeds.VOTE_PATH ? vote : links.manage;
+  };
   return sweptPatterns.map(({ pattern, access, status }) => {
     const { path } = samplePath(pattern, samples[pattern as (typeof SAMPLED)[number]]);
-    const query =
-      access !== 'public' ? '' : pattern === '/confirm-subscription' ? links.confirm : links.manage;
-    return { pattern, url: `${path}${query}`, access, status };
+    return { pattern, url: `${path}${queryOf(pattern, access)}`, access, status };
   });
 }
 
