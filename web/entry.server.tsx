@@ -155,7 +155,7 @@ function withoutTokens(url: string): string {
   for (const secret of ['subscriberHash', 'signature']) {
     if (parsed.searchParams.has(secret)) parsed.searchParams.set(secret, '[redacted]');
   }
-  parsed.pathname = ReaderFeeds.redactedPath(parsed.pathname);
+  parsed.pathname = ReaderFeeds.redactedKeys(parsed.pathname);
   return parsed.toString();
 }
 
@@ -177,7 +177,7 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   if (isRouteErrorResponse(error) && error.status < 500) {
     // Remix's own refusals quote the path they refused: the same redaction applies.
     const reason =
-      typeof error.data === 'string' ? ReaderFeeds.redactedText(error.data) : error.data;
+      typeof error.data === 'string' ? ReaderFeeds.redactedKeys(error.data) : error.data;
     logger.info('Request refused', { ...fields, status: error.status, reason });
   } else if (error instanceof Error && error.message.startsWith(DATA_PROTOCOL_NOTICE)) {
     logger.debug('Request in the old data protocol', fields);

@@ -325,15 +325,7 @@ export async function isOnboardingThreadOf(userId: string, threadId: string): Pr
   return data?.userId === userId && data.category === 'onboarding';
 }
 
-function shown(item: {
-  id: string;
-  role: 'user' | 'assistant';
-  message: string;
-  template?: MessageTemplate;
-  payload?: CluesPayload;
-  doNotSkip?: boolean;
-  createdAt: string;
-}): Message {
+function shown(item: Message): Message {
   const { id, role, message, template, payload, doNotSkip, createdAt } = item;
   return {
     id,

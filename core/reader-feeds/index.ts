@@ -18,7 +18,7 @@ import { feedPaths, hashOf, keyMatches, newKey, readerIdOf } from './urls';
 import { periodOf, periodStart, verifiedVote, voteQuery, type Vote } from './votes';
 
 export { ReaderFeedEntity };
-export { feedPaths, redactedPath, redactedText } from './urls';
+export { feedPaths, redactedKeys } from './urls';
 export { VOTE_LINK_PERIOD_SECONDS, type Vote } from './votes';
 
 /** Stories a feed document holds: what a reader app shows, the best first. */

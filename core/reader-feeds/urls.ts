@@ -34,15 +34,13 @@ export function feedPaths(key: string) {
   };
 }
 
-/** The path's key replaced, for log lines: `/reader-feed/[redacted]/feed.xml` (the vote page has none). */
-/** Any text that may quote such a path (a refusal's reason): every key in it hidden. */
-export function redactedText(text: string): string {
+/**
+ * For log lines: every private feed key in a path, a URL or a text quoting one (a refusal's
+ * reason) replaced, as in `/reader-feed/[redacted]/feed.xml` (the vote page has none).
+ */
+export function redactedKeys(text: string): string {
   return text.replace(
     /\/reader-feed\/(?!vote(?:[/\s"'?]|$))[^/\s"'?]+/g,
     '/reader-feed/[redacted]',
   );
-}
-
-export function redactedPath(pathname: string): string {
-  return pathname.replace(/^\/reader-feed\/(?!vote(?:\/|$))[^/]+/, '/reader-feed/[redacted]');
 }
