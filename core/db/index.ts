@@ -7,7 +7,6 @@ export {
   committedOrRaced,
   defineEntity,
   isConditionFailure,
-  KeptColliding,
 } from './entity-config';
 export { deleteAll } from './batch';
 export {
