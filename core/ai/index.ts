@@ -35,7 +35,7 @@ export {
   type CorpusDocument,
 } from './local/corpus';
 export { wordVectors } from './local/vectors';
-export { topicsOf } from './local/text';
+export { terms, topicsOf, topicWeight, type Term } from './local/text';
 export {
   negativeMatching,
   type Matching,

@@ -2,9 +2,10 @@
 // naming a fresh id, the path and the tracking values of the address it was served at. A page
 // view is counted only with one, once per id (ADR 0048), so counts cannot grow faster than pages
 // are fetched, and a campaign's visits only by pages served with that campaign.
-import { decodeTime, monotonicFactory } from 'ulid';
+import { decodeTime } from 'ulid';
 import * as v from 'valibot';
 import { trackingFrom, TrackingSchema, VisibleError, type Tracking } from '#core/common';
+import { monotonicUlid } from '#core/ids';
 import * as Tokens from '#core/tokens';
 
 /**
@@ -16,7 +17,7 @@ export const PAGE_VIEW_TOKEN_SECONDS = 4 * 60;
 /** What a token vouches for: one page served at `at`, at this path with these values. */
 export type ServedPage = Tracking & { id: string; at: string; path: string };
 
-const nextId = monotonicFactory();
+const nextId = monotonicUlid();
 
 const Subject = v.object({ id: v.string(), path: v.string(), ...TrackingSchema.entries });
 

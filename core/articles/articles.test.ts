@@ -66,14 +66,14 @@ describe('Articles', () => {
     expect(newest.map((article) => article.id)).toContain(stored.id);
   });
 
-  it('counts articles and tells which URLs are known', async () => {
+  it('counts articles and tells which URLs are known, with their articles', async () => {
     const before = await Articles.count();
     const [a, b] = [story(), story()];
     await Promise.all([Articles.storeIfNew(a), Articles.storeIfNew(b)]);
     expect(await Articles.count()).toBe(before + 2);
     expect(
-      await Articles.knownUrls([a.canonicalUrl, 'https://news.example/unknown', a.canonicalUrl]),
-    ).toEqual(new Set([a.canonicalUrl]));
+      await Articles.idsByUrl([a.canonicalUrl, 'https://news.example/unknown', a.canonicalUrl]),
+    ).toEqual(new Map([[a.canonicalUrl, (await Articles.byUrl(a.canonicalUrl))!.id]]));
   });
 
   it('refuses input that is not a normalised article', async () => {

@@ -20,6 +20,8 @@ export const ArticleEntity = defineEntity({
     source: { type: 'string', required: true },
     streamId: { type: 'string', required: true },
     fingerprint: { type: 'string', required: true },
+    /** The story it belongs to, set once by the story builder (core/stories). */
+    storyId: { type: 'string' },
   },
   indexes: {
     // One article by id: pk article#{id}

@@ -3,15 +3,22 @@
 // moved in the same transactions, so the count reads a few items, not the index), cleared.
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
-import { ulid } from 'ulid';
 import { fn } from '#core/common';
+import { ulid } from '#core/ids';
 import { deleteAll, isConditionFailure, type ItemRead } from '#core/db';
 import { ARTICLE_COUNT_SHARDS, ArticleCountEntity } from './article-count-entity';
 import { ArticleFingerprintEntity } from './article-fingerprint-entity';
+import { ArticleImportEntity } from './article-import-entity';
 import { ArticleUrlEntity } from './article-url-entity';
 import { ArticleEntity } from './entity';
 
-export { ArticleEntity, ArticleUrlEntity, ArticleFingerprintEntity, ArticleCountEntity };
+export {
+  ArticleEntity,
+  ArticleUrlEntity,
+  ArticleFingerprintEntity,
+  ArticleCountEntity,
+  ArticleImportEntity,
+};
 export type Article = EntityItem<typeof ArticleEntity>;
 
 export const ArticleInput = v.object({
@@ -48,12 +55,14 @@ export const storeIfNew = fn(ArticleInput, async (input): Promise<'new' | 'dupli
     const result = await createWriteTransaction(
       {
         article: ArticleEntity,
+        imported: ArticleImportEntity,
         url: ArticleUrlEntity,
         fingerprint: ArticleFingerprintEntity,
         counter: ArticleCountEntity,
       },
       (entities) => [
         entities.article.create(article).commit(),
+        entities.imported.create({ id: article.id, importedAt }).commit(),
         entities.url.create({ canonicalUrl: article.canonicalUrl, articleId: article.id }).commit(),
         entities.fingerprint
           .create({ fingerprint: article.fingerprint, articleId: article.id })
@@ -78,14 +87,14 @@ export const storeIfNew = fn(ArticleInput, async (input): Promise<'new' | 'dupli
   }
 });
 
-/** Which of these canonical URLs already have an article (a re-fetched feed's old items). */
-export async function knownUrls(canonicalUrls: readonly string[]): Promise<Set<string>> {
-  if (canonicalUrls.length === 0) return new Set();
+/** The ids of the articles stored under these canonical URLs, by URL (unknown URLs left out). */
+export async function idsByUrl(canonicalUrls: readonly string[]): Promise<Map<string, string>> {
+  if (canonicalUrls.length === 0) return new Map();
   const unique = [...new Set(canonicalUrls)];
   const { data } = await ArticleUrlEntity.get(
     unique.map((canonicalUrl) => ({ canonicalUrl })),
   ).go();
-  return new Set(data.map((claim) => claim.canonicalUrl));
+  return new Map(data.map((claim) => [claim.canonicalUrl, claim.articleId]));
 }
 
 export async function byId(id: string): Promise<Article | undefined> {
@@ -122,6 +131,24 @@ export async function latest(limit: number): Promise<Article[]> {
 }
 
 /**
+ * The articles imported after `after` (an ISO time; '' for any), newest import first, `limit` at most: one
+ * Query of the import index (ADR 0065). Articles stored before that index was kept are not in it.
+ */
+export async function importedAfter(
+  after: string,
+  limit: number,
+): Promise<{ id: string; importedAt: string }[]> {
+  const every = ArticleImportEntity.query.byImport({});
+  // Consistent: a planner must see every import committed before it looked.
+  const { data } = await (after ? every.gt({ importedAt: after }) : every).go({
+    order: 'desc',
+    count: limit,
+    consistent: true,
+  });
+  return data.filter((item) => item.importedAt > after);
+}
+
+/**
  * The newest articles' texts, `count` at most (paged until then: DynamoDB stops a page at 1 MB),
  * for learning the local ranker's term statistics.
  */
@@ -150,11 +177,13 @@ export async function clearAll(): Promise<number> {
   let cursor: string | null = null;
   do {
     const page: {
-      data: Pick<Article, 'id' | 'canonicalUrl' | 'fingerprint'>[];
+      data: Pick<Article, 'id' | 'canonicalUrl' | 'fingerprint' | 'importedAt'>[];
       cursor: string | null;
-    } = await ArticleEntity.query
-      .latest({})
-      .go({ cursor, limit: 250, attributes: ['id', 'canonicalUrl', 'fingerprint'] });
+    } = await ArticleEntity.query.latest({}).go({
+      cursor,
+      limit: 250,
+      attributes: ['id', 'canonicalUrl', 'fingerprint', 'importedAt'],
+    });
     await Promise.all([
       deleteAll(
         ArticleEntity,
@@ -167,6 +196,10 @@ export async function clearAll(): Promise<number> {
       deleteAll(
         ArticleFingerprintEntity,
         page.data.map(({ fingerprint }) => ({ fingerprint })),
+      ),
+      deleteAll(
+        ArticleImportEntity,
+        page.data.map(({ id, importedAt }) => ({ id, importedAt })),
       ),
     ]);
     // Counted down only once the page is gone, so a failed delete never under-counts.

@@ -9,11 +9,11 @@
 //   sendMessage({ userId, threadId, message })                        -> messages
 //   retrieveClues({ userId, threadId, currentClues?, currentMutes? })  -> messages (last: clues JSON)
 import { createWriteTransaction, type EntityItem } from 'electrodb';
-import { monotonicFactory } from 'ulid';
 import * as v from 'valibot';
 import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
 import { freeText, parse, VisibleError } from '#core/common';
+import { monotonicUlid } from '#core/ids';
 import { isConditionFailure } from '#core/db';
 import { logger } from '#core/logs';
 import * as Prompts from '#core/prompts';
@@ -204,7 +204,7 @@ export const RetrieveCluesInput = v.object({
   ),
 });
 
-const nextId = monotonicFactory();
+const nextId = monotonicUlid();
 export type Thread = EntityItem<typeof AssistantThreadEntity>;
 /** The story a feedback thread is about, as the thread keeps it. */
 export type ThreadStory = NonNullable<Thread['story']>;

@@ -2,9 +2,9 @@
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { fn, freeText, slugify, VisibleError } from '#core/common';
+import { ulid } from '#core/ids';
 import { isConditionFailure, type ItemRead } from '#core/db';
 import { ownerOfSlug, SlugClaimEntity } from '#core/slugs';
-import { ulid } from 'ulid';
 import { AudienceEntity } from './entity';
 
 export { AudienceEntity };

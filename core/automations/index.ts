@@ -8,6 +8,7 @@ import * as Newsletter from '#core/newsletter';
 import * as SourceMatching from '#core/source-matching';
 import * as Scoring from '#core/scoring';
 import { PROMPT_TESTING_MESSAGE, testPrompts } from '#core/scoring';
+import * as Stories from '#core/stories';
 import * as Streams from '#core/streams';
 
 import { refreshCorpusAfterImport } from './corpus';
@@ -75,6 +76,7 @@ export const COLLECTIONS = {
     // Scores live with their audience or reader, not their article: clearing articles clears them.
     clear: async () => {
       const deleted = await Articles.clearAll();
+      await Stories.clearAll();
       await Scoring.forgetAll(await everyTarget());
       return deleted;
     },

@@ -88,38 +88,42 @@ const audienceScores = async (audienceId: string) =>
   ).scores;
 
 describe('Score unscored articles (chunked)', () => {
-  it('scores every new article against every active audience in chunks; a rerun sends nothing', async () => {
-    const process = await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-1');
-    const { ended, chunks } = await runToEnd(process);
-    expect(chunks).toHaveLength(Math.ceil(ARTICLES / Automations.ARTICLES_PER_CHUNK));
-    expect(ended.status).toBe('Success');
-    expect(outputOf(ended)).toMatchObject({
-      chunks: 3,
-      scored: ARTICLES * active.length,
-      alreadyScored: 0,
-      failed: 0,
-      // One call per article: the three audiences share it.
-      calls: ARTICLES,
-      costUsd: 0,
-    });
-    expect(outputOf(ended).inputTokens).toBeGreaterThan(0);
+  it(
+    'scores every new article against every active audience in chunks; a rerun sends nothing',
+    { timeout: 60_000 },
+    async () => {
+      const process = await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-1');
+      const { ended, chunks } = await runToEnd(process);
+      expect(chunks).toHaveLength(Math.ceil(ARTICLES / Automations.ARTICLES_PER_CHUNK));
+      expect(ended.status).toBe('Success');
+      expect(outputOf(ended)).toMatchObject({
+        chunks: 3,
+        scored: ARTICLES * active.length,
+        alreadyScored: 0,
+        failed: 0,
+        // One call per article: the three audiences share it.
+        calls: ARTICLES,
+        costUsd: 0,
+      });
+      expect(outputOf(ended).inputTokens).toBeGreaterThan(0);
 
-    for (const scores of await scoresPerArticle()) {
-      expect(scores.map((score) => score.matchingId).sort()).toEqual(
-        active.map((audience) => audience.id).sort(),
-      );
-      for (const score of scores) {
-        expect(Ai.RELEVANCE_LABELS).toContain(score.label);
-        expect(score).toMatchObject({ processId: process.id, modelId: 'local:cluefeed-bm25' });
+      for (const scores of await scoresPerArticle()) {
+        expect(scores.map((score) => score.matchingId).sort()).toEqual(
+          active.map((audience) => audience.id).sort(),
+        );
+        for (const score of scores) {
+          expect(Ai.RELEVANCE_LABELS).toContain(score.label);
+          expect(score).toMatchObject({ processId: process.id, modelId: 'local:cluefeed-bm25' });
+        }
       }
-    }
 
-    const rerun = await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-1');
-    const again = await runToEnd(rerun);
-    expect(again.chunks).toHaveLength(0);
-    expect(again.ended.status).toBe('Success');
-    expect(outputOf(again.ended)).toEqual({ chunks: 0 });
-  });
+      const rerun = await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-1');
+      const again = await runToEnd(rerun);
+      expect(again.chunks).toHaveLength(0);
+      expect(again.ended.status).toBe('Success');
+      expect(outputOf(again.ended)).toEqual({ chunks: 0 });
+    },
+  );
 
   it('resumes a run whose worker died mid-chunk without scoring any pair twice', async () => {
     const audience = await createAudience({ title: 'run validators', tag: 'aud-validators' });

@@ -1,9 +1,10 @@
 // The scoring automations (ADR 0033): 'Score unscored articles' scores articles against every
 // active audience and every reader with clues, and the 'Score articles experiment' scores into its
 // own run. Both fan out into chunks of articles x targets that run in parallel and checkpoint one
-// by one (core/jobs), so a crash or a redelivered chunk scores nothing twice. A run covers the
-// newest articles for every target (schedule, on demand, after an import), or for the targets
-// whose clues just changed (a new reader, a clue edit) only.
+// by one (core/jobs), so a crash or a redelivered chunk scores nothing twice. A run covers every
+// target (schedule, on demand, after an import), or the targets whose clues just changed (a new
+// reader, a clue edit) only: for each, the articles imported after its watermark (ADR 0065), or
+// the newest window, looked up pair by pair, for a target without one.
 import * as v from 'valibot';
 import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
@@ -29,6 +30,15 @@ const TARGET_BYTES_PER_CHUNK = 64_000;
 const FEED_BUILDS_AT_ONCE = 4;
 /** Articles whose unscored pairs are looked up at once while planning. */
 const PLAN_CONCURRENCY = 16;
+/**
+ * An import stamps an article's time before its transaction commits: a planner may miss an
+ * article stamped up to this long before it looked, so the next run looks those up (ADR 0065).
+ */
+export const IMPORT_SETTLE_MS = 30_000;
+/** A failed pair is planned again by every run while its article's import is this recent. */
+export const FAILURE_RETRY_MS = 48 * 3600_000;
+/** Most failed pairs one run plans again. */
+const FAILURES_RETRIED = 1_000;
 
 /** Everything a chunk needs, fixed when the run is planned, so every chunk scores alike. */
 type ScoringChunk = {
@@ -77,15 +87,15 @@ export function targetGroups(targets: Scoring.MatchingTarget[]): Scoring.Matchin
  * time. `work` maps an article id to the targets it still lacks a score for.
  */
 function chunksOf(
-  work: Map<string, Scoring.MatchingTarget[]>,
+  work: Work,
   targets: Scoring.MatchingTarget[],
   setup: Pick<ScoringChunk, 'prompt' | 'model'>,
 ): ScoringChunk[] {
   const chunks: ScoringChunk[] = [];
   for (const group of targetGroups(targets)) {
-    const inGroup = new Set(group.map((target) => `${target.type}#${target.id}`));
+    const inGroup = new Set(group.map(Scoring.targetKey));
     const articleIds = [...work]
-      .filter(([, left]) => left.some((target) => inGroup.has(`${target.type}#${target.id}`)))
+      .filter(([, left]) => left.some((target) => inGroup.has(Scoring.targetKey(target))))
       .map(([articleId]) => articleId);
     for (let start = 0; start < articleIds.length; start += ARTICLES_PER_CHUNK) {
       chunks.push({
@@ -144,46 +154,158 @@ async function namedTargets(refs: TargetRef[]): Promise<Scoring.MatchingTarget[]
   return [...audiences, ...readers.map(Scoring.userTarget)];
 }
 
+/** A target's pairs left to score, by article id. */
+type Work = Map<string, Scoring.MatchingTarget[]>;
+
+/** Adds pairs to the run's work, each once. */
+function addPairs(work: Work, articleId: string, targets: Scoring.MatchingTarget[]): void {
+  const known = work.get(articleId) ?? [];
+  const ids = new Set(known.map(Scoring.targetKey));
+  work.set(articleId, [
+    ...known,
+    ...targets.filter((target) => !ids.has(Scoring.targetKey(target))),
+  ]);
+}
+
 /** Which of these articles lack a score for which of these targets: BatchGetItems of their keys. */
 async function pairsLeft(
   articleIds: string[],
   targets: Scoring.MatchingTarget[],
   setup: Scoring.ScoringSetup,
-  work: Map<string, Scoring.MatchingTarget[]>,
+  work: Work,
 ): Promise<void> {
   if (targets.length === 0) return;
   await mapPool(articleIds, PLAN_CONCURRENCY, async (articleId) => {
     const left = await Scoring.unscoredTargets(articleId, targets, setup);
-    if (left.length > 0) work.set(articleId, [...(work.get(articleId) ?? []), ...left]);
+    if (left.length > 0) addPairs(work, articleId, left);
   });
+}
+
+/** The articles a target's planning covers: the newest 100 for a reader, 500 for an audience. */
+const windowOf = <T>(target: Scoring.MatchingTarget, newestFirst: T[]): T[] =>
+  target.type === 'user' ? newestFirst.slice(0, READER_ARTICLE_LIMIT) : newestFirst;
+
+const newest = (times: string[]) => times.reduce((a, b) => (a > b ? a : b));
+const earliest = (times: string[]) => times.reduce((a, b) => (a < b ? a : b));
+const settled = (at: string) => new Date(Date.parse(at) - IMPORT_SETTLE_MS).toISOString();
+
+/** The runs among these that ended in Success: a watermark counts only once its run did. */
+async function succeededRuns(processIds: Iterable<string>): Promise<Set<string>> {
+  const ids = [...new Set(processIds)];
+  const runs = await mapPool(ids, PLAN_CONCURRENCY, (id) => Jobs.byId(id));
+  return new Set(runs.flatMap((run) => (run?.status === 'Success' ? [run.id] : [])));
+}
+
+/**
+ * A run's pairs (ADR 0065). A target with a watermark whose run succeeded gets, without a score
+ * looked up, every article imported after it; the few imported so shortly before that run looked
+ * that an import may not have been visible yet are looked up. After a run that did not succeed,
+ * everything it planned is looked up again. A target without a watermark (a new reader, new clues,
+ * a new setup) is planned as before any watermark: the newest window, each pair looked up. Failed
+ * pairs of recent imports are planned again. Each target that had articles to plan gets its
+ * watermark moved.
+ */
+export async function plannedPairs(
+  input: ScoringInput,
+  context: Pick<Jobs.JobContext, 'processId'>,
+  setup: Scoring.ScoringSetup,
+): Promise<{ targets: Scoring.MatchingTarget[]; work: Work; lookedUp: number; marked: number }> {
+  const keys = { promptId: setup.prompt.id, modelId: setup.model.id };
+  let targets: Scoring.MatchingTarget[];
+  if (input.targets) {
+    targets = await namedTargets(input.targets);
+  } else {
+    const [audiences, readers] = await Promise.all([audienceTargets(), readerTargets()]);
+    targets = [...audiences, ...readers];
+  }
+  // Taken before any article is read: an article imported after it is a later run's.
+  const plannedAt = new Date().toISOString();
+  const marks = await Scoring.watermarks(targets, keys);
+  const succeeded = await succeededRuns([...marks.values()].map((mark) => mark.plannedBy));
+  const work: Work = new Map();
+  const planned = new Map<string, Scoring.PlannedUpTo>();
+  const plannedFor = (target: Scoring.MatchingTarget, importedUpTo: string, since: string) =>
+    planned.set(Scoring.targetKey(target), {
+      importedUpTo,
+      plannedAt,
+      plannedBy: context.processId,
+      since,
+    });
+
+  const fresh: Scoring.MatchingTarget[] = [];
+  const marked: { target: Scoring.MatchingTarget; mark: Scoring.ScoringWatermark; from: string }[] =
+    [];
+  for (const target of targets) {
+    const mark = marks.get(Scoring.targetKey(target));
+    const ok = mark && succeeded.has(mark.plannedBy);
+    if (!mark || (!ok && !mark.since)) fresh.push(target);
+    else {
+      const from = earliest([ok ? mark.importedUpTo : mark.since, settled(mark.plannedAt)]);
+      marked.push({ target, mark, from });
+    }
+  }
+
+  if (fresh.length > 0) {
+    const articles = await Articles.latest(SCORING_ARTICLE_LIMIT);
+    const ids = articles.map((article) => article.id);
+    const of = (type: Scoring.MatchingType) => fresh.filter((target) => target.type === type);
+    await pairsLeft(ids, of('audience'), setup, work);
+    await pairsLeft(ids.slice(0, READER_ARTICLE_LIMIT), of('user'), setup, work);
+    for (const target of fresh) {
+      const window = windowOf(target, articles);
+      if (window.length > 0) plannedFor(target, newest(window.map((a) => a.importedAt)), '');
+    }
+  }
+
+  if (marked.length > 0) {
+    const imports = await Articles.importedAfter(
+      earliest(marked.map(({ from }) => from)),
+      SCORING_ARTICLE_LIMIT,
+    );
+    const toLookUp = new Map<string, Scoring.MatchingTarget[]>();
+    for (const { target, mark, from } of marked) {
+      const window = windowOf(target, imports).filter((article) => article.importedAt > from);
+      if (window.length === 0) continue;
+      for (const article of window) {
+        if (article.importedAt > mark.importedUpTo) addPairs(work, article.id, [target]);
+        else toLookUp.set(article.id, [...(toLookUp.get(article.id) ?? []), target]);
+      }
+      const upTo = newest([mark.importedUpTo, ...window.map((article) => article.importedAt)]);
+      plannedFor(target, upTo, from);
+    }
+    await mapPool([...toLookUp], PLAN_CONCURRENCY, async ([articleId, unsure]) => {
+      const left = await Scoring.unscoredTargets(articleId, unsure, setup);
+      if (left.length > 0) addPairs(work, articleId, left);
+    });
+  }
+
+  const byKey = new Map(targets.map((target) => [Scoring.targetKey(target), target]));
+  const retrySince = new Date(Date.now() - FAILURE_RETRY_MS).toISOString();
+  for (const failure of await Scoring.failuresSince(keys, retrySince, FAILURES_RETRIED)) {
+    const target = byKey.get(
+      Scoring.targetKey({ type: failure.matchingType, id: failure.matchingId }),
+    );
+    if (target?.cluesHash === failure.cluesHash) addPairs(work, failure.articleId, [target]);
+  }
+
+  const written = await mapPool([...planned], PLAN_CONCURRENCY, ([key, mark]) =>
+    Scoring.markPlanned(byKey.get(key)!, keys, mark),
+  );
+  return { targets, work, lookedUp: fresh.length, marked: written.filter(Boolean).length };
 }
 
 async function planScoring(input: ScoringInput, context: Jobs.JobContext): Promise<ScoringChunk[]> {
   const setup = await Scoring.defaultSetup(context.processId);
-  const work = new Map<string, Scoring.MatchingTarget[]>();
-  let targets: Scoring.MatchingTarget[];
-  if (input.targets) {
-    targets = await namedTargets(input.targets);
-    const ids = (await Articles.latest(SCORING_ARTICLE_LIMIT)).map((article) => article.id);
-    await pairsLeft(
-      ids,
-      targets.filter((target) => target.type === 'audience'),
-      setup,
-      work,
-    );
-    const readers = targets.filter((target) => target.type === 'user');
-    await pairsLeft(ids.slice(0, READER_ARTICLE_LIMIT), readers, setup, work);
-  } else {
-    const [audiences, readers] = await Promise.all([audienceTargets(), readerTargets()]);
-    targets = [...audiences, ...readers];
-    const ids = (await Articles.latest(SCORING_ARTICLE_LIMIT)).map((article) => article.id);
-    await pairsLeft(ids, audiences, setup, work);
-    await pairsLeft(ids.slice(0, READER_ARTICLE_LIMIT), readers, setup, work);
-  }
+  const { targets, work, lookedUp, marked } = await plannedPairs(input, context, setup);
   const pairs = [...work.values()].reduce((n, left) => n + left.length, 0);
   context.log.info(
     `Scoring ${pairs} pair(s): ${work.size} article(s) for ${targets.length} audience(s) and reader(s)`,
-    { prompt: setup.prompt.id, model: setup.model.id },
+    {
+      prompt: setup.prompt.id,
+      model: setup.model.id,
+      plannedFromWindow: lookedUp,
+      watermarksMoved: marked,
+    },
   );
   return chunksOf(work, targets, {
     prompt: { id: setup.prompt.id, prompt: setup.prompt.prompt },
@@ -237,6 +359,9 @@ export const scoreArticles = Jobs.defineChunkedJob({
   // Each reader whose scores moved gets their feed list rebuilt (ADR 0039), then the e-mail the
   // funnel promised, once there are stories.
   async succeeded(_input, context) {
+    // A run that planned nothing scored nothing: no list moved and no feed became ready, so it
+    // reads no user (core/jobs runs this on an empty plan too, before the run's chunks are counted).
+    if (!(await Jobs.byId(context.processId))?.chunksTotal) return;
     const keys = await Scoring.productionKeys();
     await mapPool(await everyUser(), FEED_BUILDS_AT_ONCE, async (user) => {
       if (scoresFor(user) && (await Feed.needsBuild(user, keys))) await Feed.buildFeed(user.id);

@@ -22,3 +22,5 @@ export {
   PASSWORD_MESSAGES,
   PASSWORD_MIN_LENGTH,
 } from './password';
+export { STORY_TEXTS } from './story-texts';
+export { isWebLink } from './web-link';

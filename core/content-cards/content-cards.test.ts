@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createAudience, createCard, createPost } from '#tests/integration/factories';
+import {
+  createArticle,
+  createAudience,
+  createCard,
+  createPost,
+} from '#tests/integration/factories';
+import * as Articles from '#core/articles';
 import * as ContentCards from '#core/content-cards';
+import * as Stories from '#core/stories';
 
 describe('content cards', () => {
   it("reads an audience's cards newest first with their stories", async () => {
@@ -96,6 +103,60 @@ describe('content cards', () => {
     ]);
     const shown = cards.flatMap((card) => [card.primaryStory, ...card.secondaryStories]);
     expect(new Set(shown.map((story) => story.id)).size).toBe(shown.length);
+  });
+
+  it('shows a story in one card of a page however many of its sources were picked, with the others', async () => {
+    const audience = await createAudience();
+    const reports = [
+      {
+        source: 'Chain Desk',
+        title: 'Mintbridge halts withdrawals after $40 million validator key compromise',
+        summary:
+          'The Mintbridge cross-chain bridge stopped all withdrawals on Friday after attackers used compromised validator keys to mint $40 million of wrapped ether.',
+      },
+      {
+        source: 'Block Ledger',
+        title:
+          'Attackers mint $40 million on Mintbridge with compromised validator keys; withdrawals halted',
+        summary:
+          'Mintbridge halted withdrawals on Friday: an attacker holding compromised validator keys minted $40 million of wrapped ether on the cross-chain bridge.',
+      },
+    ];
+    const [desk, ledger] = await Promise.all(reports.map((report) => createArticle(report)));
+    await Stories.joinArticles([desk!.id, ledger!.id]);
+    const [joined] = await Articles.byIds([desk!.id]);
+    const [deskPost, ledgerPost, hooks] = await Promise.all(
+      [desk!.title, ledger!.title, 'Hooks'].map((title) => createPost(audience.id, { title })),
+    );
+    await createCard(audience.id, deskPost!.id, {
+      date: '2026-11-20T00:00:00.000Z',
+      verbalDescriptor: 'Newest',
+      postArticles: [{ postId: deskPost!.id, articleId: desk!.id }],
+    });
+    await createCard(audience.id, ledgerPost!.id, {
+      date: '2026-11-19T00:00:00.000Z',
+      verbalDescriptor: 'Another source of the same story',
+      secondaryStoryIds: [hooks!.id],
+      postArticles: [{ postId: ledgerPost!.id, articleId: ledger!.id }],
+    });
+    const { cards } = await ContentCards.pageForAudience(audience.id, { limit: 5 });
+    expect(cards.map((card) => [card.verbalDescriptor, card.primaryStory.title])).toEqual([
+      ['Newest', desk!.title],
+      ['Another source of the same story', 'Hooks'],
+    ]);
+    expect(cards[0]!.primaryStory).toMatchObject({
+      storyKey: joined!.storyId,
+      alsoCovered: { count: 1, sources: [{ source: 'Block Ledger', url: ledger!.canonicalUrl }] },
+    });
+    expect(cards[1]!.primaryStory).toMatchObject({ storyKey: hooks!.id });
+    expect(cards[1]!.primaryStory.alsoCovered).toBeUndefined();
+    // 'View more' names the story shown above: the other source's card leaves it out too.
+    const above = await ContentCards.pageForAudience(audience.id, { limit: 1 });
+    const later = await ContentCards.pageForAudience(audience.id, { limit: 5, after: above.next! });
+    expect(later.cards[0]!.primaryStory.title).toBe(ledger!.title);
+    const shown = ContentCards.shownStoryIds(joined!.storyId!);
+    const more = ContentCards.oneCardPerStory(later.cards, shown);
+    expect(more.map((card) => card.primaryStory.title)).toEqual(['Hooks']);
   });
 
   it("leaves out of 'View more' cards the stories the page shows already", async () => {

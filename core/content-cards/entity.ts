@@ -10,6 +10,18 @@ export const ContentCardEntity = defineEntity({
     audienceId: { type: 'string', required: true },
     primaryStoryId: { type: 'string', required: true },
     secondaryStoryIds: { type: 'list', items: { type: 'string' }, default: () => [] },
+    /** The article each picked post links to: the page finds the post's story from it. */
+    postArticles: {
+      type: 'list',
+      items: {
+        type: 'map',
+        properties: {
+          postId: { type: 'string', required: true },
+          articleId: { type: 'string', required: true },
+        },
+      },
+      default: () => [],
+    },
     primaryStoriesHeader: { type: 'string', required: true },
     secondaryStoriesHeader: { type: 'string', required: true },
     verbalDescriptor: { type: 'string', required: true },

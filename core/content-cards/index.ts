@@ -1,17 +1,31 @@
-// Content cards: an audience's daily bundles of stories, read together with their posts.
+// Content cards: an audience's daily bundles of stories, read together with their posts and the
+// stories their articles belong to (one batch each per page, never a read per card).
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
-import { ulid } from 'ulid';
+import * as Articles from '#core/articles';
 import { fn, slugify } from '#core/common';
+import { ulid } from '#core/ids';
 import * as Posts from '#core/posts';
+import * as Stories from '#core/stories';
 import { ContentCardEntity } from './entity';
 
 export { ContentCardEntity };
 export type ContentCard = EntityItem<typeof ContentCardEntity>;
-export type ContentCardWithStories = ContentCard & {
-  primaryStory: Posts.Post;
-  secondaryStories: Posts.Post[];
+
+/** A post on a card, with the story its article belongs to. */
+export type CardStory = Posts.Post & {
+  /** Its story's id (the post's own id when it has none): a page shows a story once. */
+  storyKey: string;
+  /** The story's other sources: how many, and links to the newest few. */
+  alsoCovered?: { count: number; sources: { source: string; url: string }[] };
 };
+export type ContentCardWithStories = ContentCard & {
+  primaryStory: CardStory;
+  secondaryStories: CardStory[];
+};
+
+/** Other sources linked under a story on a card; the count says how many there are. */
+export const ALSO_COVERED_LINKS = 5;
 
 /** Cards shown on an audience page before 'View more'. */
 export const CARDS_BEFORE_VIEW_MORE = 5;
@@ -32,6 +46,7 @@ export const ContentCardInput = v.object({
   audienceId: v.string(),
   primaryStoryId: v.string(),
   secondaryStoryIds: v.optional(v.array(v.string()), []),
+  postArticles: v.optional(v.array(v.object({ postId: v.string(), articleId: v.string() })), []),
   primaryStoriesHeader: Text(120),
   secondaryStoriesHeader: Text(120),
   verbalDescriptor: Text(300),
@@ -108,10 +123,11 @@ export async function pageForAudience(
 }
 
 /**
- * A story appears in at most one card of a page: it stays in the first card (the newest) that
- * shows it; a later card leaves it out, and one whose lead story went that way leads with its next
- * story. A card left with no story is not shown. `alreadyShown` holds the stories the page shows
- * above these cards (a 'View more' that adds cards to it).
+ * A story appears in at most one card of a page, however many of its sources were picked: it
+ * stays in the first card (the newest) that shows it; a later card leaves it out, and one whose
+ * lead story went that way leads with its next story. A card left with no story is not shown.
+ * `alreadyShown` holds the story keys the page shows above these cards (a 'View more' that adds
+ * cards to it).
  */
 export function oneCardPerStory(
   cards: ContentCardWithStories[],
@@ -120,7 +136,7 @@ export function oneCardPerStory(
   const shown = new Set<string>(alreadyShown);
   return cards.flatMap((card) => {
     const stories = [card.primaryStory, ...card.secondaryStories].filter(
-      (story) => !shown.has(story.id) && shown.add(story.id),
+      (story) => !shown.has(story.storyKey) && shown.add(story.storyKey),
     );
     const [primaryStory, ...secondaryStories] = stories;
     if (!primaryStory) return [];
@@ -136,14 +152,47 @@ export function oneCardPerStory(
   });
 }
 
-/** Joins cards to their posts with one batch read; a card whose primary story is gone is dropped. */
+/**
+ * Joins cards to their posts and their articles' stories, a batch read each; a card whose primary
+ * story is gone is dropped.
+ */
 async function withStories(cards: ContentCard[]): Promise<ContentCardWithStories[]> {
   const ids = cards.flatMap((card) => [card.primaryStoryId, ...(card.secondaryStoryIds ?? [])]);
-  const posts = new Map((await Posts.byIds(ids)).map((post) => [post.id, post]));
+  const articleOf = new Map(
+    cards.flatMap((card) => (card.postArticles ?? []).map((p) => [p.postId, p.articleId])),
+  );
+  const [posts, articles] = await Promise.all([
+    Posts.byIds(ids).then((found) => new Map(found.map((post) => [post.id, post]))),
+    Articles.byIds([...new Set(articleOf.values())]),
+  ]);
+  const stories = await Stories.ofArticles(articles);
+  const cardStory = (post: Posts.Post): CardStory => {
+    const articleId = articleOf.get(post.id);
+    if (articleId === undefined) return { ...post, storyKey: post.id };
+    const story = stories.get(articleId);
+    if (!story || story.sourceCount < 2) return { ...post, storyKey: story?.id ?? post.id };
+    const others = Stories.otherSources(story, articleId);
+    return {
+      ...post,
+      storyKey: story.id,
+      alsoCovered: {
+        count: story.sourceCount - 1,
+        sources: others
+          .slice(0, ALSO_COVERED_LINKS)
+          .map(({ source, link }) => ({ source, url: link })),
+      },
+    };
+  };
   return cards.flatMap((card) => {
     const primaryStory = posts.get(card.primaryStoryId);
     if (!primaryStory) return [];
     const secondaryStories = (card.secondaryStoryIds ?? []).flatMap((id) => posts.get(id) ?? []);
-    return [{ ...card, primaryStory, secondaryStories }];
+    return [
+      {
+        ...card,
+        primaryStory: cardStory(primaryStory),
+        secondaryStories: secondaryStories.map(cardStory),
+      },
+    ];
   });
 }

@@ -8,6 +8,7 @@ import * as Curation from '#core/curation';
 import { logger } from '#core/logs';
 import * as Posts from '#core/posts';
 import { SlugClaimEntity } from '#core/slugs';
+import * as Stories from '#core/stories';
 import { createAudience } from '#tests/integration/factories';
 import { startFakeOpenAi, type FakeOpenAi } from '#tests/fakes/openai';
 import * as Scoring from '#core/scoring';
@@ -161,6 +162,46 @@ describe('pick best content for an audience', () => {
     expect(cards.map((card) => card.id).sort()).toEqual(
       [first.contentCardId, second.contentCardId].sort(),
     );
+  });
+
+  it('offers one source of a story, and none of it once a source was picked for the audience', async () => {
+    const audience = await createAudience();
+    const lead = await scoredArticle(audience, {
+      title: 'Lendora lending protocol drained of $12 million in oracle manipulation exploit',
+      summary:
+        'Attackers manipulated the price oracle of Lendora, a lending protocol on Arbitrum, and drained $12 million from its pools on Tuesday. The team paused all markets.',
+      score: 0.95,
+    });
+    const echo = await scoredArticle(audience, {
+      title:
+        'Lendora exploit: attacker drains $12 million from Arbitrum lending protocol via oracle manipulation',
+      summary:
+        'The Lendora lending protocol on Arbitrum lost $12 million on Tuesday after an attacker manipulated its price oracle. Lendora has paused all markets.',
+      score: 0.93,
+    });
+    const others = [];
+    for (const story of DEFI_STORIES.slice(0, 3)) others.push(await scoredArticle(audience, story));
+    await Stories.joinArticles([lead, echo, ...others].map((article) => article.id));
+    const [leadJoined, echoJoined] = await Articles.byIds([lead.id, echo.id]);
+    expect(echoJoined!.storyId).toBe(leadJoined!.storyId);
+
+    const first = await Curation.pickForAudience(audience, { processId: ulid(), log });
+    expect(first.articleIds).toEqual([lead.id, ...others.map((article) => article.id)]);
+    const [card] = (await ContentCards.pageForAudience(audience.id, { limit: 5 })).cards;
+    expect(card!.postArticles).toHaveLength(4);
+    expect(card!.primaryStory).toMatchObject({
+      storyKey: leadJoined!.storyId,
+      alsoCovered: { count: 1, sources: [{ source: 'Example News', url: echo.canonicalUrl }] },
+    });
+    expect(card!.secondaryStories.map((story) => story.alsoCovered)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+
+    // Its other source is still unpicked, but the story was picked: nothing is left to offer.
+    const second = await Curation.pickForAudience(audience, { processId: ulid(), log });
+    expect(second).toMatchObject({ outcome: 'skipped', articleIds: [] });
   });
 
   it('creates nothing new when the same run is repeated, and finishes what a crash left', async () => {

@@ -314,6 +314,7 @@ async function writePicks(
     audienceId: audience.id,
     primaryStoryId: primary.postId,
     secondaryStoryIds: secondary.map((s) => s.postId),
+    postArticles: kept.map(({ story, postId }) => ({ postId, articleId: story.articleId })),
     primaryStoriesHeader: run.primaryStoriesHeader ?? cut(`Top story for ${audience.title}`, 120),
     secondaryStoriesHeader: run.secondaryStoriesHeader ?? cut(`More for ${audience.title}`, 120),
     verbalDescriptor: run.verbalDescriptor ?? cut(`Picked for those who ${audience.title}`, 300),

@@ -91,11 +91,18 @@ export async function committedOnce(write: Transaction): Promise<boolean> {
     if (!result.canceled) return true;
     const codes = result.data.map((item) => item.code);
     if (codes.includes('ConditionalCheckFailed')) return false;
-    if (attempt >= CONFLICT_ATTEMPTS) {
-      throw new KeptColliding(`The transaction was cancelled (${codes.join(', ')})`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * attempt));
+    await afterCollision(attempt, codes);
   }
+}
+
+/**
+ * Waits a moment before the next try of a transaction that only collided with another (its
+ * `attempt`-th try, cancelled with `codes`); throws KeptColliding after the last.
+ */
+export async function afterCollision(attempt: number, codes: readonly string[]): Promise<void> {
+  if (attempt >= CONFLICT_ATTEMPTS)
+    throw new KeptColliding(`The transaction was cancelled (${codes.join(', ')})`);
+  await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * attempt));
 }
 
 /**

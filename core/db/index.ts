@@ -1,5 +1,5 @@
 // The single table: its definition, the client, and the conventions every entity follows.
-export { db, ensureTable } from './client';
+export { db, ensureTable, withoutSdkLogging } from './client';
 export { tableDefinition, createTableInput } from './table';
 export {
   committed,
@@ -7,6 +7,7 @@ export {
   committedOrRaced,
   defineEntity,
   isConditionFailure,
+  KeptColliding,
 } from './entity-config';
 export { deleteAll } from './batch';
 export {
@@ -14,6 +15,8 @@ export {
   countCallsOf,
   totalOf,
   uncounted,
+  type ItemWrites,
   type StorageCalls,
 } from './storage-calls';
 export { getTogether, type ItemRead } from './get-together';
+export { committedTogether, MOST_ITEMS, type TransactionWrite } from './together';

@@ -138,6 +138,10 @@ const samples: Record<string, () => Sample> = {
     doc: 'ExperimentResult',
     item: { processId: id(), key: 'chunk#00#00003', data: '[]' },
   }),
+  articleImport: () => ({
+    doc: 'ArticleImport',
+    item: { id: id(), importedAt: at },
+  }),
   articleCount: () => ({
     doc: 'ArticleCount',
     item: { shard: 5, count: 12 },
@@ -364,8 +368,23 @@ const samples: Record<string, () => Sample> = {
       error: 'The model answered with malformed JSON',
       attempts: 1,
       processId: id(),
+      importedAt: at,
       lastTriedAt: at,
       expiresAt: 2e9,
+    },
+  }),
+  scoringWatermark: () => ({
+    doc: 'ScoringWatermark',
+    item: {
+      matchingType: 'user',
+      matchingId: id(),
+      cluesHash: '0123456789abcdef',
+      promptId: 'default-scoring',
+      modelId: 'local:cluefeed-bm25',
+      importedUpTo: at,
+      plannedAt: '2026-11-20T08:00:31.000Z',
+      plannedBy: id(),
+      since: '2026-11-20T07:00:00.000Z',
     },
   }),
   pick: () => ({
@@ -544,6 +563,41 @@ const samples: Record<string, () => Sample> = {
   streamUrl: () => ({
     doc: 'StreamUrl',
     item: { url: `https://example.org/${id()}.xml`, streamId: id() },
+  }),
+  story: () => ({
+    doc: 'Story',
+    item: {
+      id: id(),
+      headline: 'Umbra bridge drained of $40 million',
+      summary: 'Attackers drained the bridge.',
+      members: [
+        {
+          articleId: id(),
+          source: 'The Block',
+          link: `https://example.org/news/${id()}`,
+          title: 'Umbra bridge drained of $40 million',
+          publishedAt: at,
+          text: 'Attackers drained the bridge.',
+        },
+      ],
+      sourceCount: 1,
+      firstAt: at,
+      latestAt: at,
+      revision: 1,
+      centroid: '{"umbra":0.7}',
+    },
+  }),
+  sentStories: () => ({
+    doc: 'SentStories',
+    item: {
+      subscriberId: id(),
+      stories: [{ storyId: id(), sourceCount: 2, sentAt: at }],
+      version: 1,
+    },
+  }),
+  storyBuilderLease: () => ({
+    doc: 'StoryBuilderLease',
+    item: { holder: id(), until: at, written: [id()] },
   }),
   subscriber: () => ({
     doc: 'Subscriber',

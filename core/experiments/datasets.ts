@@ -5,12 +5,12 @@
 // comes from the live tables: a later change of an article, an audience or a reader's clues
 // never changes a run's output.
 import type { EntityItem } from 'electrodb';
-import { ulid } from 'ulid';
 import * as v from 'valibot';
 import * as Ai from '#core/ai';
 import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
 import { fn, freeText, mapPool, VisibleError } from '#core/common';
+import { ulid } from '#core/ids';
 import { isConditionFailure } from '#core/db';
 import { logger } from '#core/logs';
 import * as Scoring from '#core/scoring';

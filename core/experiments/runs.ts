@@ -3,10 +3,10 @@
 // never disagree with the job runtime. Every write is conditioned on the run as it was read: an
 // edit on its revision and execution, an execution on its revision (two at once: the run's job
 // slot lets one through).
-import { ulid } from 'ulid';
 import * as v from 'valibot';
 import * as Ai from '#core/ai';
 import { freeText, VisibleError } from '#core/common';
+import { ulid } from '#core/ids';
 import { isConditionFailure } from '#core/db';
 import * as Jobs from '#core/jobs';
 import * as Prompts from '#core/prompts';

@@ -1,8 +1,10 @@
-// Stories: articles about the same event, grouped. Articles are embedded (title and summary) and
-// clustered greedily, newest first: an article joins the story whose centroid it is nearest to
-// when their cosine similarity reaches the threshold, else it starts a story of its own. The same
-// articles, vectors and threshold always give the same stories.
+// Stories: articles about the same event, grouped. Articles are embedded (title and summary) by
+// the run's model and grouped by the production story builder's rule (Stories.group: oldest first,
+// each joins the story whose centroid is most similar when the cosine reaches the threshold and it
+// is within the story window, else it starts one), so an operator sees what production would do
+// with these vectors. The same articles, vectors and threshold always give the same stories.
 import * as Ai from '#core/ai';
+import * as Stories from '#core/stories';
 
 export type Story = {
   id: string;
@@ -56,36 +58,39 @@ export function clusterByVectors(
   vectors: number[][],
   threshold: number,
 ): Story[] {
-  const order = items
-    .map((item, index) => ({ item, vector: vectors[index]! }))
+  const grouped = Stories.group(
+    items.map((item, index) => ({
+      report: item,
+      profile: Stories.profileOfVector(vectors[index]!),
+    })),
+    [],
+    (item, profile) => ({
+      centroid: profile,
+      firstAt: item.publishedAt,
+      latestAt: item.publishedAt,
+      joining: [item],
+    }),
+    threshold,
+  );
+  return grouped
+    .map(({ joining }) =>
+      [...joining].sort(
+        (a, b) => b.publishedAt.localeCompare(a.publishedAt) || a.id.localeCompare(b.id),
+      ),
+    )
     .sort(
       (a, b) =>
-        b.item.publishedAt.localeCompare(a.item.publishedAt) || a.item.id.localeCompare(b.item.id),
-    );
-  const clusters: { members: Clusterable[]; sum: number[] }[] = [];
-  for (const { item, vector } of order) {
-    let best: (typeof clusters)[number] | undefined;
-    let bestSimilarity = -1;
-    for (const cluster of clusters) {
-      const similarity = cosine(vector, cluster.sum);
-      if (similarity > bestSimilarity) [best, bestSimilarity] = [cluster, similarity];
-    }
-    if (best && bestSimilarity >= threshold) {
-      best.members.push(item);
-      best.sum = best.sum.map((x, i) => x + (vector[i] ?? 0));
-    } else {
-      clusters.push({ members: [item], sum: [...vector] });
-    }
-  }
-  return clusters.map(({ members }) => ({
-    // Named by its newest article, so the same articles make the same story id.
-    id: `story-${members[0]!.id}`,
-    title: members[0]!.title,
-    summary: members
-      .map((member) => member.summary)
-      .join('\n\n')
-      .slice(0, 20_000),
-    articleIds: members.map((member) => member.id),
-    publishedAt: members[0]!.publishedAt,
-  }));
+        b[0]!.publishedAt.localeCompare(a[0]!.publishedAt) || a[0]!.id.localeCompare(b[0]!.id),
+    )
+    .map((members) => ({
+      // Named by its newest article, so the same articles make the same story id.
+      id: `story-${members[0]!.id}`,
+      title: members[0]!.title,
+      summary: members
+        .map((member) => member.summary)
+        .join('\n\n')
+        .slice(0, 20_000),
+      articleIds: members.map((member) => member.id),
+      publishedAt: members[0]!.publishedAt,
+    }));
 }

@@ -43,6 +43,7 @@ export {
   PREFERENCE_MESSAGES,
 } from './preferences';
 export { answeredFeedback, type AnsweredFeedback } from './answered';
+export { ALSO_COVERED_MAX, type OtherSource } from './story-entries';
 export { judge, NAMED, SAME_EVENT, SAME_TOPIC } from './negative';
 export { buildFeedJob, requestBuild } from './job';
 export { adjustment, readingOrder, tasteOf, MAX_ADJUSTMENT } from './taste';

@@ -2,7 +2,7 @@
 // different readers run side by side and one reader's never run twice at once. A change requested
 // while a build runs (another feedback, new clues) makes the build run again, or the next run once
 // this one ended, so the last request is always shown; a redelivered or recovered run simply
-// builds again, which replaces the list whole.
+// builds again, which writes what changed (ADR 0066).
 import * as v from 'valibot';
 import { isVisibleError } from '#core/common';
 import * as Jobs from '#core/jobs';

@@ -1,15 +1,20 @@
 // Reading a reader's feed list (ADR 0039): the page a reader asks for, at any offset and for any
 // choice of ratings, from the build their record names. The reader's record (read by their
-// session anyway) holds the stories per label, so a page knows which bands it starts in and reads
-// only those: one bounded Query per run of shown bands it touches (one for the default view),
-// never more than PAGE_LIMIT items.
+// session anyway) holds the stories per label and where every hundredth story of a band sits
+// (ADR 0066), so a page knows which bands it starts in and reads only those: one bounded Query per
+// run of shown bands it touches (one for the default view), reading at most FEED_MARK_EVERY items
+// besides the page's own, and more only while a rebuild's unpublished or leaving entries lie in
+// the range.
 import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { RELEVANCE_LABELS, type RelevanceLabel } from '#core/ai';
 import { parse } from '#core/common';
 import type * as Users from '#core/users';
 import { FeedStoryEntity } from './entities';
-import { FEED_MAX_STORIES, slotOf } from './build';
+import { FEED_MAX_STORIES } from './build';
+import { requestBuild } from './job';
+import { bandEnd, startOf } from './list-order';
+import type { OtherSource } from './story-entries';
 import { bandOf } from './taste';
 
 /** Stories a page shows (the spec leaves the page size open: ADR 0039). */
@@ -48,7 +53,7 @@ export const PageInput = v.object({
   ratings: v.optional(v.array(v.picklist(RELEVANCE_LABELS, FEED_MESSAGES.badRating)), []),
 });
 
-export type FeedReader = Pick<Users.User, 'id' | 'feedBuild' | 'feedCounts'>;
+export type FeedReader = Pick<Users.User, 'id' | 'feedBuild' | 'feedCounts' | 'feedMarks'>;
 
 export type FeedStory = {
   articleId: string;
@@ -64,6 +69,12 @@ export type FeedStory = {
   relevantClues: string[];
   reason?: string;
   feedback?: 'like' | 'dislike';
+  /** The story the entry leads (ADR 0063): its other sources and how many it has in all. */
+  storyId?: string;
+  sourceCount: number;
+  alsoCoveredBy: OtherSource[];
+  /** Sources the story gained since the reader's list last held it ('updated: 2 new sources'). */
+  grewBy?: number;
 };
 
 /** How many stories of each label the reader's list holds. */
@@ -92,7 +103,7 @@ export function defaultRatings(reader: FeedReader): RelevanceLabel[] {
 export async function page(
   reader: FeedReader,
   input: v.InferInput<typeof PageInput>,
-): Promise<{ stories: FeedStory[]; count: number }> {
+): Promise<{ stories: FeedStory[]; count: number; rebuilding?: true }> {
   const { offset, limit, ratings } = parse(PageInput, input);
   const counts = countsOf(reader);
   const shown = ratings.length > 0 ? new Set(ratings) : new Set(RELEVANCE_LABELS);
@@ -103,6 +114,12 @@ export async function page(
   const build = reader.feedBuild;
   const stories: FeedStory[] = [];
   if (!build) return { stories, count: 0 };
+  // A list written before its entries had places (ADR 0066) cannot be read by them: it is built
+  // anew at once, and the reader is told it is being updated meanwhile.
+  if (!reader.feedMarks) {
+    await requestBuild(reader.id);
+    return { stories, count, rebuilding: true };
+  }
   let skip = offset;
   for (const run of runsOf(shown, counts)) {
     if (stories.length >= limit) break;
@@ -117,15 +134,42 @@ export async function page(
       if (skip < band.stories) break;
       skip -= band.stories;
     }
-    const last = run.bands.at(-1)!;
-    const { data } = await FeedStoryEntity.query
-      .byPosition({ userId: reader.id, build })
-      .between({ slot: slotOf(start.band, skip) }, { slot: slotOf(last.band, last.stories - 1) })
-      .go({ limit: limit - stories.length });
-    stories.push(...data.map(storyOf));
+    const found = await shownFrom(reader.id, build, {
+      ...startOf(reader.feedMarks ?? [], start.band, skip),
+      to: bandEnd(run.bands.at(-1)!.band),
+      wanted: limit - stories.length,
+    });
+    stories.push(...found.map(storyOf));
     skip = 0;
   }
   return { stories, count };
+}
+
+/**
+ * The `wanted` entries build `build` shows from key `from` (after the `before` first) up to key `to`.
+ * One Query, unless entries of another build (being written or taken out) fill part of it.
+ */
+async function shownFrom(
+  userId: string,
+  build: string,
+  { from, before, to, wanted }: { from: string; before: number; to: string; wanted: number },
+) {
+  const found: EntityItem<typeof FeedStoryEntity>[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { data: EntityItem<typeof FeedStoryEntity>[]; cursor: string | null } =
+      await FeedStoryEntity.query
+        .byPosition({ userId })
+        .between({ order: from }, { order: to })
+        .where(
+          (attr, op) =>
+            `${op.lte(attr.since, build)} AND (${op.notExists(attr.until)} OR ${op.gt(attr.until, build)})`,
+        )
+        .go({ cursor, limit: before + wanted - found.length });
+    found.push(...page.data);
+    cursor = page.cursor;
+  } while (cursor && found.length < before + wanted);
+  return found.slice(before, before + wanted);
 }
 
 type Run = { bands: { band: number; stories: number }[]; stories: number };
@@ -153,6 +197,21 @@ function runsOf(shown: Set<RelevanceLabel>, counts: Record<RelevanceLabel, numbe
 }
 
 function storyOf(item: EntityItem<typeof FeedStoryEntity>): FeedStory {
-  const { userId: _, build: __, slot: ___, relevantClues, ...story } = item;
-  return { ...story, relevantClues: relevantClues ?? [] };
+  const {
+    userId: _,
+    order: __,
+    since: ___,
+    until: ____,
+    grewAt: _____,
+    relevantClues,
+    sourceCount,
+    alsoCoveredBy,
+    ...story
+  } = item;
+  return {
+    ...story,
+    relevantClues: relevantClues ?? [],
+    sourceCount: sourceCount ?? 1,
+    alsoCoveredBy: alsoCoveredBy ?? [],
+  };
 }

@@ -52,7 +52,8 @@ export function adjustment(story: { source: string; topics: string[] }, taste: T
 export const bandOf = (label: RelevanceLabel): number =>
   RELEVANCE_LABELS.length - 1 - RELEVANCE_LABELS.indexOf(label);
 
-export type Ranked<T> = T & { band: number; position: number };
+/** A story in reading order: its band, its place in it, and how far taste and sinks moved it. */
+export type Ranked<T> = T & { band: number; position: number; adjusted: number };
 
 /**
  * The feed's reading order: best label first; within a label, by the reader's feedback less its
@@ -82,9 +83,9 @@ export function readingOrder<
         a.story.articleId.localeCompare(b.story.articleId),
     );
   const next = new Map<number, number>();
-  return sorted.map(({ story, band }) => {
+  return sorted.map(({ story, band, adjusted }) => {
     const position = next.get(band) ?? 0;
     next.set(band, position + 1);
-    return { ...story, band, position };
+    return { ...story, band, position, adjusted };
   });
 }

@@ -45,7 +45,7 @@ describe('parseFeed', () => {
 
   it('reads RSS descriptions written as escaped HTML and items that have only a guid', () => {
     const { items } = parseFeed(fixture('chainwire-daily.xml'));
-    expect(items).toHaveLength(6);
+    expect(items).toHaveLength(8);
     expect(items[1]!.summary).toContain('<strong>e-money tokens</strong>');
     expect(items[1]!.image).toBe('https://img.chainwire-daily.example/mica-guidance.jpg');
     expect(items[4]).toMatchObject({ id: 'sponsor-2026-11-18', url: undefined });

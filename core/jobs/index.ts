@@ -12,8 +12,8 @@ import {
   type TransactWriteEntity,
 } from 'electrodb';
 import * as v from 'valibot';
-import { ulid } from 'ulid';
 import { VisibleError } from '#core/common';
+import { ulid } from '#core/ids';
 import { committedOnce, isConditionFailure, type ItemRead } from '#core/db';
 import { flush, logger } from '#core/logs';
 import { ActiveProcessEntity } from './active-process-entity';

@@ -5,7 +5,7 @@
 // an e-mail's its outbox e-mail.
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '#core/config';
-import { countCallsOf } from '#core/db';
+import { countCallsOf, withoutSdkLogging } from '#core/db';
 
 let client: SQSClient | undefined;
 
@@ -21,6 +21,7 @@ export function sqs(): SQSClient {
       }),
     });
     countCallsOf('sqs', client.middlewareStack);
+    withoutSdkLogging(client.middlewareStack);
   }
   return client;
 }

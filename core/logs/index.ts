@@ -4,8 +4,8 @@
 // the crons, and web/entry.server for every page and data request), since a frozen Lambda writes
 // nothing.
 import type { EntityItem } from 'electrodb';
-import { monotonicFactory } from 'ulid';
 import { uncounted } from '#core/db';
+import { monotonicUlid } from '#core/ids';
 import { LOG_SHARDS, LogEntryEntity } from './entity';
 
 export { LogEntryEntity, LOG_SHARDS };
@@ -16,7 +16,7 @@ export type LogFields = Record<string, unknown>;
 export const LOG_RETENTION_DAYS = 30;
 const FLUSH_AT = 25;
 /** Monotonic, so lines written in the same millisecond keep their order. */
-const nextId = monotonicFactory();
+const nextId = monotonicUlid();
 const FLUSH_AFTER_MS = 500;
 /** Tries of a batch write (the first and the retries of what DynamoDB left unprocessed). */
 const WRITE_ATTEMPTS = 5;

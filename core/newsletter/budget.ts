@@ -31,14 +31,24 @@ export function firstWords(text: string, max: number): string {
 }
 
 /** What a reader reads of a story: every line counts, the teaser is the part that can shrink. */
-export type Readable = { title: string; teaser: string; reasons: string[]; sourceLabel: string };
+export type Readable = {
+  title: string;
+  teaser: string;
+  reasons: string[];
+  sourceLabel: string;
+  update?: string;
+  alsoCovered?: { label: string; sources: { source: string }[] };
+};
 
 export function storyWords(story: Readable): number {
   return (
     countWords(story.title) +
     countWords(story.teaser) +
     story.reasons.reduce((sum, reason) => sum + countWords(reason), 0) +
-    countWords(story.sourceLabel)
+    countWords(story.sourceLabel) +
+    countWords(story.update ?? '') +
+    countWords(story.alsoCovered?.label ?? '') +
+    (story.alsoCovered?.sources ?? []).reduce((sum, other) => sum + countWords(other.source), 0)
   );
 }
 

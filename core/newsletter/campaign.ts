@@ -4,10 +4,10 @@
 // ULID the form carries, so a double submit makes one campaign; it waits as a ScheduledSend until
 // its time, and the every-minute schedule starts it with the same 'Send newsletters' job.
 import { createWriteTransaction } from 'electrodb';
-import { ulid } from 'ulid';
 import * as v from 'valibot';
 import * as Audiences from '#core/audiences';
 import { parse, VisibleError } from '#core/common';
+import { ulid } from '#core/ids';
 import { isConditionFailure } from '#core/db';
 import * as Jobs from '#core/jobs';
 import { logger } from '#core/logs';

@@ -1,15 +1,17 @@
 // One issue per subscriber: the picks of the audiences they follow (and the upcoming niches they
-// chose, once active) in a time window, one story per article with every reason it is there,
-// cut to the issue's word budget.
+// chose, once active) in a time window, one entry per story with every reason it is there and its
+// other sources, leaving out stories sent before that did not grow, cut to the issue's word budget.
 import * as v from 'valibot';
 import type * as Articles from '#core/articles';
 import type * as Audiences from '#core/audiences';
-import { parse, VisibleError } from '#core/common';
+import { parse, STORY_TEXTS, VisibleError } from '#core/common';
 import { config } from '#core/config';
 import type * as Curation from '#core/curation';
 import type * as Posts from '#core/posts';
+import * as Stories from '#core/stories';
 import type { Subscriber } from '#core/subscribers';
 import { directReads, type DigestReads } from './reads';
+import { sourcesSent } from './sent-stories';
 import { countWords, fitToBudget, WORD_BUDGET, WORDS_PER_MINUTE } from './budget';
 import type { Digest, DigestSection, DigestStory, EmptyDigest, Frequency } from './digest';
 
@@ -94,41 +96,58 @@ const byScore = (a: Story, b: Story) =>
   b.publishedAt.localeCompare(a.publishedAt) ||
   a.articleId.localeCompare(b.articleId);
 
+/** Other sources linked under a story; its label counts all of them. */
+export const ALSO_COVERED_LINKS = 5;
+
 /**
- * One story per article: the best-scored pick gives its post, score and section; every pick
- * gives its reason (once, best pick's first). A story whose post and article are both gone is
- * left out.
+ * One entry per story: its best-scored pick leads (its post, score and section), every pick of
+ * any of its members gives its reason (once, the lead's first), and its other sources follow. A
+ * story the subscriber was sent before comes again only with more sources, saying how many are
+ * new. An entry whose post and article are both gone is left out.
  */
 async function storiesOf(
   reads: DigestReads,
   picks: { pick: Curation.Pick; audience: Audience }[],
+  sentBefore: Map<string, number>,
 ): Promise<Story[]> {
-  const byArticle = new Map<string, typeof picks>();
-  for (const entry of [...picks].sort((a, b) => b.pick.score - a.pick.score)) {
-    byArticle.set(entry.pick.articleId, [...(byArticle.get(entry.pick.articleId) ?? []), entry]);
-  }
-  const best = [...byArticle.values()].map((entries) => entries[0]!);
-  const posts = new Map(
-    (await reads.posts(best.map(({ pick }) => pick.postId))).map((post) => [post.id, post]),
-  );
-  const missing = best.filter(({ pick }) => !posts.has(pick.postId));
+  const sorted = [...picks].sort((a, b) => b.pick.score - a.pick.score);
   const articles = new Map(
-    (await reads.articles(missing.map(({ pick }) => pick.articleId))).map((a) => [a.id, a]),
+    (await reads.articles([...new Set(sorted.map(({ pick }) => pick.articleId))])).map((a) => [
+      a.id,
+      a,
+    ]),
   );
-  return best.flatMap(({ pick, audience }) => {
+  const stories = await reads.stories([...articles.values()]);
+  const storyIdOf = (articleId: string) => stories.get(articleId)?.id ?? articleId;
+  const byStory = new Map<string, typeof picks>();
+  for (const entry of sorted) {
+    const storyId = storyIdOf(entry.pick.articleId);
+    byStory.set(storyId, [...(byStory.get(storyId) ?? []), entry]);
+  }
+  const leads = [...byStory.values()].map((entries) => entries[0]!);
+  const posts = new Map(
+    (await reads.posts(leads.map(({ pick }) => pick.postId))).map((post) => [post.id, post]),
+  );
+  return leads.flatMap(({ pick, audience }) => {
+    const storyId = storyIdOf(pick.articleId);
+    const story = stories.get(pick.articleId);
+    const sourceCount = story?.sourceCount ?? 1;
+    const sent = sentBefore.get(storyId);
+    if (sent !== undefined && sent >= sourceCount) return [];
     const post = posts.get(pick.postId);
     const article = articles.get(pick.articleId);
     const sourceUrl = post?.link?.url ?? article?.canonicalUrl;
     if (!sourceUrl) return [];
     const title = post?.title ?? article!.title;
     const teaser = post?.teaser ?? plainText(article!.summary ?? '');
-    const reasons = [
-      ...new Set(byArticle.get(pick.articleId)!.map((e) => reasonFor(e.pick, e.audience))),
-    ];
+    const reasons = [...new Set(byStory.get(storyId)!.map((e) => reasonFor(e.pick, e.audience)))];
     const media = mediaOf(post, article);
+    const others = story ? Stories.otherSources(story, pick.articleId) : [];
     return [
       {
         articleId: pick.articleId,
+        storyId,
+        sourceCount,
         postId: pick.postId,
         title,
         // A picked post without a summary has its title as teaser; the issue says it once.
@@ -141,6 +160,16 @@ async function storiesOf(
         audienceId: audience.id,
         reasons,
         ...(media && { media }),
+        ...(sourceCount > 1 && {
+          alsoCovered: {
+            label: STORY_TEXTS.alsoCoveredBy(sourceCount - 1),
+            sources: others.slice(0, ALSO_COVERED_LINKS).map((other) => ({
+              source: other.source,
+              url: other.link,
+            })),
+          },
+        }),
+        ...(sent !== undefined && { update: STORY_TEXTS.updated(sourceCount - sent) }),
       },
     ];
   });
@@ -268,7 +297,8 @@ export async function composeDigest(
       ).map((pick) => ({ pick, audience })),
     ),
   );
-  const stories = await storiesOf(reads, picks.flat());
+  const sentBefore = await reads.sentStories(subscriber.id);
+  const stories = await storiesOf(reads, picks.flat(), sourcesSent(sentBefore));
   if (stories.length === 0) return empty('no picks');
 
   const sections = sectionsOf(frequency, stories, audiences);
@@ -311,5 +341,6 @@ export async function composeDigest(
     minutes,
     pastimes: pastimes(fitted.kept),
     leftOut: fitted.leftOut,
+    sentBefore,
   };
 }

@@ -1,10 +1,27 @@
 // What one subscriber's issue holds, before it becomes an e-mail: its stories, why each is there,
 // and the words it costs to read. Every line a reader reads is here; the template only lays it out.
+import type { SentStories } from './sent-stories';
 
 export type Frequency = 'daily' | 'weekly';
 
+/** The other sources of a story, under its lead: how many, and links to the newest few. */
+export type AlsoCovered = {
+  /** 'also covered by N sources'. */
+  label: string;
+  sources: { source: string; url: string }[];
+};
+
 export type DigestStory = {
+  /** The lead member: the story's best-picked article. */
   articleId: string;
+  /** Its story (the article's own id when it is in none): an issue has one entry per story. */
+  storyId: string;
+  /** The story's sources when composed; the issue records it as sent with this many. */
+  sourceCount: number;
+  /** Absent for a story of one source. */
+  alsoCovered?: AlsoCovered;
+  /** 'updated: N new sources' when an earlier issue sent the story with fewer. */
+  update?: string;
   /** The picked post of the best-scored pick; its page is `postUrl`. */
   postId: string;
   title: string;
@@ -58,6 +75,8 @@ export type Digest = {
   pastimes: string;
   /** Stories picked in the window that did not fit the budget. */
   leftOut: number;
+  /** What the subscriber had been sent when it was composed: sending records on top of it. */
+  sentBefore: SentStories;
 };
 
 /** Nothing to send: the sender skips the subscriber and can say why. */

@@ -32,6 +32,16 @@ export function digestProps(digest: Digest, links: Links, link: StoryLink = asTh
         sourceUrl: link(story, story.sourceUrl),
         sourceLabel: story.sourceLabel,
         reasons: story.reasons,
+        ...(story.update && { update: story.update }),
+        ...(story.alsoCovered && {
+          alsoCovered: {
+            label: story.alsoCovered.label,
+            sources: story.alsoCovered.sources.map((other) => ({
+              source: other.source,
+              url: link(story, other.url),
+            })),
+          },
+        }),
       })),
     })),
     audiences: digest.audiences,
@@ -50,7 +60,8 @@ export function inertLinks(): Links {
 }
 
 /**
- * The issue's e-mail to its subscriber, settled with their Delivery of `issueId`. Its story links
+ * The issue's e-mail to its subscriber, settled with their Delivery of `issueId`, written claimed
+ * by the send that sends it. Its story links
  * go through the signed click redirect, which counts clicks per issue and story (no pixels).
  */
 export function digestEmail(issueId: string, subscriber: Subscribers.Subscriber, digest: Digest) {
@@ -62,5 +73,7 @@ export function digestEmail(issueId: string, subscriber: Subscribers.Subscriber,
     headers: Subscribers.unsubscribeHeaders(subscriber),
     subscriber,
     issueId,
+    // The send writes it claimed and sends it at once (core/newsletter/send.ts).
+    claimed: true,
   });
 }

@@ -4,6 +4,7 @@ import { renderDigestEmail } from '#core/mail';
 import type { Digest } from './digest';
 
 export type {
+  AlsoCovered,
   Digest,
   DigestAudience,
   DigestSection,
@@ -12,6 +13,7 @@ export type {
   Frequency,
 } from './digest';
 export {
+  ALSO_COVERED_LINKS,
   composeDigest,
   reasonFor,
   ComposeOptions,
@@ -93,3 +95,5 @@ export {
 } from './clicks';
 export { ClickEntity } from './click-entity';
 export { StoryClicksEntity } from './story-clicks-entity';
+export { SentStoriesEntity } from './sent-stories-entity';
+export { SENT_STORIES_KEPT, sentStoriesOf, type SentStories } from './sent-stories';

@@ -23,6 +23,12 @@ export const SKIP_COUNTS = {
 } as const;
 export type SkipReason = keyof typeof SKIP_COUNTS;
 
+/** Adds one subscriber to an issue's counts under `name`, and a skip under its reason's too. */
+export function countOne(counts: Record<string, number>, name: string, skipped?: SkipReason) {
+  counts[name] = (counts[name] ?? 0) + 1;
+  if (skipped) counts[SKIP_COUNTS[skipped]] = (counts[SKIP_COUNTS[skipped]] ?? 0) + 1;
+}
+
 export const NewsletterIssueEntity = defineEntity({
   model: { entity: 'newsletterIssue', version: '1', service: 'cluefeed' },
   attributes: {

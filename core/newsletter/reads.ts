@@ -1,10 +1,13 @@
 // What composing a digest reads. One issue's subscribers share their audiences' picks and posts,
 // so a chunk composes with `sharedReads()`: each audience, pick list, post and article is read
-// once per chunk instead of once per subscriber.
+// once per chunk instead of once per subscriber. What a subscriber was sent is theirs alone and is
+// read afresh every time: the send conditions on it.
 import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
 import * as Curation from '#core/curation';
 import * as Posts from '#core/posts';
+import * as Stories from '#core/stories';
+import { sentStoriesOf, type SentStories } from './sent-stories';
 
 type Window = { from: string; to: string; limit: number };
 
@@ -13,6 +16,9 @@ export type DigestReads = {
   picks(audienceId: string, window: Window): Promise<Curation.Pick[]>;
   posts(ids: readonly string[]): Promise<Posts.Post[]>;
   articles(ids: readonly string[]): Promise<Articles.Article[]>;
+  /** Each article's story, by article id. */
+  stories(articles: readonly Articles.Article[]): Promise<Map<string, Stories.Story>>;
+  sentStories(subscriberId: string): Promise<SentStories>;
 };
 
 export const directReads: DigestReads = {
@@ -20,6 +26,8 @@ export const directReads: DigestReads = {
   picks: Curation.picksForAudience,
   posts: Posts.byIds,
   articles: Articles.byIds,
+  stories: Stories.ofArticles,
+  sentStories: sentStoriesOf,
 };
 
 /** Reads by id, each id read once: the first caller's read is every later caller's answer. */
@@ -43,8 +51,11 @@ function byIdOnce<T extends object>(
   };
 }
 
-/** Reads shared by the digests of one chunk (one issue, one window). */
-export function sharedReads(): DigestReads {
+/**
+ * Reads shared by the digests of one chunk (one issue, one window). `sent`: the chunk's
+ * subscribers' sent stories, read together; each is used once, and composing again reads afresh.
+ */
+export function sharedReads(sent = new Map<string, SentStories>()): DigestReads {
   const picks = new Map<string, Promise<Curation.Pick[]>>();
   return {
     audiences: byIdOnce(Audiences.byIds, (audience) => audience.id),
@@ -55,5 +66,33 @@ export function sharedReads(): DigestReads {
     },
     posts: byIdOnce(Posts.byIds, (post) => post.id),
     articles: byIdOnce(Articles.byIds, (article) => article.id),
+    stories: storiesOnce(),
+    async sentStories(subscriberId) {
+      const read = sent.get(subscriberId);
+      sent.delete(subscriberId);
+      return read ?? sentStoriesOf(subscriberId);
+    },
+  };
+}
+
+/** Stories by article, each article's looked up once per chunk. */
+function storiesOnce() {
+  const found = new Map<string, Promise<Stories.Story | undefined>>();
+  return async (articles: readonly Articles.Article[]) => {
+    const missing = articles.filter((article) => !found.has(article.id));
+    if (missing.length > 0) {
+      const batch = Stories.ofArticles(missing);
+      for (const article of missing)
+        found.set(
+          article.id,
+          batch.then((stories) => stories.get(article.id)),
+        );
+    }
+    const stories = new Map<string, Stories.Story>();
+    for (const article of articles) {
+      const story = await found.get(article.id)!;
+      if (story) stories.set(article.id, story);
+    }
+    return stories;
   };
 }

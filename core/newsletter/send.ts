@@ -2,15 +2,18 @@
 // of a frequency (or the admin action) it sends the period's issue, e.g. today's daily one, so a
 // second run in the same period finds the same issue and window and sends nobody a second copy;
 // run for a campaign it sends the issue the setup page made. The plan splits the members into
-// chunks; each subscriber's Delivery is written once, in the same transaction as the outbox
-// e-mail that carries their digest, so a redelivered chunk or a planner that runs again queues
-// nothing twice. Sending, retrying and settling the e-mail is the outbox's work (core/outbox).
-import { createWriteTransaction, type EntityItem } from 'electrodb';
+// chunks. A chunk takes its subscribers ten at a time: it composes their digests, takes send
+// slots for as many as the second has room for, and writes those Deliveries in one transaction,
+// each with the outbox e-mail that carries it (written claimed), the stories it sends and the
+// issue it marks on the subscriber, while the issue counts them once; then it sends them at once,
+// and the outbox settles them in one transaction more (ADR 0067). A redelivered chunk or a planner that runs again writes nothing
+// twice: a Delivery is created once. An e-mail whose sender died is sent by the outbox's recovery
+// once its lease ends; one that failed for now is retried by the outbox.
+import type { EntityItem } from 'electrodb';
 import { decodeTime } from 'ulid';
 import * as v from 'valibot';
 import * as Audiences from '#core/audiences';
-import { mapPool } from '#core/common';
-import { committed, committedOnce } from '#core/db';
+import { committed, committedTogether } from '#core/db';
 import * as Jobs from '#core/jobs';
 import * as Outbox from '#core/outbox';
 import * as Subscribers from '#core/subscribers';
@@ -20,7 +23,9 @@ import { sharedReads, type DigestReads } from './reads';
 import type { Frequency } from './digest';
 import { DeliveryEntity } from './delivery-entity';
 import { closeIfSettled } from './issue-close';
-import { NewsletterIssueEntity, SKIP_COUNTS, type SkipReason } from './issue-entity';
+import { countOne, NewsletterIssueEntity, type SkipReason } from './issue-entity';
+import { SentStoriesEntity } from './sent-stories-entity';
+import { NOTHING_SENT, sentAfter, type SentStories } from './sent-stories';
 
 export type NewsletterIssue = EntityItem<typeof NewsletterIssueEntity>;
 export type Delivery = EntityItem<typeof DeliveryEntity>;
@@ -32,8 +37,11 @@ export const WINDOW_MS: Record<Frequency, number> = {
 };
 /** Subscribers per chunk message. */
 export const SUBSCRIBERS_PER_CHUNK = 25;
-/** Subscribers of one chunk composed and queued at once. */
-const SEND_CONCURRENCY = 5;
+/**
+ * Subscribers of one chunk decided together; their e-mails are written and sent as many at a time
+ * as the send rate has room for.
+ */
+const SENT_TOGETHER = 10;
 /** Audience members read per Query while planning. */
 const MEMBERS_PAGE = 500;
 
@@ -162,82 +170,91 @@ function notConfirmed(subscriber: Subscribers.Subscriber | undefined): SkipReaso
   return subscriber.status === 'pending' ? 'not confirmed' : subscriber.status;
 }
 
-/**
- * Writes a Delivery that carries no e-mail (skipped, or failed with the error) with the issue's
- * counts; false when the subscriber has a Delivery already.
- */
-async function writeWithout(
-  issue: NewsletterIssue,
-  subscriberId: string,
-  outcome: { status: 'skipped'; reason: SkipReason } | { status: 'failed'; reason: string },
-): Promise<boolean> {
-  const { status, reason } = outcome;
-  const counts =
-    outcome.status === 'skipped' ? { skipped: 1, [SKIP_COUNTS[outcome.reason]]: 1 } : { failed: 1 };
-  return committedOnce(
-    createWriteTransaction(
-      { delivery: DeliveryEntity, issue: NewsletterIssueEntity },
-      (entities) => [
-        entities.delivery
-          .create({ issueId: issue.id, subscriberId, status, reason, createdAt: now() })
-          .commit(),
-        entities.issue.patch({ id: issue.id }).add(counts).commit(),
-      ],
-    ),
-  );
-}
+/** What the send decided for one subscriber, to be written with the others of its group. */
+type Decided =
+  | { subscriberId: string; without: { status: 'skipped'; reason: SkipReason } }
+  | { subscriberId: string; without: { status: 'failed'; reason: string } }
+  | {
+      subscriberId: string;
+      subscriber: Subscribers.Subscriber;
+      email: Outbox.OutboundEmail;
+      before: SentStories;
+      stories: SentStories['stories'];
+    };
 
-/** A skip, or `alreadyDone` when the subscriber had their Delivery before. */
-async function skip(
-  issue: NewsletterIssue,
-  subscriberId: string,
-  reason: SkipReason,
-): Promise<Outcome> {
-  return (await writeWithout(issue, subscriberId, { status: 'skipped', reason }))
-    ? { skipped: reason }
-    : 'alreadyDone';
-}
+type Emailed = Extract<Decided, { email: Outbox.OutboundEmail }>;
 
-/** One subscriber's part of the issue; infrastructure errors propagate so the chunk runs again. */
-async function deliverTo(
+/** Composes the subscriber's digest and decides what their Delivery will be. */
+async function decide(
   issue: NewsletterIssue,
   subscriberId: string,
   subscriber: Subscribers.Subscriber | undefined,
   reads: DigestReads,
-): Promise<Outcome> {
+): Promise<Decided> {
   const reason = notConfirmed(subscriber);
-  if (reason || !subscriber) return skip(issue, subscriberId, reason ?? 'gone');
+  if (reason || !subscriber)
+    return { subscriberId, without: { status: 'skipped', reason: reason ?? 'gone' } };
   const digest = await composeDigest(
     subscriber,
-    {
-      frequency: issue.frequency,
-      from: issue.from,
-      to: issue.to,
-      audienceIds: issue.audienceIds,
-    },
+    { frequency: issue.frequency, from: issue.from, to: issue.to, audienceIds: issue.audienceIds },
     reads,
   );
-  if (digest.empty) return skip(issue, subscriberId, digest.why);
-  let email: Outbox.OutboundEmail;
+  if (digest.empty) return { subscriberId, without: { status: 'skipped', reason: digest.why } };
   try {
-    email = digestEmail(issue.id, subscriber, digest);
+    const email = digestEmail(issue.id, subscriber, digest);
+    const before = digest.sentBefore;
+    const stories = sentAfter(
+      before,
+      digest.sections.flatMap((section) => section.stories),
+      now(),
+    );
+    return { subscriberId, subscriber, email, before, stories };
   } catch (error) {
     // Props the template refuses would be refused on every run: recorded, not retried.
     if (!(error instanceof v.ValiError)) throw error;
-    return (await writeWithout(issue, subscriberId, { status: 'failed', reason: error.message }))
-      ? 'failed'
-      : 'alreadyDone';
+    return { subscriberId, without: { status: 'failed', reason: error.message } };
   }
-  // Every one of them adds to the issue's counts: one that collided with another on the issue
-  // is tried again, never taken for a Delivery written before.
-  const written = await committedOnce(
-    createWriteTransaction(
-      {
-        delivery: DeliveryEntity,
-        outbox: Outbox.OutboundEmailEntity,
-        issue: NewsletterIssueEntity,
-      },
-      (entities) => [
+}
+
+/** What the issue counts for these decisions: e-mails queued, and the rest by status and reason. */
+function countsOf(decided: readonly Decided[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const one of decided) {
+    if (!('without' in one)) countOne(counts, 'queued');
+    else if (one.without.status === 'failed') countOne(counts, 'failed');
+    else countOne(counts, 'skipped', one.without.reason);
+  }
+  return counts;
+}
+
+/**
+ * Writes a group's Deliveries in one transaction: each e-mail with its Delivery, the stories it
+ * sends and the issue it marks on the subscriber, conditioned on the subscriber still wanting it
+ * at this address and on the stories they were sent as the digest read them; the issue counts
+ * them all in one write. Answers the decisions written and those refused (a Delivery exists, or
+ * the subscriber or their stories changed since they were read).
+ */
+async function writeDeliveries(issue: NewsletterIssue, decided: readonly Decided[]) {
+  return committedTogether(
+    {
+      delivery: DeliveryEntity,
+      outbox: Outbox.OutboundEmailEntity,
+      issue: NewsletterIssueEntity,
+      sent: SentStoriesEntity,
+      subscriber: Subscribers.SubscriberEntity,
+    },
+    decided,
+    (one, entities) => {
+      const { subscriberId } = one;
+      if ('without' in one)
+        return [
+          entities.delivery
+            .create({ issueId: issue.id, subscriberId, ...one.without, createdAt: now() })
+            .commit(),
+        ];
+      const { subscriber, email, before, stories } = one;
+      const linkVersion = subscriber.linkVersion ?? 0;
+      return [
         entities.delivery
           .create({
             issueId: issue.id,
@@ -248,15 +265,103 @@ async function deliverTo(
           })
           .commit(),
         entities.outbox.create(email).commit(),
-        entities.issue.patch({ id: issue.id }).add({ queued: 1 }).commit(),
-      ],
-    ),
+        // Conditioned on what the digest was composed from: another issue that sent the
+        // subscriber stories meanwhile makes this one compose again.
+        before.version === 0
+          ? entities.sent.create({ subscriberId, stories, version: 1 }).commit()
+          : entities.sent
+              .patch({ subscriberId })
+              .set({ stories, version: before.version + 1 })
+              .where((attr, op) => op.eq(attr.version, before.version))
+              .commit(),
+        // Their unsubscribe counts against the issue they were last sent; and only while they
+        // still want it at this address does it go out.
+        entities.subscriber
+          .patch({ id: subscriberId })
+          .set({ lastIssueId: issue.id, lastIssueSentAt: email.createdAt })
+          .where(
+            (attr, op) =>
+              `${op.eq(attr.status, 'subscribed')} AND ${op.eq(attr.email, subscriber.email)} AND ${
+                linkVersion === 0
+                  ? `(${op.notExists(attr.linkVersion)} OR ${op.eq(attr.linkVersion, 0)})`
+                  : op.eq(attr.linkVersion, linkVersion)
+              }`,
+          )
+          .commit(),
+      ];
+    },
+    (written, entities) => [entities.issue.patch({ id: issue.id }).add(countsOf(written)).commit()],
   );
-  if (!written) return 'alreadyDone';
-  // The outbox's worker sends it from its own message: a chunk stays a few quick writes, so a
-  // worker that dies mid-chunk costs the chunk little, and e-mails go out in parallel.
-  await Outbox.dispatch([email]);
-  return 'queued';
+}
+
+/**
+ * Times a subscriber's Delivery is decided again after its write was refused (they changed, or
+ * another issue recorded stories for them, between the read and the write); then the chunk runs
+ * again.
+ */
+const DECIDE_ATTEMPTS = 3;
+
+/** The outcome the chunk reports for a decision written. */
+function outcomeOf(one: Decided, sent: Outbox.Outcome | undefined): Outcome {
+  if (!('without' in one)) return sent?.result === 'failed' ? 'failed' : 'queued';
+  return one.without.status === 'failed' ? 'failed' : { skipped: one.without.reason };
+}
+
+/**
+ * One group's Deliveries: decided together, then written and sent as many at a time as the send
+ * rate has room for; a subscriber whose write was refused is read again and decided again.
+ */
+async function deliverGroup(
+  issue: NewsletterIssue,
+  subscriberIds: readonly string[],
+  subscribers: Map<string, Subscribers.Subscriber>,
+  reads: DigestReads,
+): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  let left = [...subscriberIds];
+  for (let attempt = 1; left.length > 0; attempt++) {
+    const decided = await Promise.all(
+      left.map((id) => decide(issue, id, subscribers.get(id), reads)),
+    );
+    // Skips need no send slot: they are written with the first e-mails.
+    let next = decided.filter((one) => 'without' in one);
+    const emails = decided.filter((one): one is Emailed => 'email' in one);
+    const refused: Decided[] = [];
+    do {
+      // As many of the e-mails as the second has room for, their slots taken before the write
+      // that claims them, so their leases start after any wait.
+      const granted = emails.length > 0 ? (await Outbox.takeSendSlots(emails.length)).granted : 0;
+      const leased = emails
+        .splice(0, granted)
+        .map((one) => ({ ...one, email: Outbox.leasedFromNow(one.email) }));
+      const batch = [...next, ...leased];
+      next = [];
+      const written = await writeDeliveries(issue, batch);
+      refused.push(...written.refused);
+      const claimed = written.committed.flatMap((one) => ('email' in one ? [one.email] : []));
+      const sent = new Map(
+        (await Outbox.sendClaimed(claimed)).map((outcome, index) => [claimed[index]!.id, outcome]),
+      );
+      for (const one of written.committed)
+        outcomes.push(outcomeOf(one, 'email' in one ? sent.get(one.email.id) : undefined));
+    } while (emails.length > 0);
+    left = [];
+    for (const { subscriberId } of refused) {
+      if (await deliveryOf(issue.id, subscriberId)) {
+        outcomes.push('alreadyDone');
+        continue;
+      }
+      if (attempt >= DECIDE_ATTEMPTS)
+        throw new Error(`The digest of ${subscriberId} kept being refused while it was written`);
+      const { data } = await Subscribers.SubscriberEntity.get({ id: subscriberId }).go({
+        consistent: true,
+      });
+      if (data) subscribers.set(subscriberId, data);
+      else subscribers.delete(subscriberId);
+      left.push(subscriberId);
+    }
+  }
+  return outcomes;
 }
 
 export const sendNewsletters = Jobs.defineChunkedJob({
@@ -298,11 +403,14 @@ export const sendNewsletters = Jobs.defineChunkedJob({
     const issue = await issueById(chunk.issueId);
     if (!issue) throw new Error(`No newsletter issue ${chunk.issueId}`);
     const keys = chunk.subscriberIds.map((id) => ({ id }));
-    const [{ data: found }, { data: written }] = await Promise.all([
+    const [{ data: found }, { data: written }, { data: sentItems }] = await Promise.all([
       Subscribers.SubscriberEntity.get(keys).go({ consistent: true }),
       DeliveryEntity.get(
         chunk.subscriberIds.map((subscriberId) => ({ issueId: issue.id, subscriberId })),
       ).go({ consistent: true, attributes: ['subscriberId'] }),
+      SentStoriesEntity.get(chunk.subscriberIds.map((subscriberId) => ({ subscriberId }))).go({
+        consistent: true,
+      }),
     ]);
     const subscribers = new Map(found.map((subscriber) => [subscriber.id, subscriber]));
     const done = new Set(written.map((delivery) => delivery.subscriberId));
@@ -313,22 +421,21 @@ export const sendNewsletters = Jobs.defineChunkedJob({
       failed: 0,
       alreadyDone: done.size,
     };
-    const reads = sharedReads();
-    let handled = 0;
-    await mapPool(
-      chunk.subscriberIds.filter((id) => !done.has(id)),
-      SEND_CONCURRENCY,
-      async (subscriberId) => {
-        const outcome = await deliverTo(issue, subscriberId, subscribers.get(subscriberId), reads);
-        if (typeof outcome === 'string') totals[outcome]! += 1;
-        else {
-          const count = SKIP_COUNTS[outcome.skipped];
-          totals.skipped! += 1;
-          totals[count] = (totals[count] ?? 0) + 1;
-        }
-        if (++handled % 10 === 0) await context.progress(0);
-      },
+    const sent = new Map(
+      chunk.subscriberIds.map((id): [string, SentStories] => [id, NOTHING_SENT]),
     );
+    for (const { subscriberId, version, stories } of sentItems)
+      sent.set(subscriberId, { version, stories });
+    const reads = sharedReads(sent);
+    const pending = chunk.subscriberIds.filter((id) => !done.has(id));
+    for (let start = 0; start < pending.length; start += SENT_TOGETHER) {
+      const group = pending.slice(start, start + SENT_TOGETHER);
+      for (const outcome of await deliverGroup(issue, group, subscribers, reads)) {
+        if (typeof outcome === 'string') countOne(totals, outcome);
+        else countOne(totals, 'skipped', outcome.skipped);
+      }
+      await context.progress(0);
+    }
     await closeIfSettled(issue.id);
     return totals;
   },

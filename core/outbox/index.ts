@@ -3,24 +3,33 @@
 // message (`dispatch`, `handleBatch`). A message lost on the way is made up for by `recoverDue`,
 // which the 5-minute recover-jobs schedule and `npm start` run: it queues the e-mails again, and
 // every worker sends them at the send's own pace. See delivery.ts for the claim.
-import { ulid } from 'ulid';
 import * as v from 'valibot';
 import { fn } from '#core/common';
+import { ulid } from '#core/ids';
 // E-mails go to a queue of their own (its worker, dead letters and alarm; ADR 0058).
 import { emailMessage, send as sendMessage, sendAll } from '../jobs/queue';
 import { flush, logger } from '#core/logs';
 import { mailer, type Mailer } from '#core/mail';
 import { dayOf, keyOf, OutboundEmailEntity } from './entity';
-import { deliverOne, type OutboundEmail, type Outcome } from './delivery';
+import { deliverClaimed, deliverOne, LEASE_MS, type OutboundEmail, type Outcome } from './delivery';
 import { render, subjectOf, type EmailKind, type PropsOf } from './templates';
 
 export { OutboundEmailEntity, OUTBOUND_EMAIL_STATUSES } from './entity';
-export { LEASE_MS, MAX_ATTEMPTS, messageIdOf, retryDelayMs, type OutboundEmail } from './delivery';
+export {
+  LEASE_MS,
+  MAX_ATTEMPTS,
+  messageIdOf,
+  retryDelayMs,
+  type OutboundEmail,
+  type Outcome,
+} from './delivery';
 export type { EmailKind } from './templates';
+export { takeSendSlots } from './send-rate';
 export {
   registerKind,
   registeredKinds,
   UnregisteredKind,
+  type Ended,
   type Ending,
   type Envelope,
   type KindHooks,
@@ -44,9 +53,14 @@ export function draft<K extends EmailKind>(
     subscriber?: { id: string; linkVersion?: number };
     /** The newsletter issue it carries (with `subscriber`): settled with its Delivery. */
     issueId?: string;
+    /**
+     * Written already claimed by its maker, who sends it at once (`sendClaimed`): no message, no
+     * claim, and no look at whether it is still wanted (the write that makes it decides that).
+     */
+    claimed?: boolean;
   },
 ): OutboundEmail {
-  return {
+  const email: OutboundEmail = {
     ...draftMessage(kind, {
       to: mail.to,
       subject: subjectOf(kind, mail.props),
@@ -56,6 +70,15 @@ export function draft<K extends EmailKind>(
     headers: mail.headers && JSON.stringify(mail.headers),
     issueId: mail.subscriber && mail.issueId,
   };
+  return mail.claimed ? leasedFromNow({ ...email, status: 'sending', attempts: 1 }) : email;
+}
+
+/**
+ * A claimed e-mail leased from now on: a maker that dies before it settles it leaves it to the
+ * recovery schedule once the lease ends. Its maker leases it again once its send slot is taken.
+ */
+export function leasedFromNow(email: OutboundEmail): OutboundEmail {
+  return { ...email, nextAttemptAt: new Date(Date.now() + LEASE_MS).toISOString() };
 }
 
 /**
@@ -125,17 +148,35 @@ export async function dispatch(emails: Pick<OutboundEmail, 'id'>[]): Promise<voi
   }
 }
 
+/**
+ * Sends e-mails of one kind that their maker wrote claimed (`draft`'s `claimed`), after it took
+ * their send slots, settling those that ended in one transaction; a retry's message is queued as
+ * `deliver` queues it.
+ */
+export async function sendClaimed(
+  emails: readonly OutboundEmail[],
+  through: Mailer = mailer(),
+): Promise<Outcome[]> {
+  const outcomes = await deliverClaimed(emails, through);
+  await Promise.all(outcomes.map((outcome, index) => retryLater(emails[index]!.id, outcome)));
+  return outcomes;
+}
+
+/** Queues the next attempt of an e-mail whose attempt failed for now; the schedule makes up for a lost one. */
+async function retryLater(id: string, outcome: Outcome): Promise<void> {
+  if (outcome.result !== 'retry') return;
+  await send(id, outcome.delayMs).catch((error: unknown) => {
+    logger.info('Could not queue a retry; the recovery schedule will queue it again', {
+      outboundEmailId: id,
+      error,
+    });
+  });
+}
+
 /** Sends one e-mail if it is due, and queues the next attempt after a temporary failure. */
 export async function deliver(id: string, through: Mailer = mailer()): Promise<Outcome> {
   const outcome = await deliverOne(id, through);
-  if (outcome.result === 'retry') {
-    await send(id, outcome.delayMs).catch((error: unknown) => {
-      logger.info('Could not queue a retry; the recovery schedule will queue it again', {
-        outboundEmailId: id,
-        error,
-      });
-    });
-  }
+  await retryLater(id, outcome);
   return outcome;
 }
 

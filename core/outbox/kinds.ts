@@ -2,6 +2,7 @@
 // registers it when it loads: whether it is still wanted, what to write with its end and what to
 // do after. The outbox itself knows no subscriber, issue or mailing list.
 import { createWriteTransaction, type Entity } from 'electrodb';
+import type { TransactionWrite } from '#core/db';
 import type { OutboundEmail } from './delivery';
 
 /** What a message's owner is told about it: the stored message without its content. */
@@ -34,7 +35,7 @@ export type Ending<R extends string = string> = {
 };
 
 /** One write of a transaction, as an ElectroDB entity's `.commit()` makes it. */
-export type Write = ReturnType<Parameters<typeof createWriteTransaction>[1]>[number];
+export type Write = TransactionWrite;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any entity, as ElectroDB types it
 type Entities = Record<string, Entity<any, any, any, any>>;
@@ -53,16 +54,25 @@ export function writesWith<E extends Entities>(
   return make(entities as never);
 }
 
+/** A message with how its last attempt ended. */
+export type Ended<R extends string = string> = { message: OutboundEmail; ending: Ending<R> };
+
 export type KindHooks<R extends string = string> = {
   /** Why the message must not go out any more, if it must not; asked before each attempt. */
   unwanted?(message: OutboundEmail): Promise<Unwanted<R> | undefined>;
   /** Writes made in the transaction that ends the message's last attempt: each happens once. */
   settling?(message: OutboundEmail, ending: Ending<R>): Write[];
   /**
-   * After the last attempt ended (`ending`), and again whenever a message comes for one already
-   * ended (no `ending`): the worker that ended it may have died before this ran. Idempotent.
+   * Writes that count messages ended together (an issue's figures), made once in the transaction
+   * that ends them all: messages sent together write a count once, not once each.
    */
-  settled?(message: Envelope, ending?: Ending<R>): Promise<void>;
+  counting?(ended: Ended<R>[]): Write[];
+  /**
+   * After the last attempt of these messages ended (with their `ending`), and again whenever a
+   * message comes for one already ended (no `ending`): the worker that ended it may have died
+   * before this ran. Idempotent.
+   */
+  settled?(messages: { message: Envelope; ending?: Ending<R> }[]): Promise<void>;
   /** Delivers it another way than SMTP (the mailing-list mirror); answers what the far end said. */
   send?(message: OutboundEmail): Promise<{ response: string; messageId?: string }>;
   /** Whether a failure of `send` will not get better by trying again. */

@@ -14,11 +14,11 @@ vi.mock('./send-rate', async (original) => {
   const actual = await original<typeof import('./send-rate')>();
   return {
     ...actual,
-    takeSendSlot: async (...args: Parameters<typeof actual.takeSendSlot>) => {
+    takeSendSlots: async (...args: Parameters<typeof actual.takeSendSlots>) => {
       const meanwhile = waiting.meanwhile;
       waiting.meanwhile = undefined;
       await meanwhile?.();
-      return actual.takeSendSlot(...args);
+      return actual.takeSendSlots(...args);
     },
   };
 });

@@ -54,6 +54,13 @@ export const TEMPLATES = {
               sourceUrl: v.string(),
               sourceLabel: v.string(),
               reasons: v.array(v.string()),
+              update: v.optional(v.string()),
+              alsoCovered: v.optional(
+                v.object({
+                  label: v.string(),
+                  sources: v.array(v.object({ source: v.string(), url: v.string() })),
+                }),
+              ),
             }),
           ),
         }),

@@ -1,8 +1,8 @@
 // Posts: create them with unique slugs, read them by slug, by ids (content cards) or by audience.
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
-import { ulid } from 'ulid';
 import { fn, slugify, VisibleError } from '#core/common';
+import { ulid } from '#core/ids';
 import { isConditionFailure } from '#core/db';
 import { ownerOfSlug, SlugClaimEntity } from '#core/slugs';
 import { PostEntity } from './entity';

@@ -1,9 +1,9 @@
 // Prompts as data: editors keep prompt texts per automation (the spec's Prompt), checked when
 // saved so a job never meets a placeholder it cannot fill. Newest first; deleted ones hidden.
 import { createWriteTransaction, type EntityItem } from 'electrodb';
-import { ulid } from 'ulid';
 import * as v from 'valibot';
 import { fn, freeText, VisibleError } from '#core/common';
+import { ulid } from '#core/ids';
 import { isConditionFailure } from '#core/db';
 import { AUTOMATIONS, automation, type Automation } from './automations';
 import { PromptEntity } from './entity';

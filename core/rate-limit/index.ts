@@ -48,12 +48,17 @@ export const LIMITS = {
 } satisfies Record<string, Limit>;
 
 /** One request: whether the limit let it through, and a way to give its place back. */
-export type Attempt = { allowed: boolean; release(): Promise<void> };
+export type Attempt = {
+  allowed: boolean;
+  /** How many places it counted: `places`, or fewer when it asked for up to that many. */
+  granted: number;
+  release(): Promise<void>;
+};
 
-const REFUSED: Attempt = { allowed: false, release: async () => undefined };
+const REFUSED: Attempt = { allowed: false, granted: 0, release: async () => undefined };
 
 /** What a request no limit applies to gets. */
-export const NOT_LIMITED: Attempt = { allowed: true, release: async () => undefined };
+export const NOT_LIMITED: Attempt = { allowed: true, granted: 1, release: async () => undefined };
 
 /** The answer to a request a limit refused. */
 export const refusal = () =>
@@ -81,14 +86,27 @@ type Caller = { bucket: string; key: string };
  * window counted to `previousCount` (`start`); undefined when the limit refuses it.
  */
 type Counting =
-  | { caller: Caller; expiresAt: number; add: { windowStart: number; room: number } }
-  | { caller: Caller; expiresAt: number; start: { windows: Windows; stored?: Stored } };
+  | {
+      caller: Caller;
+      expiresAt: number;
+      places: number;
+      add: { windowStart: number; room: number };
+    }
+  | {
+      caller: Caller;
+      expiresAt: number;
+      places: number;
+      start: { windows: Windows; stored?: Stored };
+    };
 
 function counting(
   limit: Limit,
   key: string,
   stored: Stored | undefined,
   now: number,
+  places = 1,
+  /** Count as many of `places` as there is room for, at least one. */
+  upTo = false,
 ): Counting | undefined {
   const windowMs = limit.windowSeconds * 1000;
   const windowStart = Math.floor(now / windowMs) * windowMs;
@@ -109,10 +127,12 @@ function counting(
           previousCount: stored?.windowStart === windowStart - windowMs ? (stored.count ?? 0) : 0,
         };
   const room = roomIn(max, windows.previousCount, windowMs, now - windowStart);
-  if (windows.count >= room) return undefined;
+  const free = room - windows.count;
+  const counted = upTo ? Math.min(places, free) : places;
+  if (counted < 1 || counted > free) return undefined;
   return stored?.windowStart === windowStart
-    ? { caller, expiresAt, add: { windowStart, room } }
-    : { caller, expiresAt, start: { windows, stored } };
+    ? { caller, expiresAt, places: counted, add: { windowStart, room } }
+    : { caller, expiresAt, places: counted, start: { windows, stored } };
 }
 
 /** The condition a counting write holds to: the windows still as they were read. */
@@ -120,7 +140,7 @@ function countingCondition(decided: Counting): RateLimitCondition {
   return (attr, op) => {
     if ('add' in decided) {
       const { windowStart, room } = decided.add;
-      return `${op.eq(attr.windowStart, windowStart)} AND ${op.lt(attr.count, room)}`;
+      return `${op.eq(attr.windowStart, windowStart)} AND ${op.lte(attr.count, room - decided.places)}`;
     }
     const { stored } = decided.start;
     return stored
@@ -175,13 +195,17 @@ export function countIn(limit: Limit, key: string, stored: Stored | undefined, n
           .commit();
 }
 
-/** Counts one request of `key` if the sliding window has room for it; a refusal counts nothing. */
+/**
+ * Counts one request of `key` (or `places` of them at once; with `upTo`, as many of them as there
+ * is room for) if the sliding window has room for it; a refusal counts nothing.
+ */
 export async function attempt(
   limit: Limit,
   key: string,
   now = Date.now(),
   /** The caller's windows, when they were just read with other items (`windowsRead`). */
   read?: { windows: Stored | undefined },
+  { places = 1, upTo = false }: { places?: number; upTo?: boolean } = {},
 ): Promise<Attempt> {
   const caller = { bucket: limit.bucket, key };
   for (let tries = 0; tries < RACED_RETRIES; tries++) {
@@ -189,35 +213,38 @@ export async function attempt(
       tries === 0 && read
         ? read.windows
         : ((await RateLimitWindowEntity.get(caller).go({ consistent: true })).data ?? undefined);
-    const decided = counting(limit, key, stored, now);
+    const decided = counting(limit, key, stored, now, places, upTo);
     if (!decided) return REFUSED;
+    const granted = decided.places;
     const windowStart =
       'add' in decided ? decided.add.windowStart : decided.start.windows.windowStart;
     const counted = await committed(
       'add' in decided
         ? // Within the window: one more, while there is room.
           RateLimitWindowEntity.update(caller)
-            .add({ count: 1 })
+            .add({ count: granted })
             .set({ expiresAt: decided.expiresAt })
             .where(countingCondition(decided))
         : // The window's first request: what the stored window counted becomes the previous count.
           RateLimitWindowEntity.put({
             ...caller,
             ...decided.start.windows,
-            count: 1,
+            count: granted,
             expiresAt: decided.expiresAt,
           }).where(countingCondition(decided)),
     );
     if (counted) {
       return {
         allowed: true,
+        granted: granted,
         // Only while its window is the current one: afterwards the count is history.
         release: async () => {
           await committed(
             RateLimitWindowEntity.update(caller)
-              .add({ count: -1 })
+              .add({ count: -granted })
               .where(
-                (attr, op) => `${op.eq(attr.windowStart, windowStart)} AND ${op.gt(attr.count, 0)}`,
+                (attr, op) =>
+                  `${op.eq(attr.windowStart, windowStart)} AND ${op.gte(attr.count, granted)}`,
               ),
           );
         },

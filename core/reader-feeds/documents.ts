@@ -1,5 +1,7 @@
 // The private feed's documents: RSS 2.0, JSON Feed 1.1 and an OPML list naming the feed. Each item
-// carries the story's rating and reasons and its signed like/dislike links.
+// is one story: its rating and reasons, the other sources that tell it, and its signed like/dislike
+// links.
+import { STORY_TEXTS } from '#core/common';
 import type { FeedStory } from '#core/feed';
 import { escapeHtml } from '#core/html';
 
@@ -37,12 +39,27 @@ function reasonsOf(story: FeedStory): string[] {
   ];
 }
 
-/** The item's body: the excerpt, the rating, the reasons and the two one-click links. */
+/** The story's other sources, as a list of links under how many there are in all. */
+function otherSourcesHtml(item: FeedItem): string[] {
+  const others = item.sourceCount - 1;
+  if (others < 1) return [];
+  const links = item.alsoCoveredBy.map(
+    (other) =>
+      `<li><a href="${escapeHtml(other.link)}">${escapeHtml(other.source)}</a>: ${escapeHtml(other.title)}</li>`,
+  );
+  return [
+    `<p><strong>${STORY_TEXTS.alsoCoveredBy(others)}${item.grewBy ? ` (${STORY_TEXTS.updated(item.grewBy)})` : ''}:</strong></p>`,
+    ...(links.length > 0 ? [`<ul>${links.join('')}</ul>`] : []),
+  ];
+}
+
+/** The item's body: the excerpt, the rating, the reasons, other sources and the one-click links. */
 function itemHtml(item: FeedItem): string {
   return [
     `<p>${escapeHtml(item.excerpt)}</p>`,
     `<p><strong>Rating:</strong> ${escapeHtml(item.label)}</p>`,
     ...reasonsOf(item).map((reason) => `<p><strong>Why:</strong> ${escapeHtml(reason)}</p>`),
+    ...otherSourcesHtml(item),
     `<p><a href="${escapeHtml(item.likeUrl)}">Like</a> · <a href="${escapeHtml(item.dislikeUrl)}">Dislike</a></p>`,
   ].join('');
 }
@@ -102,6 +119,8 @@ export function jsonFeedOf(document: FeedDocument): string {
         source: item.source,
         like_url: item.likeUrl,
         dislike_url: item.dislikeUrl,
+        sourceCount: item.sourceCount,
+        alsoCoveredBy: item.alsoCoveredBy,
       },
     })),
   });

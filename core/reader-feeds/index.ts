@@ -3,14 +3,15 @@
 // keeps the secret's SHA-256 only, so the URL is shown once, when it is made.
 import { createHash } from 'node:crypto';
 import { createWriteTransaction, type EntityItem } from 'electrodb';
-import { ulid } from 'ulid';
 import * as v from 'valibot';
 import { RELEVANCE_LABELS, type RelevanceLabel } from '#core/ai';
 import * as Articles from '#core/articles';
 import * as Auth from '#core/auth';
 import { parse, VisibleError } from '#core/common';
+import { ulid } from '#core/ids';
 import { committed, committedOrRaced, getTogether, type ItemRead } from '#core/db';
 import * as Feed from '#core/feed';
+import * as RateLimit from '#core/rate-limit';
 import * as Users from '#core/users';
 import { jsonFeedOf, opmlOf, rssOf, type FeedDocument } from './documents';
 import { ReaderFeedEntity } from './entity';
@@ -25,6 +26,16 @@ export { VOTE_LINK_PERIOD_SECONDS, type Vote } from './votes';
 export const FEED_ITEMS = 50;
 export const VOTE_PATH = '/reader-feed/vote';
 
+/**
+ * Reader apps poll every quarter of an hour or so, a reader may have a few of them: a URL asked far
+ * more often was leaked or is a runaway script. Counted per URL (its key's hash), 304s included.
+ */
+export const FEED_URL_LIMIT: RateLimit.Limit = {
+  bucket: 'reader-feed-url',
+  max: 30,
+  windowSeconds: 600,
+};
+
 export const READER_FEED_MESSAGES = {
   alreadyOn: 'Your private feed is already on. Rotate it to get a new address.',
   changed:
@@ -32,6 +43,7 @@ export const READER_FEED_MESSAGES = {
   readerGone: 'Your account can no longer have a private feed',
   badRating: Feed.FEED_MESSAGES.badRating,
   voteNotValid: 'This like or dislike link is not valid any more',
+  tooOften: `This feed address was asked for too often. Please wait ${FEED_URL_LIMIT.windowSeconds / 60} minutes and try again.`,
 } as const;
 
 /** The reader's private feed as /account shows it: never the secret, never its hash. */
@@ -133,14 +145,22 @@ function mayUse(user: Users.User | undefined): user is Users.User {
 
 /**
  * The reader a key opens and the URL's id, or undefined (malformed, unknown, rotated, turned off,
- * a reader who may not sign in): one BatchGetItem of the feed item and the reader's record.
+ * a reader who may not sign in); `allowed` says whether the URL's rate limit let this request
+ * through. One BatchGetItem of the feed item, the reader's record and the URL's rate windows, then
+ * the count's one conditional write (only for a URL that opens: a guessed key writes nothing).
  */
-async function open(key: string) {
+async function open(key: string, now: number) {
   const userId = readerIdOf(key);
   if (!userId) return undefined;
-  const [feed, user] = await getTogether(feedRead(userId), Users.userRead(userId));
+  const hashed = hashOf(key);
+  const [feed, user, windows] = await getTogether(
+    feedRead(userId),
+    Users.userRead(userId),
+    RateLimit.windowsRead(FEED_URL_LIMIT, hashed),
+  );
   if (!feed || !keyMatches(key, feed.secretHash) || !mayUse(user)) return undefined;
-  return { feed, user };
+  const { allowed } = await RateLimit.attempt(FEED_URL_LIMIT, hashed, now, { windows });
+  return { feed, user, allowed };
 }
 
 export const FORMATS = ['rss', 'json', 'opml'] as const;
@@ -164,6 +184,7 @@ export const ServeInput = v.object({
 
 export type Served =
   | { status: 404 }
+  | { status: 429; headers: Record<string, string>; body: string }
   | { status: 304; headers: Record<string, string> }
   | { status: 200; headers: Record<string, string>; body: string };
 
@@ -212,9 +233,18 @@ export async function serve(
   now = Date.now(),
 ): Promise<Served> {
   const input = parse(ServeInput, rawInput);
-  const opened = await open(input.key);
+  const opened = await open(input.key, now);
   if (!opened) return { status: 404 };
-  const { feed, user } = opened;
+  const { feed, user, allowed } = opened;
+  if (!allowed) {
+    // A sliding window frees room little by little: a whole window later there is room for sure.
+    const retryAfter = String(FEED_URL_LIMIT.windowSeconds);
+    return {
+      status: 429,
+      headers: { 'Retry-After': retryAfter },
+      body: READER_FEED_MESSAGES.tooOften,
+    };
+  }
   const paths = feedPaths(input.key);
   const title = `Cluefeed · ${user.name}`;
   const homeUrl = new URL('/feed', input.origin).toString();

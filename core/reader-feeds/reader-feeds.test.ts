@@ -6,7 +6,8 @@ import * as Feeds from '#core/feeds';
 import * as ReaderFeeds from '#core/reader-feeds';
 import * as Users from '#core/users';
 import { rounds } from '#tests/integration/races';
-import { readerWithFeed } from '#tests/integration/readers';
+import { readerWithFeed, scoreFor } from '#tests/integration/readers';
+import { bridgeHack, storeReports } from '#tests/integration/stories';
 
 const ORIGIN = 'http://localhost:3000';
 const { READER_FEED_MESSAGES: MESSAGES } = ReaderFeeds;
@@ -83,6 +84,43 @@ describe("a reader's private feed URL", () => {
     });
   });
 
+  it('serves one item per story with its other sources, in RSS the parser reads back and in JSON Feed', async () => {
+    const { made, user } = await readerWithUrl();
+    const { name, reports } = bridgeHack();
+    const [first, second, third] = await storeReports(reports.slice(0, 3));
+    const reader = (await Users.byId(user.id))!;
+    await scoreFor(reader, first!, 'Very Relevant');
+    await scoreFor(reader, second!, 'Very Relevant');
+    await scoreFor(reader, third!, 'Quite Relevant');
+    await Feed.buildFeed(user.id);
+
+    const rss = await ok(serve(made.key));
+    const parsed = Feeds.parseFeed(rss.body, rss.headers['Content-Type']);
+    // Of two reports with the best rating, the newer leads its story.
+    const story = parsed.items.filter((item) => item.title?.includes(name));
+    expect(story.map((item) => item.id)).toEqual([`cluefeed:${second!.id}`]);
+    const html = story[0]!.summary ?? story[0]!.contentHtml ?? '';
+    expect(html).toContain('also covered by 2 sources:');
+    for (const other of [first!, third!]) {
+      expect(html).toContain(`<a href="${other.canonicalUrl}">${other.source}</a>`);
+    }
+
+    const json = JSON.parse((await ok(serve(made.key, 'json'))).body) as {
+      items: { id: string; _cluefeed: { sourceCount: number; alsoCoveredBy: unknown[] } }[];
+    };
+    const items = json.items.filter((item) =>
+      [first!, second!, third!].some((article) => item.id === `cluefeed:${article.id}`),
+    );
+    expect(items).toHaveLength(1);
+    expect(items[0]!._cluefeed.sourceCount).toBe(3);
+    expect(items[0]!._cluefeed.alsoCoveredBy).toHaveLength(2);
+    expect(items[0]!._cluefeed.alsoCoveredBy).toContainEqual({
+      source: 'Decrypt',
+      link: third!.canonicalUrl,
+      title: third!.title,
+    });
+  });
+
   it('serves JSON Feed 1.1 with its required fields', async () => {
     const { made } = await readerWithUrl();
     const { body, headers } = await ok(serve(made.key, 'json'));
@@ -110,16 +148,21 @@ describe("a reader's private feed URL", () => {
     );
   });
 
-  it('answers a conditional GET with 304 from one BatchGetItem; a full answer is that and one Query', async () => {
+  it('answers a conditional GET with 304 from one BatchGetItem and its count; a full answer is that and one Query', async () => {
     const { made, user, articles } = await readerWithUrl();
     const full = await countStorageCalls(() => serve(made.key));
-    expect(full.calls).toEqual({ 'dynamodb BatchGetItem': 1, 'dynamodb Query': 1 });
+    // The URL's first request in its rate window starts the window (a PutItem), later ones add.
+    expect(full.calls).toEqual({
+      'dynamodb BatchGetItem': 1,
+      'dynamodb PutItem': 1,
+      'dynamodb Query': 1,
+    });
     const { ETag: etag, 'Last-Modified': lastModified } = (full.result as Ok).headers;
     expect(etag).toMatch(/^W\/".+"$/);
 
     const again = await countStorageCalls(() => serve(made.key, 'rss', { ifNoneMatch: etag }));
     expect(again.result.status).toBe(304);
-    expect(again.calls).toEqual({ 'dynamodb BatchGetItem': 1 });
+    expect(again.calls).toEqual({ 'dynamodb BatchGetItem': 1, 'dynamodb UpdateItem': 1 });
     expect((await serve(made.key, 'rss', { ifModifiedSince: lastModified })).status).toBe(304);
     // Another format or other ratings are another document.
     expect((await serve(made.key, 'json', { ifNoneMatch: etag })).status).toBe(200);
@@ -166,6 +209,35 @@ describe("a reader's private feed URL", () => {
       message: MESSAGES.readerGone,
       status: 403,
     });
+  });
+
+  it('answers a URL asked for too often with a 429 and Retry-After; a rotated URL has its own room, a guessed key writes nothing', async () => {
+    const { made, user } = await readerWithUrl();
+    const { max, windowSeconds } = ReaderFeeds.FEED_URL_LIMIT;
+    // Early in one window, so the sliding window's room is the whole maximum.
+    const now = Math.floor(Date.now() / (windowSeconds * 1000)) * windowSeconds * 1000 + 1000;
+    const answers = await Promise.all(
+      Array.from({ length: max + 3 }, () =>
+        ReaderFeeds.serve({ key: made.key, format: 'opml', origin: ORIGIN }, now),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(max);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(refused).toHaveLength(3);
+    expect(refused[0]).toEqual({
+      status: 429,
+      headers: { 'Retry-After': String(windowSeconds) },
+      body: MESSAGES.tooOften,
+    });
+    const rotated = await ReaderFeeds.rotate(user.id, made.id);
+    expect(
+      (await ReaderFeeds.serve({ key: rotated.key, format: 'opml', origin: ORIGIN }, now)).status,
+    ).toBe(200);
+
+    const forged = `${rotated.key.slice(0, -1)}${rotated.key.endsWith('A') ? 'B' : 'A'}`;
+    const guessed = await countStorageCalls(() => serve(forged));
+    expect(guessed.result.status).toBe(404);
+    expect(guessed.calls).toEqual({ 'dynamodb BatchGetItem': 1 });
   });
 
   it('refuses a second turn-on: one URL per reader', async () => {

@@ -4,10 +4,10 @@
 // tokens, each for a year, and a token works only while its reader may sign in.
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteTransaction, type EntityItem } from 'electrodb';
-import { ulid } from 'ulid';
 import * as v from 'valibot';
 import * as Auth from '#core/auth';
 import { freeText, parse, VisibleError } from '#core/common';
+import { ulid } from '#core/ids';
 import { committed } from '#core/db';
 import * as RateLimit from '#core/rate-limit';
 import * as Users from '#core/users';

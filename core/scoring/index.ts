@@ -10,12 +10,14 @@ import { ScoreCountsEntity } from './score-counts-entity';
 import { ScoreEntity } from './score-entity';
 import { ScoreFailureEntity } from './score-failure-entity';
 import { MATCHING_TYPES } from './store-keys';
+import { ScoringWatermarkEntity } from './watermark-entity';
 
 export {
   ExperimentScoreEntity,
   ScoreCountsEntity,
   ScoreEntity,
   ScoreFailureEntity,
+  ScoringWatermarkEntity,
   MATCHING_TYPES,
 };
 export { V1ScoreEntity, V1ScoreFailureEntity } from './v1-entities';
@@ -24,12 +26,19 @@ export {
   ranked,
   labelCounts,
   forPairs,
+  failuresSince,
+  FAILURE_ATTEMPTS,
+  watermarks,
+  targetKey,
+  markPlanned,
   experimentScoresOf,
   forgetTarget,
   forgetOtherClues,
   storeScore,
   type Score,
   type ScoreFailure,
+  type ScoringWatermark,
+  type PlannedUpTo,
   type ExperimentScore,
   type LabelCounts,
   type MatchingTarget,

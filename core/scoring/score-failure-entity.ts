@@ -14,6 +14,8 @@ export const ScoreFailureEntity = defineEntity({
     error: { type: 'string', required: true },
     attempts: { type: 'number', default: 0 },
     processId: { type: 'string', required: true },
+    /** The article's import time: a run retries the failures of recent imports (ADR 0065). */
+    importedAt: { type: 'string', required: true },
     lastTriedAt: { type: 'string', required: true },
     expiresAt: { type: 'number', required: true },
   },
@@ -27,6 +29,18 @@ export const ScoreFailureEntity = defineEntity({
         template: 'failure#${cluesHash}#${promptId}#${modelId}#${articleId}',
         casing: 'none',
       },
+    },
+    // A setup's failures by their article's import time, so a run finds those to retry in one
+    // Query (an index key need not be unique): gsi1pk failures#{promptId}#{modelId}, gsi1sk {importedAt}
+    recent: {
+      index: 'gsi1',
+      pk: {
+        field: 'gsi1pk',
+        composite: ['promptId', 'modelId'],
+        template: 'failures#${promptId}#${modelId}',
+        casing: 'none',
+      },
+      sk: { field: 'gsi1sk', composite: ['importedAt'], template: '${importedAt}', casing: 'none' },
     },
   },
 });

@@ -186,6 +186,7 @@ export async function forgetAll(targets: Pick<MatchingTarget, 'type' | 'id'>[]):
 type ArticleForScoring = Pick<Articles.Article, 'id' | 'title' | 'summary' | 'publishedAt'> & {
   category?: string;
   source?: string;
+  importedAt?: string;
 };
 
 /**
@@ -424,5 +425,7 @@ async function failed(
   await Store.recordFailure(article.id, target, keysOf(setup), {
     error,
     processId: setup.processId,
+    // An article given without its import time (a prompt test's) counts as imported now.
+    importedAt: article.importedAt ?? new Date().toISOString(),
   });
 }

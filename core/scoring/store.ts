@@ -1,6 +1,7 @@
 // Reads and writes of the score store (entity.ts, ADR 0033). Production scores go to the target's
 // partition with their two read models in one transaction; an experiment's scores go to its run.
-// Every read is a GetItem, a BatchGetItem of known keys or one bounded Query.
+// Every read is a GetItem, a BatchGetItem of known keys or one bounded Query. Beside them, each
+// target's watermark says how far the scheduled planning has gone (ADR 0065).
 import { createHash } from 'node:crypto';
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import { RELEVANCE_LABELS, type RelevanceLabel } from '#core/ai';
@@ -9,11 +10,13 @@ import { ExperimentScoreEntity } from './experiment-score-entity';
 import { ScoreCountsEntity } from './score-counts-entity';
 import { ScoreEntity } from './score-entity';
 import { ScoreFailureEntity } from './score-failure-entity';
+import { ScoringWatermarkEntity } from './watermark-entity';
 import { COUNT_OF, COUNT_SHARDS, MATCHING_TYPES } from './store-keys';
 
 export type Score = EntityItem<typeof ScoreEntity>;
 export type ScoreFailure = EntityItem<typeof ScoreFailureEntity>;
 export type ExperimentScore = EntityItem<typeof ExperimentScoreEntity>;
+export type ScoringWatermark = EntityItem<typeof ScoringWatermarkEntity>;
 export type MatchingType = (typeof MATCHING_TYPES)[number];
 export type LabelCounts = Record<RelevanceLabel, number>;
 
@@ -78,7 +81,9 @@ async function targetsWith(
   return new Set(data.map((item) => `${item.matchingType}#${item.matchingId}`));
 }
 
-const idOf = (target: Pick<MatchingTarget, 'type' | 'id'>) => `${target.type}#${target.id}`;
+/** A target's key in maps by target, e.g. `watermarks`' answer: `{type}#{id}`. */
+export const targetKey = (target: Pick<MatchingTarget, 'type' | 'id'>) =>
+  `${target.type}#${target.id}`;
 
 /** Which targets lack a score for this article, by this setup, in this store: BatchGetItem of their keys. */
 export async function unscoredTargets(
@@ -103,7 +108,7 @@ export async function unscoredTargets(
   } else {
     scored = await targetsWith(ScoreEntity, articleId, targets, keys);
   }
-  return targets.filter((target) => !scored.has(idOf(target)));
+  return targets.filter((target) => !scored.has(targetKey(target)));
 }
 
 /** The targets whose pair with this article failed before (production only). */
@@ -113,7 +118,7 @@ export async function failedTargets(
   keys: SetupKeys,
 ): Promise<Set<string>> {
   const failed = await targetsWith(ScoreFailureEntity, articleId, targets, keys);
-  return new Set(targets.filter((target) => failed.has(idOf(target))).map((t) => t.id));
+  return new Set(targets.filter((target) => failed.has(targetKey(target))).map((t) => t.id));
 }
 
 export type NewScore = {
@@ -211,12 +216,13 @@ export async function recordFailure(
   articleId: string,
   target: MatchingTarget,
   keys: SetupKeys,
-  failure: { error: string; processId: string },
+  failure: { error: string; processId: string; importedAt: string },
 ): Promise<void> {
   await ScoreFailureEntity.upsert({
     ...pairKeys(articleId, target, keys),
     error: failure.error.slice(0, 1000),
     processId: failure.processId,
+    importedAt: failure.importedAt,
     lastTriedAt: new Date().toISOString(),
     expiresAt: expiresIn(FAILURE_TTL_DAYS),
   })
@@ -227,6 +233,80 @@ export async function recordFailure(
 /** A pair that failed before and is scored now: its failure goes. */
 export async function forgetFailure(articleId: string, target: MatchingTarget, keys: SetupKeys) {
   await ScoreFailureEntity.delete(pairKeys(articleId, target, keys)).go();
+}
+
+/** A pair the model could not score this often is not planned again. */
+export const FAILURE_ATTEMPTS = 8;
+
+/**
+ * The failed pairs of this setup whose article was imported after `since`, newest first, for the
+ * planning to retry: one Query of the failures index, `limit` at most, leaving out pairs tried
+ * FAILURE_ATTEMPTS times. Past the limit the oldest wait: the news they were about is the oldest.
+ */
+export async function failuresSince(
+  keys: SetupKeys,
+  since: string,
+  limit: number,
+): Promise<Pick<ScoreFailure, 'articleId' | 'matchingType' | 'matchingId' | 'cluesHash'>[]> {
+  const { data } = await ScoreFailureEntity.query
+    .recent(keys)
+    .gt({ importedAt: since })
+    .where((attr, op) => op.lt(attr.attempts, FAILURE_ATTEMPTS))
+    .go({
+      order: 'desc',
+      count: limit,
+      attributes: ['articleId', 'matchingType', 'matchingId', 'cluesHash', 'importedAt'],
+    });
+  return data;
+}
+
+const watermarkKeys = (target: MatchingTarget, keys: SetupKeys) => ({
+  matchingType: target.type,
+  matchingId: target.id,
+  cluesHash: target.cluesHash,
+  ...keys,
+});
+
+/** The targets' watermarks for their current clues and this setup, by target: BatchGetItem of their keys. */
+export async function watermarks(
+  targets: MatchingTarget[],
+  keys: SetupKeys,
+): Promise<Map<string, ScoringWatermark>> {
+  if (targets.length === 0) return new Map();
+  const { data } = await ScoringWatermarkEntity.get(
+    targets.map((target) => watermarkKeys(target, keys)),
+  ).go({ concurrent: 4 });
+  return new Map(
+    data.map((mark) => [targetKey({ type: mark.matchingType, id: mark.matchingId }), mark]),
+  );
+}
+
+export type PlannedUpTo = Pick<
+  ScoringWatermark,
+  'importedUpTo' | 'plannedAt' | 'plannedBy' | 'since'
+>;
+
+/**
+ * Moves a target's watermark to what a run planned, unless a run that planned later has written
+ * it (two planners at once leave the later one's). Answers whether it was written.
+ */
+export async function markPlanned(
+  target: MatchingTarget,
+  keys: SetupKeys,
+  planned: PlannedUpTo,
+): Promise<boolean> {
+  try {
+    await ScoringWatermarkEntity.upsert({ ...watermarkKeys(target, keys), ...planned })
+      .where(
+        ({ plannedAt, importedUpTo }, { notExists, lt, lte }) =>
+          `${notExists(plannedAt)} OR (${lt(plannedAt, planned.plannedAt)} AND ${lte(importedUpTo, planned.importedUpTo)})`,
+      )
+      .go();
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }
 
 /**
@@ -325,7 +405,7 @@ export async function forgetOtherClues(
   return forgetWhere(target, (item) => item.cluesHash !== target.cluesHash);
 }
 
-/** Deletes a target's whole partition: every clue set's and setup's scores, failures and counts. */
+/** Deletes a target's whole partition: every clue set's and setup's scores, failures, counts and watermarks. */
 export async function forgetTarget(target: Pick<MatchingTarget, 'type' | 'id'>): Promise<number> {
   return forgetWhere(target, () => true);
 }
@@ -336,7 +416,12 @@ async function forgetWhere(
 ): Promise<number> {
   const key = { matchingType: target.type, matchingId: target.id };
   let deleted = 0;
-  for (const entity of [ScoreEntity, ScoreFailureEntity, ScoreCountsEntity] as const) {
+  for (const entity of [
+    ScoreEntity,
+    ScoreFailureEntity,
+    ScoreCountsEntity,
+    ScoringWatermarkEntity,
+  ] as const) {
     let cursor: string | null = null;
     do {
       const page: { data: Score[]; cursor: string | null } = await (

@@ -1,9 +1,9 @@
 // Sentence starters for the get-started funnel: the phrases a clue begins with ("I build") and
 // their pointers, listed in order with the 'Add your own' option last, plus the funnel's pure
 // rules (rules.ts). Seeded for the demo; `create` is the one write.
-import { ulid } from 'ulid';
 import * as v from 'valibot';
 import { fn, freeText, VisibleError } from '#core/common';
+import { ulid } from '#core/ids';
 import { isConditionFailure } from '#core/db';
 import { SentenceStarterEntity } from './entity';
 import { orderPointers, skipsToClue, type Pointer } from './rules';

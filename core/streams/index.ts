@@ -3,12 +3,13 @@
 // while. An operator may pause a stream (imports skip it until it is resumed) or remove it.
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
-import { ulid } from 'ulid';
 import * as Articles from '#core/articles';
 import { fn, freeText, mapPool, VisibleError } from '#core/common';
+import { ulid } from '#core/ids';
 import { deleteAll, isConditionFailure } from '#core/db';
 import * as Feeds from '#core/feeds';
 import type { JobContext } from '#core/jobs';
+import * as Stories from '#core/stories';
 import { StreamEntity } from './entity';
 import { StreamUrlEntity } from './stream-url-entity';
 
@@ -16,6 +17,8 @@ export { StreamEntity, StreamUrlEntity };
 export type Stream = EntityItem<typeof StreamEntity>;
 export type ImportContext = Pick<JobContext, 'log' | 'progress'>;
 export type ImportResult = { found: number; new: number; duplicates: number; notModified: boolean };
+/** `joinStories: false` only for bench:import, which measures what grouping into stories costs. */
+export type ImportOptions = { joinStories?: boolean };
 export type ImportSummary = {
   feeds: number;
   imported: number;
@@ -205,7 +208,10 @@ async function recordFailure(stream: Stream, error: Feeds.FeedError): Promise<vo
  */
 async function importFeed(
   stream: Stream,
-  onStoring?: (count: number) => Promise<void>,
+  {
+    onStoring,
+    joinStories = true,
+  }: ImportOptions & { onStoring?: (count: number) => Promise<void> },
 ): Promise<ImportResult> {
   let fetched: Extract<Feeds.FetchedFeed, { kind: 'ok' }>;
   let feed: Feeds.ParsedFeed;
@@ -239,12 +245,18 @@ async function importFeed(
     return true;
   });
   // A re-fetched feed is mostly old items: one batch read spares a failed transaction each.
-  const known = await Articles.knownUrls(unique.map(({ canonicalUrl }) => canonicalUrl));
+  const known = await Articles.idsByUrl(unique.map(({ canonicalUrl }) => canonicalUrl));
   const fresh = unique.filter(({ canonicalUrl }) => !known.has(canonicalUrl));
   await onStoring?.(fresh.length);
   const outcomes = await mapPool(fresh, STORE_CONCURRENCY, (article) =>
     Articles.storeIfNew(article),
   );
+  // Before the validators are saved, and with the feed's known articles too: a run that stopped
+  // after storing fetches the feed again and joins them then (one already joined is skipped).
+  if (joinStories) {
+    const storedIds = await Articles.idsByUrl(fresh.map(({ canonicalUrl }) => canonicalUrl));
+    await Stories.joinArticles([...known.values(), ...storedIds.values()]);
+  }
   const stored = outcomes.filter((outcome) => outcome === 'new').length;
   const result = {
     found: feed.items.length,
@@ -259,9 +271,10 @@ async function importFeed(
 
 /** Imports one stream now, whatever its backoff (an operator asked for it). */
 export async function importStream(stream: Stream, context: ImportContext): Promise<ImportResult> {
-  const result = await importFeed(stream, (count) =>
-    context.progress(0.5, `Storing ${count} new article(s) from ${stream.name}`),
-  );
+  const result = await importFeed(stream, {
+    onStoring: (count) =>
+      context.progress(0.5, `Storing ${count} new article(s) from ${stream.name}`),
+  });
   context.log.info(`Imported ${stream.name}`, { streamId: stream.id, url: stream.url, ...result });
   return result;
 }
@@ -272,7 +285,10 @@ export async function importStream(stream: Stream, context: ImportContext): Prom
  * skipped if its fetch has not begun (a fetch under way finishes; for a removed stream nothing is
  * then recorded, see `ignoreRemoved`).
  */
-export async function importAll(context: ImportContext): Promise<ImportSummary> {
+export async function importAll(
+  context: ImportContext,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
   const streams = await list();
   const at = now();
   const active = streams.filter((stream) => !stream.pausedAt);
@@ -301,7 +317,7 @@ export async function importAll(context: ImportContext): Promise<ImportSummary> 
           },
         );
       } else {
-        const result = await importFeed(stream);
+        const result = await importFeed(stream, options);
         summary[result.notModified ? 'notModified' : 'imported'] += 1;
         summary.newArticles += result.new;
         summary.duplicates += result.duplicates;

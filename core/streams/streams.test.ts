@@ -147,7 +147,7 @@ describe('Streams.importStream', () => {
     expect(results).toEqual([
       { found: 8, new: 8, duplicates: 0, notModified: false },
       // The Fusaka story links to Blocknotes with other tracking parameters; one item has no link.
-      { found: 6, new: 4, duplicates: 1, notModified: false },
+      { found: 8, new: 6, duplicates: 1, notModified: false },
       { found: 6, new: 6, duplicates: 0, notModified: false },
       // The Lumen Labs press release, already stored from Validator Weekly under another URL.
       { found: 6, new: 5, duplicates: 1, notModified: false },

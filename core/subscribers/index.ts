@@ -3,10 +3,10 @@
 // list mirrors confirmed members through the outbox (mirror.ts).
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
-import { ulid } from 'ulid';
 import * as Analytics from '#core/analytics';
 import * as Audiences from '#core/audiences';
 import { fn, parse, TrackingSchema, VisibleError, type Tracking } from '#core/common';
+import { ulid } from '#core/ids';
 import { committed, getTogether, type ItemRead } from '#core/db';
 import { EmailSchema, emailKey } from '#core/mail';
 import * as Outbox from '#core/outbox';

@@ -1,9 +1,9 @@
 // Audience suggestions: 'Got ideas of your own?' — several audiences separated by commas.
 import { createWriteTransaction, type EntityItem } from 'electrodb';
 import * as v from 'valibot';
-import { ulid } from 'ulid';
 import * as Analytics from '#core/analytics';
 import { fn, freeText, parseSuggestions, SUGGESTION_FORM_ERROR, VisibleError } from '#core/common';
+import { ulid } from '#core/ids';
 import { AudienceSuggestionEntity } from './entity';
 
 export { AudienceSuggestionEntity };

@@ -7,9 +7,9 @@
 // records `clues_changed`.
 import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
-import { ulid } from 'ulid';
 import * as Analytics from '#core/analytics';
 import { freeText, parse, VisibleError } from '#core/common';
+import { ulid } from '#core/ids';
 import * as RateLimit from '#core/rate-limit';
 import { UserEntity } from './entity';
 import { readerEvent } from './events';

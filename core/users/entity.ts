@@ -79,6 +79,10 @@ export const UserEntity = defineEntity({
      */
     feedBuild: { type: 'string' },
     feedCounts: { type: 'list', items: { type: 'number' } },
+    /** Where a page deep in a band starts: the order of every FEED_MARK_EVERY-th story of each band. */
+    feedMarks: { type: 'list', items: { type: 'string' } },
+    /** The build now rewriting the list (a ULID, so also when it began): one writes at a time. */
+    feedWriting: { type: 'string' },
     /** How many scores the reader had when the list was built (the list holds the best 2,000). */
     feedScored: { type: 'number' },
     feedCluesHash: { type: 'string' },

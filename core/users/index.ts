@@ -2,9 +2,9 @@
 // get-started funnel finds them by their invitation link and stores their descriptors.
 import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
-import { ulid } from 'ulid';
 import { ROLES } from '#core/auth';
 import { fn, freeText, parse, VisibleError } from '#core/common';
+import { ulid } from '#core/ids';
 import { committed } from '#core/db';
 import { emailSchema } from '#core/mail';
 import { UserEntity, USER_STATUSES } from './entity';

@@ -5,7 +5,6 @@
 import { hash } from '@node-rs/argon2';
 import { createWriteTransaction } from 'electrodb';
 import * as v from 'valibot';
-import { ulid } from 'ulid';
 import * as Analytics from '#core/analytics';
 import * as Assistant from '#core/assistant';
 import { PASSWORD_HASHING } from '#core/auth';
@@ -17,6 +16,7 @@ import {
   VisibleError,
   type Tracking,
 } from '#core/common';
+import { ulid } from '#core/ids';
 import { committedOnce, isConditionFailure } from '#core/db';
 import { emailSchema } from '#core/mail';
 import { UserEntity } from './entity';

@@ -4,10 +4,12 @@
 // are loaded in turn with the same connections and duration, /healthz first and last (the
 // baseline, scripts/bench/lib.ts "Honest figures"). Every /feed answer must be a 200 with the
 // page's first story's title in it: a redirect to /login or an empty feed fails the bench.
-// Targets: /feed >= 0.5 of /healthz's req/s, p99 < 150 ms.
+// Targets: /feed >= 0.5 of /healthz's req/s, p99 < 150 ms. Before the load, the list is rebuilt
+// after a like, with nothing changed and after one new story, each with its calls and items written.
 //   BENCH_DURATION=10        seconds per run
 //   BENCH_CONNECTIONS=20     concurrent connections
 //   BENCH_WARM_UP=3          seconds of unmeasured load on each URL first (the JIT's warm-up)
+//   BENCH_SAVE_DIR=dir       keep each target's first answer there (to see what a page carries)
 //   BENCH_CPU_PROF_DIR=dir   profile the web server (--cpu-prof); a last /feed run is then added,
 //                            the profile's last BENCH_DURATION seconds (profile-top.mjs LAST=...)
 // Responses are asked for uncompressed (Accept-Encoding: identity): CloudFront compresses in
@@ -16,6 +18,8 @@
 //   BENCH_SKIP_LIGHTHOUSE=1  leave it out
 // SEO is not audited: /feed is a private page, kept out of search engines on purpose.
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CHROMIUM_PATH } from '../local/chromium';
 import { posts } from '../seed/data';
@@ -44,6 +48,7 @@ const DURATION = envNumber('BENCH_DURATION', 10);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 20);
 const WARM_UP = envNumber('BENCH_WARM_UP', 3);
 const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR || undefined;
+const SAVE_DIR = process.env.BENCH_SAVE_DIR || undefined;
 export const STORIES = 2_000;
 const DEEP_OFFSET = 1_000;
 const RATIO_TARGET = 0.5;
@@ -88,7 +93,9 @@ function plainText(markdown: string): string {
 
 /**
  * The reader's 2,000 articles, made from the demo posts (their titles, teasers and bodies, one
- * of four sources, a cover image on most), each title numbered so that it is found once.
+ * of four sources, a cover image on most), each title numbered so that it is found once: a bare
+ * number in brackets, which is a topic of its story alone (a word every title shared would be a
+ * topic of all, and a like would move every story, ADR 0066).
  */
 function articlesToStore(streamId: string) {
   const start = Date.parse('2026-11-26T12:00:00.000Z');
@@ -98,7 +105,7 @@ function articlesToStore(streamId: string) {
     const canonicalUrl = `https://${post.link?.domain ?? 'news.example'}/${id}`;
     return {
       canonicalUrl,
-      title: `${post.title} (no. ${n + 1})`,
+      title: `${post.title} (${n + 1})`,
       summary: post.content ? plainText(post.content) : post.teaser,
       ...(n % 5 === 4 ? {} : { image: `https://images.news.example/${id}.jpg` }),
       author: post.author,
@@ -116,6 +123,8 @@ type Seeded = {
   deepTitle: string;
   defaultCount: number;
   timings: [string, number][];
+  /** Each rebuild measured: step, seconds, storage calls, BatchWriteItem calls, items written. */
+  rebuilds: string[][];
 };
 
 /** Stores the reader, their articles and scores, builds their feed list, and signs them in. */
@@ -124,6 +133,7 @@ export async function seed(baseUrl: string): Promise<Seeded> {
   const Articles = await import('#core/articles');
   const { mapPool } = await import('#core/common');
   const Feed = await import('#core/feed');
+  const { countStorageCalls } = await import('#core/db');
   const Scoring = await import('#core/scoring');
   const Users = await import('#core/users');
   const { RELEVANCE_LABELS } = await import('#core/ai');
@@ -193,6 +203,40 @@ export async function seed(baseUrl: string): Promise<Seeded> {
   if (!outcome.built || outcome.stories !== STORIES) {
     throw new Error(`Feed.buildFeed gave ${JSON.stringify(outcome)}, not ${STORIES} stories`);
   }
+  // What a rebuild writes (ADR 0066): after a like (its source's stories move up), with nothing
+  // changed, and after a scoring run that scored one new story for the reader.
+  const rebuilds: string[][] = [];
+  const rebuild = async (name: string) => {
+    const started = performance.now();
+    const { result, calls, total } = await countStorageCalls(() => Feed.buildFeed(reader.user.id));
+    const seconds = (performance.now() - started) / 1000;
+    const written = result.built && 'written' in result ? String(result.written) : 'n/a';
+    rebuilds.push([
+      name,
+      seconds.toFixed(2),
+      String(total),
+      String(calls['dynamodb BatchWriteItem'] ?? 0),
+      written,
+    ]);
+    console.error(`  ${name}: ${seconds.toFixed(2)} s, ${total} calls, ${written} items written`);
+  };
+  await Feed.giveFeedback(reader.user.id, { articleId: articles[1]!.id, kind: 'like' });
+  await rebuild(`a like (${STORIES / SOURCES.length} stories of its source), then its rebuild`);
+  await rebuild('a rebuild with nothing changed');
+  const newest = { ...articles[0]!, id: ulid(), fingerprint: randomBytes(32).toString('hex') };
+  await Articles.ArticleEntity.put({ ...newest, title: `${newest.title} (newest)` }).go();
+  await Scoring.storeScore(newest.id, target, keys, {
+    label: 'Very Relevant',
+    score: 1,
+    reason: `It speaks to "${CLUES[0]}"`,
+    relevantClues: [CLUES[0]!],
+    publishedAt: new Date().toISOString(),
+    processId: streamId,
+    inputTokens: 0,
+    outputTokens: 0,
+  });
+  await rebuild('one new story scored, then the rebuild');
+
   const built = (await Users.byId(reader.user.id))!;
   const ratings = Feed.defaultRatings(built);
   const [first, deep] = await Promise.all([
@@ -208,7 +252,7 @@ export async function seed(baseUrl: string): Promise<Seeded> {
   const cookie = await timed('sign-in (POST /login)', () =>
     signIn(baseUrl, '/login', { login: reader.email, password: reader.password }),
   );
-  return { cookie, firstTitle, deepTitle, defaultCount: first.count, timings };
+  return { cookie, firstTitle, deepTitle, defaultCount: first.count, timings, rebuilds };
 }
 
 type Target = {
@@ -233,6 +277,9 @@ async function check(target: Target, rounds = 5): Promise<void> {
     }
     if (target.expect && !body.includes(target.expect)) {
       throw new Error(`${target.name} answered 200 without "${target.expect}"`);
+    }
+    if (SAVE_DIR && i === 0) {
+      writeFileSync(join(SAVE_DIR, `${target.name.replace(/\W+/g, '-')}.html`), body);
     }
   }
 }
@@ -338,6 +385,8 @@ async function main() {
       ['step', 's'],
       seeded.timings.map(([name, seconds]) => [name, seconds.toFixed(1)]),
     ),
+    '',
+    table(['rebuild', 's', 'calls', 'BatchWriteItem', 'items written'], seeded.rebuilds),
     '',
     table(
       [

@@ -1,12 +1,13 @@
 // npm run bench:newsletter: a daily issue to BENCH_SUBSCRIBERS confirmed subscribers through the
 // real pipeline ('Send newsletters' enqueued, the worker process polling fauxqs with npm start's
-// concurrency, chunks, the outbox's send-rate slot, claim, SMTP send and settle per e-mail),
+// concurrency, chunks that write ten e-mails at a time with their send slots, send them and
+// settle them together),
 // timed from the enqueue until the issue is done (its last Delivery settled). Its baseline, in the
 // same run, to the same sink (a process of its own, which parses and stores every message): raw
 // nodemailer sending as many messages of the same size (one real digest, rendered once) through
 // a pooled transport with as many sends in flight as the worker has (one per poller), measured
 // before and after the pipeline. Prints the rates, the load average before and after, the CPU
-// each process spent per e-mail in each path, and the ratio (target >= 0.7), which it refuses to
+// each process spent per e-mail in each path, and the ratio (target >= 0.3), which it refuses to
 // print when the two baseline passes differ by more than 20%. Exits 1 when a subscriber got no
 // issue or more than one, 2 when the baseline was too unsteady.
 //   BENCH_SUBSCRIBERS=5000   subscribers of the audience
@@ -29,7 +30,8 @@ import { envNumber, onCleanup, processStat, ROOT, runBench, stopOnCleanup, table
 const SUBSCRIBERS = Math.floor(envNumber('BENCH_SUBSCRIBERS', 5000));
 const SEND_RATE = Math.floor(envNumber('BENCH_SEND_RATE', 1000));
 const TABLE_NAME = 'cluefeed-bench-newsletter';
-const TARGET_RATIO = 0.7;
+/** Issue 34's target for the send, with its e-mails written and settled ten at a time. */
+const TARGET_RATIO = 0.3;
 /** The two baseline passes may differ by this much before the ratio means nothing. */
 const MAX_BASELINE_SPREAD = 0.2;
 const TIMEOUT_MS = 20 * 60_000;
@@ -293,7 +295,7 @@ async function main(): Promise<number> {
       '',
       `Baseline spread between its two passes: ${(spread * 100).toFixed(0)}% (at most ${MAX_BASELINE_SPREAD * 100}%)`,
       steady
-        ? `Ratio pipeline / raw (mean of both passes): ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'MET' : 'NOT MET'})`
+        ? `Ratio pipeline / raw (mean of both passes): ${ratio.toFixed(3)}, of each pass ${rawRates.map((rate) => (pipelineRate / rate).toFixed(3)).join(' and ')} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'MET' : 'NOT MET'})`
         : 'No ratio: the baseline varied too much between its passes for one to mean anything',
       '',
       'CPU per e-mail by process (ms; 2 cores give 2,000 ms a second to share):',

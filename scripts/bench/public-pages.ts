@@ -3,7 +3,8 @@
 // app with compression beside it, both processes of their own like the app) for /healthz, and
 // /healthz for the pages (home, audience, post; the reader's /feed and an admin page, signed in).
 // A ratio is printed only when its baseline held still (scripts/bench/lib.ts). Then Lighthouse
-// scores (mobile defaults) with the audits that fail.
+// scores (mobile defaults) with the audits that fail, of the public pages and of the reader's
+// /feed, signed in (the reader the load runs use).
 // Targets: /healthz >= 0.3 of bare Node; home, audience and post >= 0.6 of /healthz.
 //   BENCH_DURATION=10        seconds per route
 //   BENCH_CONNECTIONS=20     concurrent connections
@@ -65,7 +66,8 @@ export function pickPost(audienceKey: string) {
   return post;
 }
 
-type Route = { name: string; path: string };
+/** A page measured; `cookie` signs its requests in (the reader's /feed). */
+type Route = { name: string; path: string; cookie?: string };
 type Target = { name: string; url: string; headers: Record<string, string> };
 type LoadRow = { target: Target; result: LoadResult };
 type PageAudit = {
@@ -186,9 +188,15 @@ async function main() {
     console.error(`Launching ${CHROMIUM_PATH} for Lighthouse...`);
     const chrome = await launchChrome(CHROMIUM_PATH);
     try {
-      for (const route of routes) {
+      // The reader's feed too, signed in as the reader the load runs use.
+      for (const route of [...routes, { name: 'feed', path: '/feed', cookie: reader }]) {
         console.error(`Lighthouse ${route.path}...`);
-        const lhr = await runLighthouse(app.baseUrl + route.path, chrome.port, CATEGORIES);
+        const lhr = await runLighthouse(
+          app.baseUrl + route.path,
+          chrome.port,
+          CATEGORIES,
+          route.cookie ? { extraHeaders: { Cookie: route.cookie } } : {},
+        );
         const reportFile = join(reportDir, `${route.name}.json`);
         writeFileSync(reportFile, JSON.stringify(lhr, null, 2));
         const scores: PageAudit['scores'] = {};

@@ -1,6 +1,7 @@
 // `npm start`'s demo analytics: after the seed and one rollup, every section of the campaign
 // analytics page has figures, and a second seed writes nothing.
 import { describe, expect, it } from 'vitest';
+import * as Articles from '#core/articles';
 import * as Worker from '#core/worker';
 import * as CampaignAnalytics from '#core/campaign-analytics';
 import * as Curation from '#core/curation';
@@ -11,7 +12,7 @@ import * as Newsletter from '#core/newsletter';
 import { messagesTo } from '#tests/integration/mail';
 import { seedDemoAnalytics } from './analytics';
 import { clickDemoIssue, seedDemoPicks } from './demo-newsletter';
-import { seedDemoData } from './index';
+import { seedDemoData, seedId } from './index';
 
 useOwnTable('seed-analytics');
 
@@ -54,6 +55,11 @@ describe('the demo analytics', () => {
 
   it("sends the demo's first issue, whose readers click, so the newsletter section has figures", async () => {
     expect(await seedDemoPicks()).toBeGreaterThan(0);
+    const seeded = (await Articles.latest(100)).filter(
+      (article) => article.streamId === seedId('stream:demo'),
+    );
+    expect(seeded.length).toBeGreaterThan(0);
+    expect(seeded.every((article) => article.storyId)).toBe(true);
     const send = await Jobs.enqueue(
       Newsletter.sendNewsletters,
       { frequency: 'daily' },

@@ -12,6 +12,7 @@ import * as Audiences from '#core/audiences';
 import * as Curation from '#core/curation';
 import * as Jobs from '#core/jobs';
 import * as Newsletter from '#core/newsletter';
+import * as Stories from '#core/stories';
 import * as Subscribers from '#core/subscribers';
 import { audiences, posts } from './data';
 import { seedId } from './index';
@@ -22,7 +23,7 @@ const CLICKERS = { 1: 2, 2: 1, 3: 2, 4: 1, 6: 1 } as const;
 /** Picks today for the audiences the demo subscribers follow: their two newest linked posts. */
 export async function seedDemoPicks(): Promise<number> {
   const pickedAt = new Date(Date.now() - 3600_000).toISOString();
-  let picked = 0;
+  const articleIds: string[] = [];
   for (const audience of audiences) {
     const audienceId = seedId(`audience:${audience.key}`);
     if ((await Audiences.byId(audienceId))?.state !== 'active') continue;
@@ -42,6 +43,7 @@ export async function seedDemoPicks(): Promise<number> {
         canonicalUrl,
       });
       const article = (await Articles.byUrl(canonicalUrl))!;
+      articleIds.push(article.id);
       await Curation.PickEntity.create({
         audienceId,
         articleId: article.id,
@@ -55,10 +57,11 @@ export async function seedDemoPicks(): Promise<number> {
         publishedAt: post.date,
         pickedAt,
       }).go();
-      picked++;
     }
   }
-  return picked;
+  // Stored outside an import, so grouped here, as the import would (`npm start` shows stories).
+  await Stories.joinArticles(articleIds);
+  return articleIds.length;
 }
 
 /** Follows some of the demo readers' story links in today's issue, as those readers would. */

@@ -1,8 +1,9 @@
-// The automated accessibility pass: axe-core (through @axe-core/playwright) over every page the
-// route sweep knows (the public site, the reader's pages, every admin page) and each step of the
-// get-started funnel, at 1280 and 390 px, as each page's own user sees it. Any violation axe rates
-// serious or critical fails the test, printed one line per element. One page load per page and
-// width, each its own test, so the pages run in parallel.
+// Every page the route sweep knows (the public site, the reader's pages, every admin page) and each
+// step of the get-started funnel, as each page's own user sees it at 390 and 1280 px: it answers,
+// fits the window without scrolling sideways, every visible control meets WCAG AA contrast, and
+// axe-core (through @axe-core/playwright) finds nothing it rates serious or critical, printed one
+// line per element. One page load per page, at phone width first, then widened: each page its own
+// test, so the pages run in parallel.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { request as requests } from '@playwright/test';
@@ -10,7 +11,7 @@ import { ulid } from 'ulid';
 import * as Users from '#core/users';
 import { expect, test } from './fixtures';
 import { heading } from './funnel-steps';
-import { WIDTHS } from './page-checks';
+import { contrastProblems, sidewaysOverflow, WIDTHS } from './page-checks';
 import {
   openSwept,
   sessionCookies,
@@ -78,7 +79,8 @@ test.describe('every page', () => {
 
   for (const { pattern, status } of sweptPatterns) {
     test.describe(pattern, () => {
-      // As in every-page.spec.ts: a 404 page's own status, and the outbox's sandboxed e-mails.
+      // One pattern (Playwright reads a second array item as fixture options): a 404 page's own
+      // status, and the outbox's e-mails, framed sandboxed so that their scripts may not run.
       test.use({
         allowConsoleErrors: [
           new RegExp(
@@ -90,16 +92,27 @@ test.describe('every page', () => {
         ],
       });
 
-      for (const width of WIDTHS) {
-        test(`has no serious or critical violations at ${width} px`, async ({ page }) => {
-          test.setTimeout(60_000);
-          const swept = pages.get(pattern)!;
+      test('fits both widths, meets AA contrast and has no serious or critical violations', async ({
+        page,
+      }) => {
+        test.setTimeout(60_000);
+        const swept = pages.get(pattern)!;
+        const [phone, desktop] = [...WIDTHS].sort((a, b) => a - b) as [number, number];
+        await page.setViewportSize({ width: phone, height: 844 });
+        await page.context().addCookies(cookies[swept.access]);
+        await openSwept(page, swept);
+        for (const width of [phone, desktop]) {
           await page.setViewportSize({ width, height: 844 });
-          await page.context().addCookies(cookies[swept.access]);
-          await openSwept(page, swept);
-          await expectAccessible(page, `${swept.url} at ${width} px`);
-        });
-      }
+          const label = `${swept.url} at ${width} px`;
+          expect
+            .soft(await sidewaysOverflow(page), `${label} scrolls sideways by`)
+            .toBeLessThanOrEqual(0);
+          expect.soft(await contrastProblems(page), `${label}: low-contrast controls`).toEqual([]);
+          expect
+            .soft(await seriousViolations(page), `${label}: serious or critical axe violations`)
+            .toEqual([]);
+        }
+      });
     });
   }
 });

@@ -12,7 +12,8 @@ import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword, retireReader } from '#tests/integration/readers';
-import { expect, hydrated, remixIdle, test } from './fixtures';
+import { expect, hydrated, test } from './fixtures';
+import { rebuilt, signInToFeed, storyCard as card, storyList as list } from './feed-page';
 import { expectFitsAndReadable } from './page-checks';
 
 const AHEAD = Date.now() + 5 * 60_000;
@@ -90,26 +91,8 @@ async function readerWithStories(tag: string) {
   return { reader, fusaka, retold, oracle, solana: [clients, inflation] };
 }
 
-const list = (page: Page) => page.getByRole('list', { name: 'Stories' });
 const heading = (page: Page, title: string) =>
   list(page).getByRole('heading', { level: 2, name: title });
-/** The story's card (its like and dislike). */
-const card = (page: Page, title: string) =>
-  list(page)
-    .getByRole('listitem')
-    .filter({ has: page.getByRole('heading', { level: 2, name: title }) });
-
-/** Waits until the reader's list shows every change they made, then reads it again. */
-async function rebuilt(page: Page, userId: string) {
-  // The card leaves before the dislike is answered: wait for the answer, then for the build.
-  await remixIdle(page);
-  await expect
-    .poll(async () => (await Users.byId(userId))?.feedRequestedAt ?? 'done', { timeout: 60_000 })
-    .toBe('done');
-  await remixIdle(page);
-  await page.reload();
-  await hydrated(page);
-}
 
 /** The reader's stories as the API answers them: title to rating. */
 async function apiRatings(page: Page) {
@@ -130,11 +113,7 @@ test.describe('what the reader does not want', () => {
     const tag = ulid().slice(-6).toLowerCase();
     const { reader, fusaka, retold, oracle, solana } = await readerWithStories(tag);
     await page.setViewportSize({ width: 1280, height: 844 });
-    await page.goto('/login');
-    await page.getByLabel('E-mail or username').fill(reader.email);
-    await page.getByLabel('Password').fill(reader.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/feed$/);
+    await signInToFeed(page, reader);
     await hydrated(page);
     await expect(heading(page, fusaka.title)).toBeVisible();
 
@@ -214,11 +193,7 @@ test.describe('what the reader does not want, without JavaScript', () => {
   }) => {
     const tag = ulid().slice(-6).toLowerCase();
     const { reader, fusaka } = await readerWithStories(tag);
-    await page.goto('/login');
-    await page.getByLabel('E-mail or username').fill(reader.email);
-    await page.getByLabel('Password').fill(reader.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/feed$/);
+    await signInToFeed(page, reader);
     await card(page, fusaka.title)
       .getByRole('button', { name: /^Dislike/ })
       .click();

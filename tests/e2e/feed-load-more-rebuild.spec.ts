@@ -10,9 +10,9 @@ import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword, retireReader } from '#tests/integration/readers';
 import { expect, hydrated, offlineImages, remixIdle, test } from './fixtures';
+import { signInToFeed, storyCards as cards } from './feed-page';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
-const cards = (page: Page) => page.getByRole('list', { name: 'Stories' }).getByRole('listitem');
 const titles = (page: Page) =>
   page.getByRole('list', { name: 'Stories' }).getByRole('heading', { level: 2 }).allTextContents();
 
@@ -103,11 +103,7 @@ async function signedInWithLoadedStories(page: Page) {
   for (const article of all) await Scoring.scoreArticle(article, [Scoring.userTarget(user)], setup);
   await Feed.buildFeed(user.id);
 
-  await page.goto('/login');
-  await page.getByLabel('E-mail or username').fill(reader.email);
-  await page.getByLabel('Password').fill(reader.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/feed$/);
+  await signInToFeed(page, reader);
   await hydrated(page);
   // Every rating, so the whole list is one filter's.
   const filter = page.getByRole('group', { name: 'Show stories rated' });

@@ -4,6 +4,7 @@ import { ulid } from 'ulid';
 import * as Users from '#core/users';
 import { readerWithPassword, retireReader } from '#tests/integration/readers';
 import { expect, hydrated, test } from './fixtures';
+import { signInToFeed } from './feed-page';
 
 test.describe("the feed's side panel and the browser's Back", () => {
   test('Back after chatting closes the panel', async ({ page }) => {
@@ -11,11 +12,7 @@ test.describe("the feed's side panel and the browser's Back", () => {
     await Users.UserEntity.patch({ id: reader.user.id })
       .set({ descriptors: [{ id: ulid(), clue: 'I build DeFi lending protocols' }] })
       .go();
-    await page.goto('/login');
-    await page.getByLabel('E-mail or username').fill(reader.email);
-    await page.getByLabel('Password').fill(reader.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/feed$/);
+    await signInToFeed(page, reader);
     await hydrated(page);
 
     await page.getByRole('button', { name: 'I want to change some of my clues' }).click();

@@ -11,6 +11,7 @@ import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword, retireReader } from '#tests/integration/readers';
 import { expect, hydrated, offlineImages, remixIdle, test } from './fixtures';
+import { signInToFeed, storyCards as cards } from './feed-page';
 import { expectFitsAndReadable } from './page-checks';
 
 /**
@@ -48,7 +49,6 @@ async function stories(tag: string) {
   return { disliked, rollups, others, all: [disliked, ...others, rollups] };
 }
 
-const cards = (page: Page) => page.getByRole('list', { name: 'Stories' }).getByRole('listitem');
 const titles = (page: Page) =>
   page.getByRole('list', { name: 'Stories' }).getByRole('heading', { level: 2 }).allTextContents();
 
@@ -94,11 +94,7 @@ test.describe("the reader's feed", () => {
       await Scoring.scoreArticle(article, [Scoring.userTarget(user)], setup);
     await Feed.buildFeed(user.id);
 
-    await page.goto('/login');
-    await page.getByLabel('E-mail or username').fill(reader.email);
-    await page.getByLabel('Password').fill(reader.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/feed$/);
+    await signInToFeed(page, reader);
     await hydrated(page);
     // Stories' images come from their publishers' sites: the feed's policy allows https images,
     // a public page's does not.

@@ -9,8 +9,8 @@ import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword, retireReader } from '#tests/integration/readers';
 import { expect, hydrated, offlineImages, test } from './fixtures';
+import { signInToFeed, storyCards as cards } from './feed-page';
 
-const cards = (page: Page) => page.getByRole('list', { name: 'Stories' }).getByRole('listitem');
 const TEXT = '.story-card__meta, .story-card__title, .story-card__excerpt, .story-card__why';
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -72,11 +72,7 @@ test('the feedback banner offers "More on ..." chips and never covers story text
     await Scoring.scoreArticle(article, [Scoring.userTarget(user)], setup);
   await Feed.buildFeed(user.id);
 
-  await page.goto('/login');
-  await page.getByLabel('E-mail or username').fill(reader.email);
-  await page.getByLabel('Password').fill(reader.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/feed$/);
+  await signInToFeed(page, reader);
 
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 844 });

@@ -19,10 +19,14 @@ export const test = base.extend<Fixtures>({
         message.type() === 'error' &&
         ![ABORTED_DISCOVERY, ...allowConsoleErrors].some((allowed) => allowed.test(message.text()))
       ) {
-        errors.push(message.text());
+        const { url, lineNumber } = message.location();
+        errors.push(`${message.text()} at ${page.url()} (from ${url}:${lineNumber})`);
       }
     });
-    page.on('pageerror', (error) => errors.push(error.message));
+    // Where and how: a rare page error is only understood from the page it happened on.
+    page.on('pageerror', (error) =>
+      errors.push(`${error.message} at ${page.url()}\n${error.stack}`),
+    );
     await use(page);
     expect(errors, 'console errors during the test').toEqual([]);
   },

@@ -238,8 +238,13 @@ for (const width of WIDTHS) {
         const toggle = page.locator('.image-toggle button');
         await expect(toggle).toHaveText('Hide images');
         await checkedAfter(page, 'feed-broken-image', width);
+        // The button answers at once; the choice is kept once the post is answered.
+        const kept = page.waitForResponse(
+          (response) => response.request().method() === 'POST' && response.ok(),
+        );
         await toggle.click();
         await expect(toggle).toHaveText('Show images');
+        await kept;
         await expect(page.locator('.story-card img')).toHaveCount(0);
         await page.reload();
         await expect(page.locator('.image-toggle button')).toHaveText('Show images');

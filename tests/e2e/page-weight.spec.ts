@@ -47,10 +47,11 @@ test('a public page reached by a link of the app loads as a document and runs it
   await expect(page).toHaveURL(new RegExp(`/a/${busyAudience.slug}$`));
 });
 
-test('every page links one stylesheet, cached for a year, and inlines no CSS', async ({
+test('every page links one stylesheet, cached for a year, and inlines no CSS; a public page only the public rules', async ({
   page,
   request,
 }) => {
+  const linked = new Map<string, string>();
   for (const path of ['/', '/about', `/a/${busyAudience.slug}`, '/login']) {
     const html = await (await request.get(path)).text();
     const inline = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map(
@@ -64,13 +65,26 @@ test('every page links one stylesheet, cached for a year, and inlines no CSS', a
       ([, href]) => href!,
     );
     expect(sheets, path).toHaveLength(1);
-    expect(sheets[0]).toMatch(/^\/assets\/app-[\w-]+\.css$/);
+    // A public document takes the public pages' rules alone; the app's pages, all of them.
+    const publicDocument = path === '/' || path.startsWith('/a/');
+    expect(sheets[0], path).toMatch(
+      publicDocument ? /^\/assets\/public-[\w-]+\.css$/ : /^\/assets\/app-[\w-]+\.css$/,
+    );
+    linked.set(path, sheets[0]!);
   }
+  const bytes = async (path: string) =>
+    (await (await request.get(linked.get(path)!)).body()).length;
+  expect(await bytes('/')).toBeLessThan((await bytes('/login')) * 0.7);
   const sheet = await request.get(
     /<link rel="stylesheet" href="([^"]+)"/.exec(await (await request.get('/')).text())![1]!,
   );
   expect(sheet.headers()['cache-control']).toContain('immutable');
   expect(sheet.headers()['content-type']).toContain('text/css');
+  // A post's badge looks as it did when every page had the app's rules too (ADR 0069).
+  await page.goto(`/p/${originalPost.slug}`);
+  const badge = page.locator('.badge').first();
+  await expect(badge).toHaveCSS('border-top-width', '1px');
+  await expect(badge).toHaveCSS('font-size', '12.8px');
   // And the page is styled by it: the skip link is moved off screen until focused.
   await page.goto('/');
   const box = await page.getByRole('link', { name: 'Skip to content' }).boundingBox();

@@ -12,6 +12,7 @@ import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword, retireReader } from '#tests/integration/readers';
 import { expect, hydrated, remixIdle, test } from './fixtures';
+import { signInToFeed, storyCards as cards } from './feed-page';
 import { expectFitsAndReadable, WIDTHS } from './page-checks';
 
 const CLUES = [
@@ -32,7 +33,6 @@ function demoStories(): { title: string; summary: string }[] {
   return (JSON.parse(line!) as { candidates: { title: string; summary: string }[] }).candidates;
 }
 
-const cards = (page: Page) => page.getByRole('list', { name: 'Stories' }).getByRole('listitem');
 const titles = (page: Page) =>
   page.getByRole('list', { name: 'Stories' }).getByRole('heading', { level: 2 }).allTextContents();
 
@@ -94,11 +94,7 @@ for (const width of WIDTHS) {
     }
     await Feed.buildFeed(user.id);
 
-    await page.goto('/login');
-    await page.getByLabel('E-mail or username').fill(reader.email);
-    await page.getByLabel('Password').fill(reader.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/feed$/);
+    await signInToFeed(page, reader);
     await hydrated(page);
 
     // 1. The security stories that share no word with the clues are in the first 10.

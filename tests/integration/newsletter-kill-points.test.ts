@@ -8,7 +8,7 @@
 // issue must count 500 sent. A second copy is allowed only where a kill fell between the sink's
 // acceptance of the first copy and the second, with no settle of that e-mail logged before the
 // second: both moments are logged (the sink's line before each 250, the worker's 'E-mail sent'
-// after each settle).
+// or 'E-mails sent' after each settle).
 //
 // The file has a DynamoDB Local, a table, a queue and an SMTP sink of its own, so every count is
 // exact and the database can die without taking other files' tests with it. The queue has npm
@@ -182,9 +182,14 @@ function loadWorker(ahead: number): Worker {
     lines.on('line', (line) => {
       if (line === 'worker ready') resolve();
       else if (line.includes('"level":"error"')) workerErrors.push(line);
-      else if (line.includes('"E-mail sent"')) {
-        const { outboundEmailId } = JSON.parse(line) as { outboundEmailId: string };
-        if (!settledAt.has(outboundEmailId)) settledAt.set(outboundEmailId, Date.now());
+      else if (line.includes('"E-mail sent"') || line.includes('"E-mails sent"')) {
+        // One e-mail settled alone, or a group settled together.
+        const { outboundEmailId, outboundEmailIds } = JSON.parse(line) as {
+          outboundEmailId?: string;
+          outboundEmailIds?: string[];
+        };
+        for (const id of outboundEmailIds ?? [outboundEmailId!])
+          if (!settledAt.has(id)) settledAt.set(id, Date.now());
       }
     });
     child.once('exit', (code, signal) =>

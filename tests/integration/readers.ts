@@ -4,6 +4,7 @@
 import { hash } from '@node-rs/argon2';
 import { ulid } from 'ulid';
 import type { RelevanceLabel } from '#core/ai';
+import type * as Articles from '#core/articles';
 import * as Auth from '#core/auth';
 import * as Feed from '#core/feed';
 import * as Scoring from '#core/scoring';
@@ -53,16 +54,7 @@ export async function readerWithFeed(labels: RelevanceLabel[], name = 'Ada Reade
       source: `${name} Daily`,
       publishedAt: new Date(Date.UTC(2026, 10, 1 + index)).toISOString(),
     });
-    await Scoring.storeScore(article.id, Scoring.userTarget(user), keys, {
-      label,
-      score: 0.5,
-      reason: 'It matches',
-      relevantClues: [user.descriptors![0]!.clue],
-      publishedAt: article.publishedAt,
-      processId: ulid(),
-      inputTokens: 0,
-      outputTokens: 0,
-    });
+    await scoreFor(user, article, label, keys);
     articles.push(article);
   }
   await Feed.buildFeed(user.id);
@@ -79,4 +71,28 @@ export async function readerWithFeed(labels: RelevanceLabel[], name = 'Ada Reade
  */
 export async function retireReader(id: string): Promise<void> {
   await Users.UserEntity.patch({ id }).set({ isActive: false }).go();
+}
+
+/** The article's score for the reader by production's setup (or `keys`), matching their first clue. */
+export async function scoreFor(
+  user: Users.User,
+  article: Articles.Article,
+  label: RelevanceLabel,
+  keys?: Scoring.SetupKeys,
+) {
+  await Scoring.storeScore(
+    article.id,
+    Scoring.userTarget(user),
+    keys ?? (await Scoring.productionKeys()),
+    {
+      label,
+      score: 0.5,
+      reason: 'It matches',
+      relevantClues: [user.descriptors![0]!.clue],
+      publishedAt: article.publishedAt,
+      processId: ulid(),
+      inputTokens: 0,
+      outputTokens: 0,
+    },
+  );
 }

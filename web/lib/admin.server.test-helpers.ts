@@ -1,7 +1,7 @@
 // For tests of admin loaders and actions: a signed-in admin, and requests as its browser sends them.
-import { ulid } from 'ulid';
 import * as Auth from '#core/auth';
 import { config } from '#core/config';
+import { ulid } from '#core/ids';
 import { sessionCookie } from './admin.server';
 
 export const ADMIN_PASSWORD = 'correct horse battery staple';

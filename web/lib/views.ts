@@ -1,6 +1,6 @@
 // What public pages send to the browser: only the fields they show, so pages stay small and
 // hydration data carries nothing the page does not need.
-import type { ContentCardWithStories } from '#core/content-cards';
+import type { CardStory, ContentCardWithStories } from '#core/content-cards';
 import type { Post } from '#core/posts';
 
 export type StoryView = Pick<
@@ -8,11 +8,29 @@ export type StoryView = Pick<
   'id' | 'slug' | 'title' | 'teaser' | 'minutes' | 'type' | 'cover' | 'reason'
 > & {
   author: { name: string };
+  /** On a card: the story the post belongs to, and its other sources. */
+  storyKey?: string;
+  alsoCovered?: CardStory['alsoCovered'];
 };
 
-export function storyView(post: Post): StoryView {
+export function storyView(post: Post | CardStory): StoryView {
   const { id, slug, title, teaser, minutes, type, cover, reason, author } = post;
-  return { id, slug, title, teaser, minutes, type, cover, reason, author: { name: author.name } };
+  const story = 'storyKey' in post && {
+    storyKey: post.storyKey,
+    ...(post.alsoCovered && { alsoCovered: post.alsoCovered }),
+  };
+  return {
+    id,
+    slug,
+    title,
+    teaser,
+    minutes,
+    type,
+    cover,
+    reason,
+    author: { name: author.name },
+    ...story,
+  };
 }
 
 export type CardView = Pick<

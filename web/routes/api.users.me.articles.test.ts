@@ -8,7 +8,8 @@ import * as RateLimit from '#core/rate-limit';
 import * as ReaderTokens from '#core/reader-tokens';
 import * as Users from '#core/users';
 import { readerCookie, request } from '#tests/integration/route-call';
-import { readerWithFeed } from '#tests/integration/readers';
+import { readerWithFeed, scoreFor } from '#tests/integration/readers';
+import { bridgeHack, storeReports } from '#tests/integration/stories';
 import { API_AUTH_MESSAGES } from '#web/lib/reader-api.server';
 import { action, loader } from './api.users.me.articles';
 
@@ -62,6 +63,9 @@ describe('GET /api/users/me/articles', () => {
         rating: 'Very Relevant',
         Feed: { name: 'Cookie Reader Daily' },
         relevantClues: ['I build DeFi lending protocols'],
+        storyId: first.id,
+        sourceCount: 1,
+        alsoCoveredBy: [],
       },
     });
     expect((body.rows as Row[]).map((row) => row.Article.rating)).toEqual(LABELS);
@@ -98,6 +102,26 @@ describe('GET /api/users/me/articles', () => {
     await Users.update(reader.user.id, { isActive: false });
     expect((await get('', reader.bearer)).response.status).toBe(401);
     expect((await get('', { Cookie: cookie })).response.status).toBe(401);
+  });
+
+  it('answers one row per story, with the other sources that tell it', async () => {
+    const reader = await readerWithToken(['Quite Relevant'], 'Story Reader');
+    const { reports } = bridgeHack();
+    const [first, second] = await storeReports(reports.slice(0, 2));
+    const user = (await Users.byId(reader.user.id))!;
+    await scoreFor(user, first!, 'Very Relevant');
+    await scoreFor(user, second!, 'Quite Relevant');
+    await Feed.buildFeed(user.id);
+    const { body } = await get('', reader.bearer);
+    expect(body.count).toBe(2);
+    expect(titles(body)).toEqual([first!.title, 'Story Reader story 1']);
+    expect((body.rows as { Article: Record<string, unknown> }[])[0]!.Article).toMatchObject({
+      id: first!.id,
+      storyId: first!.id,
+      sourceCount: 2,
+      Feed: { name: 'The Block' },
+      alsoCoveredBy: [{ source: 'CoinDesk', link: second!.canonicalUrl, title: second!.title }],
+    });
   });
 
   it('pages by limit and offset (default 100, past the feed page size) and filters by rating', async () => {

@@ -21,6 +21,10 @@ function rowOf(story: Feed.FeedStory) {
       rating: story.label,
       Feed: { name: story.source },
       relevantClues: story.relevantClues,
+      // One row per story (ADR 0063): how many sources tell it, and the others (at most 10).
+      storyId: story.storyId ?? story.articleId,
+      sourceCount: story.sourceCount,
+      alsoCoveredBy: story.alsoCoveredBy,
     },
   };
 }

@@ -82,7 +82,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       mutes: muteChips(user),
       disliked: dislikedStories(user),
       showImages: user.showImages !== false,
-      updating: !!user.feedRequestedAt,
+      updating: !!user.feedRequestedAt || !!page.rebuilding,
       build: user.feedBuild ?? null,
       ratings,
       options: ratingOptions(user),

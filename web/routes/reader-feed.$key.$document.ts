@@ -1,6 +1,7 @@
 // GET /reader-feed/{key}/feed.xml | feed.json | subscriptions.opml: a reader's private feed for
 // reader apps (ADR 0061). The key in the path is the only credential; log lines never carry it
-// (entry.server redacts the path). `?rating=` picks ratings as on /feed. Answers conditional GETs.
+// (entry.server redacts the path). `?rating=` picks ratings as on /feed. Answers conditional GETs;
+// a URL asked for too often gets a 429 with Retry-After.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import type { RelevanceLabel } from '#core/ai';
 import { isVisibleError } from '#core/common';
@@ -18,13 +19,14 @@ const DOCUMENTS: Record<string, ReaderFeeds.Format> = {
 export const NOT_FOUND_MESSAGE =
   'This feed address does not work (it may have been rotated or turned off). Get the new one from your account page.';
 
-const text = (status: number, message: string) =>
+const text = (status: number, message: string, more: Record<string, string> = {}) =>
   new Response(message, {
     status,
     headers: {
       ...securityHeaders(),
       'Content-Type': 'text/plain; charset=utf-8',
       'Cache-Control': 'no-store',
+      ...more,
     },
   });
 
@@ -43,6 +45,7 @@ export const loader = storingLogs(async function loader({ request, params }: Loa
       origin: config().PUBLIC_URL,
     });
     if (served.status === 404) return text(404, NOT_FOUND_MESSAGE);
+    if (served.status === 429) return text(429, served.body, served.headers);
     const headers = { ...securityHeaders(), ...served.headers };
     return new Response(served.status === 200 ? served.body : null, {
       status: served.status,

@@ -63,6 +63,22 @@ describe('/reader-feed/{key}/{document}', () => {
     expect(bad.status).toBe(400);
     expect(await bad.text()).toBe(ReaderFeeds.READER_FEED_MESSAGES.badRating);
   });
+
+  it('answers a URL asked for too often with a plain 429 and Retry-After', async () => {
+    const { made } = await withUrl();
+    const { max, windowSeconds } = ReaderFeeds.FEED_URL_LIMIT;
+    for (let asked = 0; asked < max; asked++) {
+      const answer = await fetchDocument(made.key, 'subscriptions.opml');
+      // Across a window's end the previous window's count leaves less room: stop at the refusal.
+      if (answer.status === 429) break;
+      expect(answer.status).toBe(200);
+    }
+    const refused = await fetchDocument(made.key, 'feed.xml');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('Retry-After')).toBe(String(windowSeconds));
+    expect(refused.headers.get('Content-Type')).toBe('text/plain; charset=utf-8');
+    expect(await refused.text()).toBe(ReaderFeeds.READER_FEED_MESSAGES.tooOften);
+  });
 });
 
 describe('/reader-feed/vote', () => {

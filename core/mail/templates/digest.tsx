@@ -17,6 +17,10 @@ export type DigestEmailStory = {
   sourceUrl: string;
   sourceLabel: string;
   reasons: string[];
+  /** 'updated: N new sources': an earlier issue sent the story with fewer. */
+  update?: string;
+  /** The story's other sources: 'also covered by N sources' and links to the newest few. */
+  alsoCovered?: { label: string; sources: { source: string; url: string }[] };
 };
 
 export type DigestEmailProps = {
@@ -33,6 +37,14 @@ export type DigestEmailProps = {
 function Story({ story }: { story: DigestEmailStory }) {
   return (
     <Section style={{ margin: '0 0 28px' }}>
+      {story.update && (
+        <Text
+          className="cf-muted"
+          style={{ margin: '0 0 4px', fontSize: '14px', lineHeight: '22px', color: light.muted }}
+        >
+          <strong>{story.update}</strong>
+        </Text>
+      )}
       <Heading
         as="h3"
         className="cf-text"
@@ -62,6 +74,20 @@ function Story({ story }: { story: DigestEmailStory }) {
       >
         <EmailLink href={story.sourceUrl}>{story.sourceLabel}</EmailLink>
       </Text>
+      {story.alsoCovered && (
+        <Text
+          className="cf-muted"
+          style={{ margin: '4px 0 0', fontSize: '14px', lineHeight: '22px', color: light.muted }}
+        >
+          {story.alsoCovered.label}
+          {story.alsoCovered.sources.map((other, index) => (
+            <span key={other.url}>
+              {index === 0 ? ': ' : ' · '}
+              <EmailLink href={other.url}>{other.source}</EmailLink>
+            </span>
+          ))}
+        </Text>
+      )}
     </Section>
   );
 }
@@ -118,10 +144,82 @@ export function DigestEmail(props: DigestEmailProps) {
   );
 }
 
+/**
+ * A subscriber's issue. Readers of the same audiences get the same issue but for their links
+ * (signed per subscriber), so each distinct issue's HTML is rendered once, with a placeholder for
+ * every link, and each e-mail fills in its own. The text is made from the filled HTML, as for an
+ * e-mail rendered alone: how a link reads in text depends on the link itself.
+ */
 export async function renderDigestEmail(
   props: DigestEmailProps,
 ): Promise<Pick<OutgoingMail, 'subject' | 'html' | 'text'>> {
-  const html = await render(<DigestEmail {...props} />);
-  // As renderEmail, the text comes from the same HTML, with headings in their own case.
+  const { layout, links } = withPlaceholders(props);
+  const key = JSON.stringify(layout);
+  let kept = rendered.get(key);
+  if (kept === undefined) {
+    kept = await render(<DigestEmail {...layout} />);
+    rendered.set(key, kept);
+    if (rendered.size > KEPT_RENDERS) rendered.delete(rendered.keys().next().value!);
+  }
+  const html = kept.replace(placeholders, (_, index: string) => escapeHtml(links[Number(index)]!));
   return { subject: props.subject, html, text: digestPlainText(html) };
 }
+
+/** Renders one issue as it is, links and all (what the kept renders must match). */
+export async function renderEach(props: DigestEmailProps) {
+  const html = await render(<DigestEmail {...props} />);
+  // As renderEmail, the text comes from the same HTML, with headings in their own case.
+  return { html, text: digestPlainText(html) };
+}
+
+/**
+ * Distinct issues kept rendered, the oldest dropped first. Issues differ by the reader's audiences
+ * and by what earlier issues sent them.
+ */
+const KEPT_RENDERS = 32;
+const rendered = new Map<string, string>();
+// A number only this process knows, so no story's own text can pass for a placeholder.
+const nonce = globalThis.crypto.randomUUID().slice(0, 8);
+const placeholders = new RegExp(`https://link-${nonce}-(\\d+)\\.invalid/`, 'g');
+
+/** The issue with each link replaced by a numbered placeholder, and the links in that order. */
+function withPlaceholders(props: DigestEmailProps) {
+  const links: string[] = [];
+  const hold = (url: string) => `https://link-${nonce}-${links.push(url) - 1}.invalid/`;
+  const layout: DigestEmailProps = {
+    ...props,
+    sections: props.sections.map((section) => ({
+      ...section,
+      stories: section.stories.map((story) => ({
+        ...story,
+        ...(story.postUrl && { postUrl: hold(story.postUrl) }),
+        sourceUrl: hold(story.sourceUrl),
+        ...(story.alsoCovered && {
+          alsoCovered: {
+            ...story.alsoCovered,
+            sources: story.alsoCovered.sources.map((other) => ({ ...other, url: hold(other.url) })),
+          },
+        }),
+      })),
+    })),
+    audiences: props.audiences.map((audience) => ({ ...audience, url: hold(audience.url) })),
+    preferencesUrl: hold(props.preferencesUrl),
+    unsubscribeUrl: hold(props.unsubscribeUrl),
+  };
+  return { layout, links };
+}
+
+/**
+ * As React 18 writes text and attribute values into HTML. It writes every URL as given (a later
+ * React that refuses `javascript:` links would differ here; digest-render.test.ts compares).
+ */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
+}
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#x27;',
+};

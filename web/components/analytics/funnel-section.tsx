@@ -145,7 +145,7 @@ function trendSummary(report: AnalyticsReport): string {
   }.`;
 }
 
-/** The report's two funnels, in order: the loader passes core's lists (core stays off the client). */
+/** The report's two funnels, in order: core's lists, as figures-html.server passes them. */
 export type Funnels = { subscriber: readonly FunnelStep[]; reader: readonly FunnelStep[] };
 
 export function FunnelSection({

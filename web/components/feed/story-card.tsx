@@ -1,12 +1,13 @@
 // One story of the reader's feed: image (unless hidden), title linking to the story, source and
 // date, the excerpt, its rating and why it is there (the clues it matched, in the reader's own
-// words), and like / dislike. The feedback's banner is the page's (FeedbackBanner): the story may
+// words), the other sources that tell it (and how many it gained lately), and like / dislike. The feedback's banner is the page's (FeedbackBanner): the story may
 // move when the list is rebuilt, the banner stays. A disliked story leaves the list (ADR 0045):
 // in its place, RemovedStory says so and offers Undo.
 import { useFetcher } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import type { FeedStory } from '#core/feed';
 import type { ActionResult } from '#web/lib/feed.server';
+import { STORY_TEXTS } from '#core/common';
 import { FEED_TEXTS } from '#web/lib/feed-texts';
 
 /** The one fetcher every story's like / dislike posts through, and the banner reads. */
@@ -34,6 +35,7 @@ export function StoryCard({ story, showImages, onDislike }: Props) {
   const state =
     pending ?? (answered?.articleId === story.articleId ? answered.kind : story.feedback);
   const titleId = `story-${story.articleId}`;
+  const others = story.sourceCount - 1;
   return (
     <li className="story-card" aria-labelledby={titleId}>
       {showImages && story.image && <StoryImage key={story.image} src={story.image} />}
@@ -41,6 +43,18 @@ export function StoryCard({ story, showImages, onDislike }: Props) {
         <p className="story-card__meta">
           <span className="story-card__rating">{story.label}</span> <span>{story.source}</span> ·{' '}
           <time dateTime={story.publishedAt}>{dateFormat.format(new Date(story.publishedAt))}</time>
+          {others > 0 && (
+            <>
+              {' · '}
+              <span id={`${titleId}-also`}>{STORY_TEXTS.alsoCoveredBy(others)}</span>
+            </>
+          )}
+          {story.grewBy ? (
+            <>
+              {' · '}
+              <strong className="story-card__updated">{STORY_TEXTS.updated(story.grewBy)}</strong>
+            </>
+          ) : null}
         </p>
         <h2 className="story-card__title" id={titleId}>
           <a href={story.link} rel="noopener noreferrer">
@@ -48,6 +62,18 @@ export function StoryCard({ story, showImages, onDislike }: Props) {
           </a>
         </h2>
         <p className="story-card__excerpt">{story.excerpt}</p>
+        {story.alsoCoveredBy.length > 0 && (
+          <ul className="story-card__sources" aria-labelledby={`${titleId}-also`}>
+            {story.alsoCoveredBy.map((other) => (
+              <li key={other.link}>
+                <a href={other.link} rel="noopener noreferrer">
+                  {other.source}
+                </a>
+                : {other.title}
+              </li>
+            ))}
+          </ul>
+        )}
         {story.reason && (
           <p className="story-card__why">
             <strong>Why it is here:</strong> {story.reason}

@@ -1,10 +1,12 @@
 // One article as scoring sees it: every score it got (audience, label, score, reason, matched
-// clues, prompt, model, tokens and cost) and the pairs the model could not score yet.
+// clues, prompt, model, tokens and cost) and the pairs the model could not score yet; and the
+// story it is part of as production built it (ADR 0062), so an operator sees what readers get.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import * as Articles from '#core/articles';
 import * as Audiences from '#core/audiences';
 import * as Scoring from '#core/scoring';
+import * as Stories from '#core/stories';
 import { When } from '#web/components/when';
 import { requireAdmin } from '#web/lib/admin.server';
 import { notFound, privatePageHeaders } from '#web/lib/cache';
@@ -20,8 +22,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = params.id ?? '';
   const article = /^[0-9A-Za-z]{1,64}$/.test(id) ? await Articles.byId(id) : undefined;
   if (!article) throw notFound();
-  const audiences = await Audiences.list();
+  const [audiences, stories] = await Promise.all([Audiences.list(), Stories.ofArticles([article])]);
   const { scores, failures } = await Scoring.forArticle(article.id, audiences);
+  const story = stories.get(article.id) ?? Stories.storyOfOne(article);
   const titles = new Map(audiences.map((audience) => [audience.id, audience.title]));
   const audience = (id: string) => titles.get(id) ?? 'a removed audience';
   // Model ids are '{provider}:{model}'; the admin shows models as 'provider - model'.
@@ -33,6 +36,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       publishedAt: article.publishedAt,
       canonicalUrl: article.canonicalUrl,
       summary: article.summary ?? '',
+    },
+    story: {
+      headline: story.headline,
+      summary: story.summary,
+      sourceCount: story.sourceCount,
+      /** Members kept by name (the newest); older ones are only counted. */
+      kept: story.sources.length,
+      firstAt: story.firstAt,
+      latestAt: story.latestAt,
+      others: story.sources
+        .filter((source) => source.articleId !== article.id)
+        .map(({ articleId, source, title, link }) => ({ articleId, source, title, link })),
     },
     scores: scores
       .sort((a, b) => b.score - a.score)
@@ -59,7 +74,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function ArticleScores() {
-  const { article, scores, failures } = useLoaderData<typeof loader>();
+  const { article, story, scores, failures } = useLoaderData<typeof loader>();
   return (
     <section className="admin-page">
       <p>
@@ -73,6 +88,31 @@ export default function ArticleScores() {
         </a>
       </p>
       {article.summary && <p>{article.summary}</p>}
+
+      <h2 id="story-heading">Its story</h2>
+      {story.sourceCount === 1 ? (
+        <p className="notice">No other source tells this story yet.</p>
+      ) : (
+        <>
+          <p>
+            <strong>{story.headline}</strong>
+          </p>
+          {story.summary && <p>{story.summary}</p>}
+          <p>
+            {story.sourceCount} sources, from <When iso={story.firstAt} /> to{' '}
+            <When iso={story.latestAt} />.
+            {story.kept < story.sourceCount && ` The newest ${story.kept} are kept by name.`}
+          </p>
+          <ul aria-labelledby="story-heading">
+            {story.others.map((other) => (
+              <li key={other.articleId}>
+                {other.source}:{' '}
+                <Link to={`/admin-panel/articles/${other.articleId}`}>{other.title}</Link>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
 
       <h2 id="scores-heading">Scores ({scores.length})</h2>
       {scores.length === 0 ? (

@@ -9,11 +9,27 @@ import { call } from '#tests/integration/route-call';
 import { useOwnTable } from '#tests/integration/own-table';
 import { signedInAdmin } from '#web/lib/admin.server.test-helpers';
 import { loader as csvLoader } from './campaign-analytics.csv';
+import { figuresHtmlOf } from '#web/components/analytics/page-figures';
 import { loader as pageLoader } from './campaign-analytics';
 
 useOwnTable('campaign-analytics-route');
 
 const today = new Date().toISOString().slice(0, 10);
+
+type Page = {
+  head: Pick<CampaignAnalytics.AnalyticsReport, 'from' | 'to' | 'filters' | 'choices'>;
+};
+/** The page's loader data and the sections' HTML the server renders beside it. */
+async function page(query: string): Promise<Page & { figures: string }> {
+  const answer = await call(pageLoader, get(`/admin-panel/campaign-analytics${query}`));
+  expect(answer.status).toBe(200);
+  return { ...(answer.data as Page), figures: figuresHtmlOf(answer.data as object)! };
+}
+/** The visits in the page's subscriber funnel table. */
+const visits = (figures: string) =>
+  /<caption>Subscriber funnel<\/caption>.*?<th scope="row">Visits<\/th><td>(\d+)<\/td>/s.exec(
+    figures,
+  )?.[1];
 let cookie: string;
 
 const get = (path: string, withCookie = true) =>
@@ -86,23 +102,41 @@ describe('the campaign analytics page', () => {
   });
 
   it('shows the last 30 days by default, with the campaigns seen as choices', async () => {
-    const answer = await call(pageLoader, get('/admin-panel/campaign-analytics'));
-    expect(answer.status).toBe(200);
-    const { report } = answer.data as { report: CampaignAnalytics.AnalyticsReport };
-    expect(report.to).toBe(today);
-    expect(report.days).toHaveLength(30);
-    expect(report.choices.utms).toEqual(expect.arrayContaining(['-spring', 'autumn']));
-    expect(report.funnel.totals.visit).toBe(4);
+    const { head, figures } = await page('');
+    expect(head.to).toBe(today);
+    expect(head.from).toBe(new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10));
+    expect(head.choices.utms).toEqual(expect.arrayContaining(['-spring', 'autumn']));
+    expect(visits(figures)).toBe('4');
   });
 
   it('filters the funnel by campaign and landing variant from the address', async () => {
-    const answer = await call(
-      pageLoader,
-      get('/admin-panel/campaign-analytics?from=&to=&utm=-spring&vus=(default)'),
+    const { head, figures } = await page('?from=&to=&utm=-spring&vus=(default)');
+    expect(head.filters).toEqual({ utm: '-spring', vus: '' });
+    expect(visits(figures)).toBe('1');
+  });
+
+  it("renders the sections as HTML beside the loader data, not the report's rows, and again when the figures change", async () => {
+    const answer = await call(pageLoader, get('/admin-panel/campaign-analytics?utm=autumn'));
+    // What goes to the browser: the page's head and the filters asked, no figures.
+    expect(Object.keys(answer.data as object).sort()).toEqual(['asked', 'head']);
+    const first = await page('?utm=autumn');
+    expect(Object.keys(first.head).sort()).toEqual([
+      'choices',
+      'filters',
+      'from',
+      'to',
+      'updatedAt',
+    ]);
+    expect(first.figures).toContain('<h2 id="section-funnel-by-campaign">Funnel by campaign</h2>');
+    expect(first.figures).toContain(
+      `download="campaign-analytics-readers-${first.head.from}-to-${today}.csv"`,
     );
-    const { report } = answer.data as { report: CampaignAnalytics.AnalyticsReport };
-    expect(report.filters).toEqual({ utm: '-spring', vus: '' });
-    expect(report.funnel.totals.visit).toBe(1);
+    expect(visits(first.figures)).toBe('1');
+    expect((await page('?utm=autumn')).figures).toBe(first.figures);
+    const token = Analytics.pageViewToken('http://localhost/?utm=autumn&vus=ip');
+    await Analytics.recordPageView({ name: 'page_view', token });
+    await CampaignAnalytics.rollUpDay(today);
+    expect(visits((await page('?utm=autumn')).figures)).toBe('2');
   });
 });
 

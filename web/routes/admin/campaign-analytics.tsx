@@ -2,23 +2,22 @@
 // for the funnel, a campaign and a landing variant): the funnels by campaign and by referring
 // audience, audiences' growth and churn, each newsletter's sends and clicks, and readers' activity,
 // as charts with their tables and CSV downloads. The filters live in the address (a GET form), so
-// the page works without JavaScript and Back returns to the previous choice.
+// the page works without JavaScript and Back returns to the previous choice. The sections are HTML
+// rendered on the server and sent only with a document (ADR 0068): nothing in them changes in the
+// browser, so every visit of the page, the filters' too, loads it as a document.
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, useLoaderData } from '@remix-run/react';
+import {
+  Form,
+  redirectDocument,
+  useLoaderData,
+  type ClientLoaderFunctionArgs,
+} from '@remix-run/react';
 import * as CampaignAnalytics from '#core/campaign-analytics';
 import { isVisibleError } from '#core/common';
-import { AudiencesSection } from '#web/components/analytics/audiences-section';
 import { variantName } from '#web/components/analytics/figures';
-import {
-  csvFilename,
-  csvHref,
-  reportInput,
-  vusOption,
-  type Section,
-} from '#web/components/analytics/filters';
-import { FunnelSection } from '#web/components/analytics/funnel-section';
-import { NewslettersSection } from '#web/components/analytics/newsletters-section';
-import { ReadersSection } from '#web/components/analytics/readers-section';
+import { figuresHtml } from '#web/components/analytics/figures-html.server';
+import { reportInput, vusOption } from '#web/components/analytics/filters';
+import { figuresHtmlOf, withFiguresHtml } from '#web/components/analytics/page-figures';
 import { When } from '#web/components/when';
 import { requireAdmin } from '#web/lib/admin.server';
 import { privatePageHeaders } from '#web/lib/cache';
@@ -38,19 +37,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
     vus: (query.get('vus') ?? '').slice(0, 100),
   };
   try {
-    return {
-      report: await CampaignAnalytics.report(reportInput(query)),
-      funnels: {
-        subscriber: CampaignAnalytics.SUBSCRIBER_STEPS,
-        reader: CampaignAnalytics.READER_STEPS,
-      },
-      asked,
-    };
+    const report = await CampaignAnalytics.report(reportInput(query));
+    const { from, to, updatedAt, filters, choices } = report;
+    return withFiguresHtml(
+      { head: { from, to, updatedAt, filters, choices }, asked },
+      figuresHtml(report),
+    );
   } catch (error) {
     if (!isVisibleError(error)) throw error;
     return data({ problem: error.message, asked }, { status: error.status });
   }
 }
+
+/** A visit from a link on another page loads this one as a document: its sections come only so. */
+export const clientLoader = ({ request }: ClientLoaderFunctionArgs) =>
+  redirectDocument(request.url);
 
 function Filters({
   asked,
@@ -66,7 +67,13 @@ function Filters({
   return (
     // autoComplete off: after Back the browser would otherwise refill what was typed last, not
     // the range whose figures the page shows.
-    <Form method="get" className="analytics-filters" aria-label="Filters" autoComplete="off">
+    <Form
+      method="get"
+      reloadDocument
+      className="analytics-filters"
+      aria-label="Filters"
+      autoComplete="off"
+    >
       <label>
         From
         <input type="date" name="from" defaultValue={asked.from} />
@@ -119,12 +126,8 @@ export default function CampaignAnalyticsPage() {
       </section>
     );
   }
-  const { report } = page;
+  const { head: report } = page;
   const asked = { ...page.asked, from: report.from, to: report.to };
-  const csv = (section: Section) => ({
-    href: csvHref(report, section),
-    filename: csvFilename(report, section),
-  });
   return (
     <section className="admin-page analytics">
       <h1>Campaign analytics</h1>
@@ -142,10 +145,12 @@ export default function CampaignAnalyticsPage() {
           ? ' The campaign and variant filters narrow the funnel; the other sections cover everyone.'
           : ''}
       </p>
-      <FunnelSection report={report} funnels={page.funnels} csv={csv('funnel')} />
-      <AudiencesSection report={report} csv={csv('audiences')} />
-      <NewslettersSection report={report} csv={csv('newsletters')} />
-      <ReadersSection report={report} csv={csv('readers')} />
+      {/* Hydrating, the browser has no HTML here and keeps the document's: React leaves the inner
+          HTML of an element alone until the value given changes. */}
+      <div
+        dangerouslySetInnerHTML={{ __html: figuresHtmlOf(page) ?? '' }}
+        suppressHydrationWarning
+      />
     </section>
   );
 }
