@@ -11,6 +11,7 @@ import * as Users from '#core/users';
 import { expect, offlineImages, test } from './fixtures';
 import { clueTexts, evaluate, heading } from './funnel-steps';
 import { messageTo, pathOfLink } from './mail';
+import { stylesLoaded } from './page-checks';
 
 async function invitedLink(variant: '' | 'ip') {
   const user = await Users.create({
@@ -40,6 +41,7 @@ async function nothingTypedInTheBrowser(page: Page, typed: string) {
 }
 
 async function fitsTheScreen(page: Page, width: number) {
+  await stylesLoaded(page);
   const scrollWidth = await page.evaluate(() => document.scrollingElement!.scrollWidth);
   expect(scrollWidth, 'page width').toBeLessThanOrEqual(width);
 }

@@ -7,8 +7,22 @@ import { expect } from './fixtures';
 /** The two widths the product is tried at: a laptop and a phone. */
 export const WIDTHS = [1280, 390] as const;
 
+/**
+ * Waits until every stylesheet the page links has loaded. A script's measure forces a layout even
+ * while a sheet is still on its way, which a person never sees (the browser paints nothing before
+ * it), so a measure taken then is of an unstyled page.
+ */
+export async function stylesLoaded(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every(
+      (link) => link.sheet !== null,
+    ),
+  );
+}
+
 /** How far the page scrolls sideways (0 when it fits the window). */
-export function sidewaysOverflow(page: Page): Promise<number> {
+export async function sidewaysOverflow(page: Page): Promise<number> {
+  await stylesLoaded(page);
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
 
@@ -16,7 +30,8 @@ export function sidewaysOverflow(page: Page): Promise<number> {
  * Every visible, enabled control whose contrast is below WCAG AA, one line each. Disabled
  * controls are exempt (WCAG 1.4.3); native checkboxes and radios are drawn by the browser.
  */
-export function contrastProblems(page: Page): Promise<string[]> {
+export async function contrastProblems(page: Page): Promise<string[]> {
+  await stylesLoaded(page);
   return page.evaluate(() => {
     type Rgba = [number, number, number, number];
     const CONTROLS =

@@ -1,6 +1,7 @@
 // What a reader sees on a phone (390 px wide): nothing wider than the screen, a compact bottom bar.
 import { ulid } from 'ulid';
 import { expect, test } from './fixtures';
+import { stylesLoaded } from './page-checks';
 import { busyAudience } from './seed';
 
 test.use({ viewport: { width: 390, height: 844 } });
@@ -13,6 +14,7 @@ function longAddress() {
 }
 
 async function expectNoHorizontalOverflow(page: import('@playwright/test').Page) {
+  await stylesLoaded(page);
   const width = await page.evaluate(() => document.scrollingElement!.scrollWidth);
   expect(width, 'page width at 390 px').toBeLessThanOrEqual(390);
 }
