@@ -2,6 +2,7 @@
 // Content Automations page and reads the spec's score, rank, reasoning, suggestions and raw
 // answer; the funnel's public call answers the same assessment (from the cache the admin filled).
 import type { Page } from '@playwright/test';
+import * as Jobs from '#core/jobs';
 import { expect, test } from './fixtures';
 
 const ADMIN = { userName: 'admin', password: 'e2e-admin-password-0123' };
@@ -18,7 +19,20 @@ async function signIn(page: Page) {
   await expect(page.getByRole('heading', { name: 'Content Automations' })).toBeVisible();
 }
 
+/**
+ * The page's actions are disabled while any process runs (the spec), and journeys beside this one
+ * run imports, scorings and sends on the same server: wait until none runs, then load the page's
+ * fresh status (its next poll is 10 s away, time enough to ask).
+ */
+async function whenIdle(page: Page) {
+  await expect
+    .poll(async () => (await Jobs.active()).length, { timeout: 90_000, intervals: [500] })
+    .toBe(0);
+  await page.reload();
+}
+
 async function assess(page: Page, audienceName: string) {
+  await whenIdle(page);
   const form = page.getByRole('form', { name: 'Audience name assessment' });
   await expect(form.getByLabel('Prefix')).toHaveValue(PREFIX);
   await form.getByLabel('Audience name').fill(audienceName);
@@ -30,6 +44,8 @@ test('an admin assesses a narrow, a middling and a broad audience name and sees 
   page,
   request,
 }) => {
+  // Each assessment may wait for other journeys' processes to end.
+  test.setTimeout(300_000);
   await signIn(page);
 
   const narrow = await assess(page, NARROW);
@@ -70,7 +86,9 @@ test.describe('refused input', () => {
   test.use({ allowConsoleErrors: [/status of 400 /] });
 
   test('a clue that is too long is explained in an error box', async ({ page }) => {
+    test.setTimeout(120_000);
     await signIn(page);
+    await whenIdle(page);
     const form = page.getByRole('form', { name: 'Audience name assessment' });
     // The field's maxLength stops typing; a script (or an old browser) may still send more.
     await form
