@@ -36,11 +36,12 @@ export function feedPaths(key: string) {
 
 /**
  * For log lines: every private feed key in a path, a URL or a text quoting one (a refusal's
- * reason) replaced, as in `/reader-feed/[redacted]/feed.xml` (the vote page has none).
+ * reason) replaced, as in `/reader-feed/[redacted]/feed.xml` (the vote page has none). In any
+ * case: the router matches `/READER-FEED/...` too.
  */
 export function redactedKeys(text: string): string {
   return text.replace(
-    /\/reader-feed\/(?!vote(?:[/\s"'?]|$))[^/\s"'?]+/g,
+    /\/reader-feed\/(?!vote(?:[/\s"'?]|$))[^/\s"'?]+/gi,
     '/reader-feed/[redacted]',
   );
 }
