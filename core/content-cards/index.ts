@@ -170,13 +170,14 @@ async function withStories(cards: ContentCard[]): Promise<ContentCardWithStories
     const articleId = articleOf.get(post.id);
     if (articleId === undefined) return { ...post, storyKey: post.id };
     const story = stories.get(articleId);
-    if (!story || story.sourceCount < 2) return { ...post, storyKey: story?.id ?? post.id };
+    const outlets = story ? Stories.otherOutlets(story, articleId).length : 0;
+    if (!story || outlets === 0) return { ...post, storyKey: story?.id ?? post.id };
     const others = Stories.otherSources(story, articleId);
     return {
       ...post,
       storyKey: story.id,
       alsoCovered: {
-        count: story.sourceCount - 1,
+        count: outlets,
         sources: others
           .slice(0, ALSO_COVERED_LINKS)
           .map(({ source, link }) => ({ source, url: link })),

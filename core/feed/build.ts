@@ -369,6 +369,7 @@ function entryOf(userId: string, story: Built, feedback: FeedbackKind | undefine
     ...(feedback ? { feedback } : {}),
     ...(storyId ? { storyId } : {}),
     sourceCount: story.sourceCount,
+    otherSourceCount: story.otherSourceCount,
     alsoCoveredBy: story.alsoCoveredBy,
     ...(grewBy ? { grewBy, grewAt: story.grewAt } : {}),
   };

@@ -41,6 +41,8 @@ export const FeedStoryEntity = defineEntity({
     storyId: { type: 'string' },
     /** Every member of the story, the entry's own article included. */
     sourceCount: { type: 'number' },
+    /** The other outlets that tell the story; none on entries built before outlets were counted. */
+    otherSourceCount: { type: 'number' },
     /** The story's other members (at most ALSO_COVERED_MAX), newest first. */
     alsoCoveredBy: {
       type: 'list',

@@ -40,6 +40,7 @@ function shownOf(entry: NewEntry): string {
     entry.feedback,
     entry.storyId,
     entry.sourceCount,
+    entry.otherSourceCount,
     (entry.alsoCoveredBy ?? []).map(({ source, link, title }) => [source, link, title]),
     entry.grewBy,
     entry.grewAt,

@@ -72,6 +72,8 @@ export type FeedStory = {
   /** The story the entry leads (ADR 0063): its other sources and how many it has in all. */
   storyId?: string;
   sourceCount: number;
+  /** The other outlets that tell it ("also covered by N sources"). */
+  otherSourceCount: number;
   alsoCoveredBy: OtherSource[];
   /** Sources the story gained since the reader's list last held it ('updated: 2 new sources'). */
   grewBy?: number;
@@ -205,6 +207,7 @@ function storyOf(item: EntityItem<typeof FeedStoryEntity>): FeedStory {
     grewAt: _____,
     relevantClues,
     sourceCount,
+    otherSourceCount,
     alsoCoveredBy,
     ...story
   } = item;
@@ -212,6 +215,8 @@ function storyOf(item: EntityItem<typeof FeedStoryEntity>): FeedStory {
     ...story,
     relevantClues: relevantClues ?? [],
     sourceCount: sourceCount ?? 1,
+    // An entry written before outlets were counted says what it said then.
+    otherSourceCount: otherSourceCount ?? Math.max(0, (sourceCount ?? 1) - 1),
     alsoCoveredBy: alsoCoveredBy ?? [],
   };
 }

@@ -120,10 +120,36 @@ describe("stories in a reader's feed list", () => {
       reason: 'It matches (CoinDesk)',
       storyId: first.id,
       sourceCount: 2,
+      otherSourceCount: 1,
       alsoCoveredBy: [{ source: 'The Block', link: first.canonicalUrl, title: first.title }],
     });
     expect(lead!.grewBy).toBeUndefined();
-    expect(next).toMatchObject({ articleId: elsewhere.id, sourceCount: 1, alsoCoveredBy: [] });
+    expect(next).toMatchObject({
+      articleId: elsewhere.id,
+      sourceCount: 1,
+      otherSourceCount: 0,
+      alsoCoveredBy: [],
+    });
+  });
+
+  it("counts the other outlets, not the articles: an outlet's follow-up is not another source", async () => {
+    const user = await reader();
+    const { hack } = events();
+    // CoinDesk's report and its follow-up, and The Block's.
+    const report = await createArticle(hack[1]);
+    const followUp = await createArticle({ ...hack[3], source: 'CoinDesk' });
+    const block = await createArticle(hack[0]);
+    await Stories.joinArticles([report.id, followUp.id, block.id]);
+    await score(user, report, 'Very Relevant');
+
+    await Feed.buildFeed(user.id);
+    const [entry] = await everything(user.id);
+    expect(entry).toMatchObject({
+      articleId: report.id,
+      sourceCount: 3,
+      otherSourceCount: 1,
+      alsoCoveredBy: [{ source: 'The Block', link: block.canonicalUrl, title: block.title }],
+    });
   });
 
   it('takes the whole story out with a dislike of its entry, at the next build, and brings it back with Undo', async () => {

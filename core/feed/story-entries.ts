@@ -4,9 +4,9 @@
 // disliked (any member) is one entry led by the disliked member, where a dislike puts it. A story
 // that gained sources since the reader's list last held it is moved to the top of its band once,
 // and says by how many.
-import type * as Stories from '#core/stories';
+import * as Stories from '#core/stories';
 
-/** Most other sources an entry lists (its count says how many there are in all). */
+/** Most other outlets an entry lists (its count says how many there are in all). */
 export const ALSO_COVERED_MAX = 10;
 /** How long an entry keeps saying it grew, across later builds that do not move it. */
 export const GROWTH_NOTE_MS = 24 * 60 * 60 * 1000;
@@ -18,7 +18,10 @@ export type Listed = { sourceCount: number; grewBy?: number; grewAt?: string };
 
 export type StoryFields = {
   storyId?: string;
+  /** The story's articles, the entry's own included: it grows by each. */
   sourceCount: number;
+  /** The other outlets that tell it ("also covered by N sources"). */
+  otherSourceCount: number;
   alsoCoveredBy: OtherSource[];
   /** Sources the story gained since the reader's list held it (the note, and the move once). */
   grewBy?: number;
@@ -78,12 +81,18 @@ function fieldsOf(
   listed: Map<string, Listed>,
   now: Date,
 ): { fields: Omit<StoryFields, 'moved'>; moved: boolean } {
-  if (!story) return { fields: { sourceCount: 1, alsoCoveredBy: [] }, moved: false };
-  const others = story.sources
-    .filter((source) => source.articleId !== articleId)
-    .slice(0, ALSO_COVERED_MAX)
-    .map(({ source, link, title }) => ({ source, link, title }));
-  const fields = { storyId: story.id, sourceCount: story.sourceCount, alsoCoveredBy: others };
+  if (!story) {
+    return { fields: { sourceCount: 1, otherSourceCount: 0, alsoCoveredBy: [] }, moved: false };
+  }
+  const outlets = Stories.otherOutlets(story, articleId);
+  const fields = {
+    storyId: story.id,
+    sourceCount: story.sourceCount,
+    otherSourceCount: outlets.length,
+    alsoCoveredBy: outlets
+      .slice(0, ALSO_COVERED_MAX)
+      .map(({ source, link, title }) => ({ source, link, title })),
+  };
   const before = listed.get(story.id);
   if (!before) return { fields, moved: false };
   if (story.sourceCount > before.sourceCount) {

@@ -142,6 +142,7 @@ async function storiesOf(
     const teaser = post?.teaser ?? plainText(article!.summary ?? '');
     const reasons = [...new Set(byStory.get(storyId)!.map((e) => reasonFor(e.pick, e.audience)))];
     const media = mediaOf(post, article);
+    const outlets = story ? Stories.otherOutlets(story, pick.articleId).length : 0;
     const others = story ? Stories.otherSources(story, pick.articleId) : [];
     return [
       {
@@ -160,9 +161,9 @@ async function storiesOf(
         audienceId: audience.id,
         reasons,
         ...(media && { media }),
-        ...(sourceCount > 1 && {
+        ...(outlets > 0 && {
           alsoCovered: {
-            label: STORY_TEXTS.alsoCoveredBy(sourceCount - 1),
+            label: STORY_TEXTS.alsoCoveredBy(outlets),
             sources: others.slice(0, ALSO_COVERED_LINKS).map((other) => ({
               source: other.source,
               url: other.link,

@@ -41,7 +41,7 @@ function reasonsOf(story: FeedStory): string[] {
 
 /** The story's other sources, as a list of links under how many there are in all. */
 function otherSourcesHtml(item: FeedItem): string[] {
-  const others = item.sourceCount - 1;
+  const others = item.otherSourceCount;
   if (others < 1) return [];
   const links = item.alsoCoveredBy.map(
     (other) =>

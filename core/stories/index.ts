@@ -119,13 +119,24 @@ export function storyOfOne(article: Articles.Article): Story {
 }
 
 /**
- * The story's sources a reader can follow besides the one shown (`shownArticleId`): the other
- * members kept by name whose link is a web page, newest first.
+ * The other outlets that tell the story besides the one of the article shown (`shownArticleId`):
+ * the newest kept member of each, newest first. An outlet's own follow-up is not another source.
+ * `sourceCount` counts articles (a story grows by an update too); this is what "also covered by N
+ * sources" counts.
  */
+export function otherOutlets(story: Story, shownArticleId: string): StorySource[] {
+  const shown = story.sources.find((source) => source.articleId === shownArticleId);
+  const seen = new Set(shown ? [shown.source] : []);
+  return story.sources.filter((source) => {
+    if (source.articleId === shownArticleId || seen.has(source.source)) return false;
+    seen.add(source.source);
+    return true;
+  });
+}
+
+/** The other outlets a reader can follow: those whose link is a web page, newest first. */
 export function otherSources(story: Story, shownArticleId: string): StorySource[] {
-  return story.sources.filter(
-    (source) => source.articleId !== shownArticleId && isWebLink(source.link),
-  );
+  return otherOutlets(story, shownArticleId).filter((source) => isWebLink(source.link));
 }
 
 /** A story as the builder works on it: the stored item (none for a new one) and who joins. */

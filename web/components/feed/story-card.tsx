@@ -35,7 +35,7 @@ export function StoryCard({ story, showImages, onDislike }: Props) {
   const state =
     pending ?? (answered?.articleId === story.articleId ? answered.kind : story.feedback);
   const titleId = `story-${story.articleId}`;
-  const others = story.sourceCount - 1;
+  const others = story.otherSourceCount;
   return (
     <li className="story-card" aria-labelledby={titleId}>
       {showImages && story.image && <StoryImage key={story.image} src={story.image} />}
