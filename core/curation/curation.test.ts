@@ -19,7 +19,13 @@ const hour = (n: number) => new Date(Date.UTC(2026, 10, 20, n)).toISOString();
 /** Production's setup here: the built-in scoring prompt and the local model. */
 const CURRENT = { promptId: 'default-scoring', modelId: 'local:cluefeed-bm25' };
 
-type Story = { title: string; summary?: string; score: number; publishedAt?: string };
+type Story = {
+  title: string;
+  summary?: string;
+  score: number;
+  publishedAt?: string;
+  source?: string;
+};
 
 /** An imported article and its score for the audience, as an import and a scoring run leave them. */
 async function scoredArticle(audience: { id: string; title: string }, story: Story) {
@@ -32,7 +38,7 @@ async function scoredArticle(audience: { id: string; title: string }, story: Sto
     summary: story.summary ?? `<p>${story.title}, explained for builders.</p>`,
     content: 'word '.repeat(700),
     publishedAt,
-    source: 'Example News',
+    source: story.source ?? 'Example News',
     streamId: 'stream-1',
     fingerprint: createHash('sha256').update(key).digest('hex'),
   });
@@ -178,6 +184,8 @@ describe('pick best content for an audience', () => {
       summary:
         'The Lendora lending protocol on Arbitrum lost $12 million on Tuesday after an attacker manipulated its price oracle. Lendora has paused all markets.',
       score: 0.93,
+      // Another outlet: an outlet's own follow-up is not another source.
+      source: 'Chain Desk',
     });
     const others = [];
     for (const story of DEFI_STORIES.slice(0, 3)) others.push(await scoredArticle(audience, story));
@@ -191,7 +199,7 @@ describe('pick best content for an audience', () => {
     expect(card!.postArticles).toHaveLength(4);
     expect(card!.primaryStory).toMatchObject({
       storyKey: leadJoined!.storyId,
-      alsoCovered: { count: 1, sources: [{ source: 'Example News', url: echo.canonicalUrl }] },
+      alsoCovered: { count: 1, sources: [{ source: 'Chain Desk', url: echo.canonicalUrl }] },
     });
     expect(card!.secondaryStories.map((story) => story.alsoCovered)).toEqual([
       undefined,
