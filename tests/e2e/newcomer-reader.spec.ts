@@ -12,7 +12,7 @@ import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword, retireReader } from '#tests/integration/readers';
-import { expect, hydrated, test } from './fixtures';
+import { expect, hydrated, remixIdle, test } from './fixtures';
 import { heading } from './funnel-steps';
 import { contrastProblems, sidewaysOverflow, WIDTHS } from './page-checks';
 
@@ -246,6 +246,8 @@ for (const width of WIDTHS) {
         await expect(toggle).toHaveText('Show images');
         await kept;
         await expect(page.locator('.story-card img')).toHaveCount(0);
+        // The post's revalidation may still be streaming: a reload would cut it off.
+        await remixIdle(page);
         await page.reload();
         await expect(page.locator('.image-toggle button')).toHaveText('Show images');
         await page.locator('.image-toggle button').click();
