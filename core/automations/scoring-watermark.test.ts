@@ -182,6 +182,17 @@ describe('a scoring run planned by watermarks', { timeout: 60_000 }, () => {
       return process;
     }
 
+    /** The next run plans both of the story's pairs again, and scores them. */
+    async function plannedAgainAndScored(story: { id: string }) {
+      const again = await planCounted();
+      expect(again.pairs.sort()).toEqual(
+        [`${story.id}|audience#${audience.id}`, `${story.id}|user#${readerId}`].sort(),
+      );
+      expect(
+        outputOf(await runToEnd(await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-1'))),
+      ).toMatchObject({ scored: 2, failed: 0 });
+    }
+
     it('are planned again after a run that failed, though the watermark passed them', async () => {
       const story = await importedAt(Date.now() - 2 * MINUTE, {
         title: 'Auditors find a bug in a DeFi lending market',
@@ -200,13 +211,7 @@ describe('a scoring run planned by watermarks', { timeout: 60_000 }, () => {
         plannedBy: process.id,
       });
 
-      const again = await planCounted();
-      expect(again.pairs.sort()).toEqual(
-        [`${story.id}|audience#${audience.id}`, `${story.id}|user#${readerId}`].sort(),
-      );
-      expect(
-        outputOf(await runToEnd(await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-1'))),
-      ).toMatchObject({ scored: 2, failed: 0 });
+      await plannedAgainAndScored(story);
       expect((await planCounted()).pairs).toEqual([]);
     });
 
@@ -228,13 +233,7 @@ describe('a scoring run planned by watermarks', { timeout: 60_000 }, () => {
       const marks = await Scoring.watermarks([audience], keys);
       expect(marks.get(`audience#${audience.id}`)!.importedUpTo).toBe(story.importedAt);
 
-      const again = await planCounted();
-      expect(again.pairs.sort()).toEqual(
-        [`${story.id}|audience#${audience.id}`, `${story.id}|user#${readerId}`].sort(),
-      );
-      expect(
-        outputOf(await runToEnd(await Jobs.enqueue(Automations.scoreArticles, {}, 'admin-1'))),
-      ).toMatchObject({ scored: 2, failed: 0 });
+      await plannedAgainAndScored(story);
       const after = await Scoring.forPairs([story.id], [audience, await reader()], keys);
       expect(after.scores).toHaveLength(2);
       expect(after.failures).toEqual([]);

@@ -102,6 +102,22 @@ async function twoSourcesAndAnotherEvent() {
   return { user, first, second, elsewhere };
 }
 
+/**
+ * A reader's list built with the event's first source and another event, both Very Relevant; the
+ * other event is newer, so it reads first within the label until the story grows.
+ */
+async function oneSourceBuilt() {
+  const user = await reader();
+  const { hack, other } = events();
+  const first = await createArticle(hack[0]);
+  const elsewhere = await createArticle({ ...other, publishedAt: hack[3]!.publishedAt });
+  await Stories.joinArticles([first.id, elsewhere.id]);
+  await score(user, first, 'Very Relevant');
+  await score(user, elsewhere, 'Very Relevant');
+  await Feed.buildFeed(user.id);
+  return { user, hack, first, elsewhere };
+}
+
 describe("stories in a reader's feed list", () => {
   it('shows an event two sources carry once, led by its best-scored member, with the other source, in one Query', async () => {
     const { user, first, second, elsewhere } = await twoSourcesAndAnotherEvent();
@@ -211,15 +227,7 @@ describe("stories in a reader's feed list", () => {
   });
 
   it('moves a story that grew to the top of its band once and says by how many; an unchanged one never moves', async () => {
-    const user = await reader();
-    const { hack, other } = events();
-    const first = await createArticle(hack[0]);
-    // Newer, so it reads first within the label until the story grows.
-    const elsewhere = await createArticle({ ...other, publishedAt: hack[3]!.publishedAt });
-    await Stories.joinArticles([first.id, elsewhere.id]);
-    await score(user, first, 'Very Relevant');
-    await score(user, elsewhere, 'Very Relevant');
-    await Feed.buildFeed(user.id);
+    const { user, hack, first, elsewhere } = await oneSourceBuilt();
     const order = async () =>
       (await everything(user.id)).map((story) => [story.articleId, story.grewBy]);
     expect(await order()).toEqual([
@@ -260,14 +268,7 @@ describe("stories in a reader's feed list", () => {
   });
 
   it('of two builds at once after a story grew, publishes one whose entry says so; the next build does not move it', async () => {
-    const user = await reader();
-    const { hack, other } = events();
-    const first = await createArticle(hack[0]);
-    const elsewhere = await createArticle({ ...other, publishedAt: hack[3]!.publishedAt });
-    await Stories.joinArticles([first.id, elsewhere.id]);
-    await score(user, first, 'Very Relevant');
-    await score(user, elsewhere, 'Very Relevant');
-    await Feed.buildFeed(user.id);
+    const { user, hack, first, elsewhere } = await oneSourceBuilt();
     const joined = [await createArticle(hack[1]), await createArticle(hack[2])];
     await Stories.joinArticles(joined.map((article) => article.id));
 
