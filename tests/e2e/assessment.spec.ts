@@ -2,8 +2,8 @@
 // Content Automations page and reads the spec's score, rank, reasoning, suggestions and raw
 // answer; the funnel's public call answers the same assessment (from the cache the admin filled).
 import type { Page } from '@playwright/test';
-import * as Jobs from '#core/jobs';
 import { expect, test } from './fixtures';
+import { noProcessRuns } from './processes';
 
 const ADMIN = { userName: 'admin', password: 'e2e-admin-password-0123' };
 const PREFIX = 'I am one of those who';
@@ -25,9 +25,7 @@ async function signIn(page: Page) {
  * fresh status (its next poll is 10 s away, time enough to ask).
  */
 async function whenIdle(page: Page) {
-  await expect
-    .poll(async () => (await Jobs.active()).length, { timeout: 90_000, intervals: [500] })
-    .toBe(0);
+  await noProcessRuns();
   await page.reload();
 }
 

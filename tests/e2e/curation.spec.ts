@@ -10,6 +10,7 @@ import * as Jobs from '#core/jobs';
 import * as Scoring from '#core/scoring';
 import { afterStatusPolls, expect, test } from './fixtures';
 import { sidewaysOverflow, spillingOutOfCards, WIDTHS } from './page-checks';
+import { noProcessRuns, ranToEnd } from './processes';
 
 // Jobs share one queue and the actions wait while one runs: these run in order.
 test.describe.configure({ mode: 'default' });
@@ -30,23 +31,8 @@ test.describe('scoring, matching and picks', () => {
   /** Waits until no process runs (imports queue scoring by themselves), then shows fresh data. */
   async function whenIdle(page: Page) {
     await expect(page.getByRole('heading', { name: 'Content Automations' })).toBeVisible();
-    await expect
-      .poll(async () => (await Jobs.active()).length, { timeout: 90_000, intervals: [500] })
-      .toBe(0);
+    await noProcessRuns();
     await page.reload();
-  }
-
-  async function ranToEnd(name: string, after?: string) {
-    await expect
-      .poll(
-        async () => {
-          const run = await Jobs.lastRun(name);
-          return run && run.id !== after ? run.status : undefined;
-        },
-        { timeout: 90_000, intervals: [500] },
-      )
-      .toBe('Success');
-    return (await Jobs.lastRun(name))!;
   }
 
   test('Score unscored articles: the run is summed up, each article shows its label, reason and matched clues; picks reach the audience page', async ({

@@ -16,6 +16,7 @@ import { E2E_MAIL_DIR } from '../../playwright.config';
 import { expect, test } from './fixtures';
 import { onlyMessageTo, pathOfLink } from './mail';
 import { expectFitsAndReadable, WIDTHS } from './page-checks';
+import { noProcessRuns, ranToEnd } from './processes';
 
 const ADMIN = { userName: 'admin', password: 'e2e-admin-password-0123' };
 const address = (name: string) => `e2e-${name}-${ulid().toLowerCase()}@example.org`;
@@ -30,22 +31,8 @@ async function signIn(page: Page) {
 
 /** Waits until no process runs, then shows Content Automations afresh. */
 async function whenIdle(page: Page) {
-  await expect
-    .poll(async () => (await Jobs.active()).length, { timeout: 90_000, intervals: [500] })
-    .toBe(0);
+  await noProcessRuns();
   await page.goto('/admin-panel/content-automations');
-}
-
-async function ranToEnd(name: string, after?: string) {
-  await expect
-    .poll(
-      async () => {
-        const run = await Jobs.lastRun(name);
-        return run && run.id !== after ? run.status : undefined;
-      },
-      { timeout: 90_000, intervals: [500] },
-    )
-    .toBe('Success');
 }
 
 /** Runs an automation from Content Automations and waits for it to end. */
