@@ -552,7 +552,8 @@ export function describeDetails(details: Details | undefined): string[] {
 // ---------------------------------------------------------------------------
 // Honest figures: every bench measures its baseline in the same run, once before and once after
 // what it measures, prints the load average before and after, and gives a ratio to the baseline
-// only when the baseline held still (its two passes within MAX_BASELINE_SPREAD of each other).
+// only when the baseline held still (its two passes within MAX_BASELINE_SPREAD of each other);
+// when it moved, a verdict only if the ratio to each pass gives the same one.
 //
 //   const loadBefore = loadAverage();
 //   const first = await measureBaseline();        // e.g. bare Node http req/s
@@ -600,13 +601,25 @@ export function baseline(name: string, unit: string, before: number, after: numb
   };
 }
 
+/** A ratio to a baseline, or, when the baseline moved, the ratios to each of its two passes. */
+export type Ratio = { value?: number; range?: [number, number]; text: string };
+
 /**
- * `measured / baseline.value` (`value`, and as `text` to two decimals), or no value and a `text`
- * saying why when the baseline moved more than MAX_BASELINE_SPREAD between its passes.
+ * `measured / baseline.value` (`value`, and as `text` to two decimals). When the baseline moved
+ * more than MAX_BASELINE_SPREAD between its passes there is no single ratio: `range` holds the
+ * ratios to each pass, lower first, and `text` says why and gives them.
  */
-export function ratio(measured: number, base: Baseline): { value?: number; text: string } {
+export function ratio(measured: number, base: Baseline): Ratio {
   if (!base.steady) {
-    return { text: `n/a (${base.name} moved ${percent(base.spread)} between passes)` };
+    const moved = `${base.name} moved ${percent(base.spread)} between passes`;
+    const low = Math.min(Math.abs(base.before), Math.abs(base.after));
+    if (low === 0) return { text: `n/a (${moved})` };
+    const range = [base.before, base.after].map((pass) => measured / pass).sort((a, b) => a - b);
+    const [lower, higher] = range as [number, number];
+    return {
+      range: [lower, higher],
+      text: `n/a (${moved}; ${lower.toFixed(2)} and ${higher.toFixed(2)} of its passes)`,
+    };
   }
   if (base.value === 0) return { text: `n/a (${base.name} is 0)` };
   const value = measured / base.value;
@@ -614,16 +627,19 @@ export function ratio(measured: number, base: Baseline): { value?: number; text:
 }
 
 /**
- * Whether a ratio meets a target (`at least` for throughput, `at most` for latency): `PASS`,
- * `FAIL`, or `NO VERDICT` when the ratio could not be given.
+ * Whether a ratio meets a target (`at least` for throughput, `at most` for latency): `PASS` or
+ * `FAIL`. When the baseline moved, a verdict holds only if the ratio to each of its passes gives
+ * it (`PASS against both passes`, `FAIL against both passes`), and is `NO VERDICT` otherwise.
  */
-export function verdict(
-  r: { value?: number },
-  target: { atLeast: number } | { atMost: number },
-): string {
-  if (r.value === undefined) return 'NO VERDICT';
-  const ok = 'atLeast' in target ? r.value >= target.atLeast : r.value <= target.atMost;
-  return ok ? 'PASS' : 'FAIL';
+export function verdict(r: Ratio, target: { atLeast: number } | { atMost: number }): string {
+  const meets = (value: number) =>
+    'atLeast' in target ? value >= target.atLeast : value <= target.atMost;
+  if (r.value !== undefined) return meets(r.value) ? 'PASS' : 'FAIL';
+  if (!r.range) return 'NO VERDICT';
+  const [lower, higher] = r.range;
+  if (meets(lower) && meets(higher)) return 'PASS against both passes';
+  if (!meets(lower) && !meets(higher)) return 'FAIL against both passes';
+  return 'NO VERDICT';
 }
 
 function percent(share: number): string {

@@ -216,9 +216,12 @@ async function measure(target: Target): Promise<Row> {
   return row;
 }
 
-/** A ratio to a peer for the table: n/a where the peer moved between its passes (said above). */
-const ratioCell = (measured: number, peer: Baseline) =>
-  ratio(measured, peer).value?.toFixed(2) ?? 'n/a';
+/** A ratio to a peer for the table; where the peer moved between its passes, the ratio to each. */
+function ratioCell(measured: number, peer: Baseline): string {
+  const { value, range } = ratio(measured, peer);
+  if (value !== undefined) return value.toFixed(2);
+  return range ? `n/a (${range.map((one) => one.toFixed(2)).join('-')})` : 'n/a';
+}
 const latency = (result: LoadResult) => `${result.latency.p50} / ${result.latency.p99}`;
 
 /** Stores a reader with 2,000 scored stories (bench:feed's seeding) and signs them in. */

@@ -5,11 +5,11 @@ import { readdirSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express, { type Response } from 'express';
 import { frontDoor, type FrontDoorRefusal } from '../../stacks/front-door';
+import { remixHandler } from './remix-handler';
 
 /** How long an idle keep-alive connection stays open. */
 export const KEEP_ALIVE_MS = 65_000;
@@ -141,7 +141,7 @@ export async function startWebServer(options: {
     }
     next();
   });
-  app.use(createRequestHandler({ build, mode: 'production' }));
+  app.use(remixHandler(build));
   return new Promise((resolve, reject) => {
     const server = app.listen(options.port, options.host ?? '127.0.0.1', () => resolve(server));
     // Node closes an idle keep-alive connection after 5 s, so a client that pauses longer and

@@ -1,10 +1,12 @@
-// A document request must not encode the loader data for the browser unless something reads it:
-// @remix-run/server-runtime turbo-stream-encoded every document's data on every request, even
-// when web/entry.server.tsx answers with a public page's kept copy and renders nothing (17% of the
-// audience page's CPU under load). patches/@remix-run+server-runtime+*.patch makes
-// `serverHandoffStream` a property encoded on first read (RemixServer reads it whenever it
-// renders), in both builds: the CommonJS one Node loads, the ESM one esbuild bundles into the
-// Lambda (docs/performance.md).
+// patches/@remix-run+server-runtime+*.patch, in both builds: the CommonJS one Node loads, the ESM
+// one esbuild bundles into the Lambda (docs/performance.md).
+// - A document request must not encode the loader data for the browser unless something reads
+//   it: the runtime turbo-stream-encoded every document's data on every request, even when
+//   web/entry.server.tsx answers with a public page's kept copy and renders nothing (17% of the
+//   audience page's CPU under load). `serverHandoffStream` is a property encoded on first read.
+// - A loader or action gets the request itself when there is no `index`, `_data` or `_routes`
+//   parameter to strip: the runtime copied every request twice per route (about a quarter of
+//   /healthz's CPU).
 import { createRequire } from 'node:module';
 import type { EntryContext, ServerBuild } from '@remix-run/server-runtime';
 import { describe, expect, it } from 'vitest';
@@ -18,8 +20,15 @@ const BUILDS = [
   ['ESM', (await import('@remix-run/server-runtime/dist/esm/index.js' as string)) as Runtime],
 ] as const;
 
-/** A one-route app whose document entry hands its context to `seen`. */
-function app(seen: (context: EntryContext) => Promise<void>): ServerBuild {
+/** The requests the resource route's loader and action were handed. */
+const handed: Request[] = [];
+const resource = async ({ request }: { request: Request }) => {
+  handed.push(request);
+  return new Response('ok');
+};
+
+/** An app whose document entry hands its context to `seen`, with a resource route at /data. */
+function app(seen: (context: EntryContext) => Promise<void> = async () => {}): ServerBuild {
   return {
     mode: 'production',
     entry: {
@@ -40,6 +49,12 @@ function app(seen: (context: EntryContext) => Promise<void>): ServerBuild {
         id: 'root',
         path: '',
         module: { default: () => null, loader: () => ({ stories: ['one', 'two'] }) },
+      },
+      data: {
+        id: 'data',
+        parentId: 'root',
+        path: 'data',
+        module: { loader: resource, action: resource },
       },
     },
     assets: {
@@ -89,5 +104,35 @@ describe.each(BUILDS)('the browser handoff of a document request (%s build)', (_
     await handler(new Request('http://localhost/'));
     expect(text).toContain('stories');
     expect(text).toContain('two');
+  });
+});
+
+describe.each(BUILDS)("a loader's or action's request (%s build)", (_name, runtime) => {
+  const handler = runtime.createRequestHandler(app());
+
+  it('is the request itself when there is no parameter to strip', async () => {
+    handed.length = 0;
+    const read = new Request('http://localhost/data?q=ethereum');
+    const post = new Request('http://localhost/data', { method: 'POST', body: 'a=1' });
+    expect((await handler(read)).status).toBe(200);
+    expect((await handler(post)).status).toBe(200);
+    expect(handed).toHaveLength(2);
+    expect(handed[0]).toBe(read);
+    expect(handed[1]).toBe(post);
+    expect(await handed[1]!.text()).toBe('a=1');
+  });
+
+  it('is a copy without the parameters to strip when there are some, the others kept', async () => {
+    handed.length = 0;
+    const controller = new AbortController();
+    const read = new Request('http://localhost/data?index&_routes=root&q=ethereum', {
+      signal: controller.signal,
+    });
+    expect((await handler(read)).status).toBe(200);
+    expect(handed).toHaveLength(1);
+    expect(handed[0]).not.toBe(read);
+    expect(new URL(handed[0]!.url).search).toBe('?q=ethereum');
+    controller.abort();
+    expect(handed[0]!.signal.aborted, 'the copy follows the request').toBe(true);
   });
 });
