@@ -711,6 +711,30 @@ export function runtimeCpu(processGroup: number): Map<string, number> {
   return cpu;
 }
 
+/**
+ * Waits until the app's processes (a process group startApp started) are quiet: under `share` of
+ * one core, summed, for two seconds running, or `maxMs` at most. Work the seeding left behind (a
+ * worker's jobs, DynamoDB Local's collection of garbage) then does not fall into a measured pass.
+ * Answers how long it waited and whether the processes went quiet.
+ */
+export async function settled(
+  processGroup: number,
+  { share = 0.05, maxMs = 120_000 } = {},
+): Promise<{ ms: number; quiet: boolean }> {
+  const started = Date.now();
+  const total = () => [...runtimeCpu(processGroup).values()].reduce((sum, ms) => sum + ms, 0);
+  let quietSeconds = 0;
+  let last = total();
+  while (Date.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const now = total();
+    quietSeconds = now - last < share * 1_000 ? quietSeconds + 1 : 0;
+    last = now;
+    if (quietSeconds >= 2) return { ms: Date.now() - started, quiet: true };
+  }
+  return { ms: Date.now() - started, quiet: false };
+}
+
 /** Stops a child process the bench started when the bench ends: SIGTERM, or SIGKILL on exit. */
 export function stopOnCleanup(child: ChildProcess): void {
   onCleanup(
