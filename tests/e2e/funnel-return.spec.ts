@@ -9,7 +9,7 @@ import { ulid } from 'ulid';
 import * as SentenceStarters from '#core/sentence-starters';
 import * as Users from '#core/users';
 import { expect, offlineImages, test } from './fixtures';
-import { clueTexts, evaluate, heading } from './funnel-steps';
+import { clueTexts, evaluate, heading, storiesAbout } from './funnel-steps';
 import { messageTo, pathOfLink } from './mail';
 import { stylesLoaded } from './page-checks';
 
@@ -382,6 +382,7 @@ for (const viewport of [
       expect(await clueTexts(page)).toEqual(confirmed);
       await nothingTypedInTheBrowser(page, 'generative art');
 
+      await storiesAbout(confirmed);
       await page.getByRole('button', { name: 'Complete Profile' }).click();
       await page.getByLabel('Password', { exact: true }).fill('returning pass 1');
       await page.getByLabel('Confirm password').fill('returning pass 1');

@@ -1,5 +1,6 @@
 // Steps of the get-started funnel that several journeys take.
 import type { Page } from '@playwright/test';
+import { createArticle } from '#tests/integration/factories';
 import { expect } from './fixtures';
 
 export const heading = (page: Page, name: string) =>
@@ -20,4 +21,20 @@ export function clueTexts(page: Page): Promise<string[]> {
     .getByRole('listitem')
     .locator('span')
     .allTextContents();
+}
+
+/**
+ * A story about each clue, published now, for the reader's first scoring to find: the 'newsfeed
+ * is ready' e-mail waits for a scored story, and `npm start --ephemeral` stores none of its own.
+ * Without these a journey would count on articles an earlier journey happened to store.
+ */
+export async function storiesAbout(clues: string[]): Promise<void> {
+  for (const clue of clues) {
+    await createArticle({
+      title: `For readers who say "${clue}": this week's story`,
+      summary: `${clue}. What changed this week, and why it matters to them.`,
+      source: 'Journey Desk',
+      publishedAt: new Date().toISOString(),
+    });
+  }
 }

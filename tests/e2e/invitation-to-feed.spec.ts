@@ -6,7 +6,7 @@
 import type { Page } from '@playwright/test';
 import { ulid } from 'ulid';
 import { expect, test as base } from './fixtures';
-import { clueTexts, evaluate, heading } from './funnel-steps';
+import { clueTexts, evaluate, heading, storiesAbout } from './funnel-steps';
 import { messageTo, onlyMessageTo, pathOfLink } from './mail';
 
 const ADMIN = { userName: 'admin', password: 'e2e-admin-password-0123' };
@@ -183,6 +183,7 @@ for (const variant of VARIANTS) {
     await expect(page.getByText(name, { exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Start' }).click();
     const clues = await variant.clues(page);
+    await storiesAbout(clues);
     await expect(heading(page, 'Start your free trial!')).toBeVisible();
     const password = `reader pass ${tag.slice(-4)} 1`;
     await page.getByLabel('Password', { exact: true }).fill(password);
