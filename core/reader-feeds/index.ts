@@ -43,7 +43,9 @@ export const READER_FEED_MESSAGES = {
   readerGone: 'Your account can no longer have a private feed',
   badRating: Feed.FEED_MESSAGES.badRating,
   voteNotValid: 'This like or dislike link is not valid any more',
-  tooOften: `This feed address was asked for too often. Please wait ${FEED_URL_LIMIT.windowSeconds / 60} minutes and try again.`,
+  // The limit counts per address: someone else holding a leaked one can keep it refused, and only
+  // a new address ends that.
+  tooOften: `This feed address was asked for too often. Please wait ${FEED_URL_LIMIT.windowSeconds / 60} minutes and try again. If it keeps happening, someone else may have this address: choose Rotate address on your account page to get a new one.`,
 } as const;
 
 /** The reader's private feed as /account shows it: never the secret, never its hash. */
