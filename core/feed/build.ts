@@ -174,6 +174,10 @@ export async function buildFeed(userId: string): Promise<BuildOutcome> {
 async function buildOnce(userId: string): Promise<BuildOutcome> {
   const reader = await Users.byId(userId);
   if (!reader) return { built: false, reason: 'no-reader' };
+  // Another build holds the list, and may still be deleting what its list left: a build from what
+  // is stored now could take it for leftovers. Wait for the list instead.
+  if (reader.feedWriting && reader.feedWriting >= oldestHold())
+    return { built: false, reason: 'busy' };
   const requestedAt = reader.feedRequestedAt;
   const published = reader.feedBuild;
   const keys = await Scoring.productionKeys();
@@ -306,12 +310,17 @@ function buildAfter(published: string | undefined): string {
   return ulid(Math.max(Date.now(), published ? decodeTime(published) + 1 : 0));
 }
 
+/** The smallest build id whose hold on the list still lasts: one that began earlier has stopped. */
+function oldestHold(): string {
+  return `${encodeTime(Date.now() - WRITING_LEASE_MS, 10)}${'0'.repeat(16)}`;
+}
+
 /**
  * Takes the reader's list for `build`: refused when another build was published since it was read,
  * or another one is writing it (one that began longer than the lease ago has stopped).
  */
 async function takeList(userId: string, published: string | undefined, build: string) {
-  const stopped = `${encodeTime(Date.now() - WRITING_LEASE_MS, 10)}${'0'.repeat(16)}`;
+  const stopped = oldestHold();
   return committed(
     Users.UserEntity.patch({ id: userId })
       .set({ feedWriting: build })

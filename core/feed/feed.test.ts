@@ -171,6 +171,28 @@ describe("a reader's feed list", () => {
     expect(data.every((item) => !item.until && item.since <= after.feedBuild!)).toBe(true);
     expect(after.feedWriting).toBeUndefined();
   });
+
+  it('waits while another build holds the list, reading nothing of it until the list is let go', async () => {
+    const user = await reader(['I run a validator']);
+    await scored(user, 'Very Relevant');
+    await Feed.buildFeed(user.id);
+    const unheld = await countStorageCalls(() => Feed.buildFeed(user.id));
+    expect(unheld.result).toMatchObject({ built: true, written: 0 });
+
+    // Another build holds the list (it may still be deleting what its list left), and lets it go
+    // before this build's second try.
+    await Users.UserEntity.patch({ id: user.id }).set({ feedWriting: ulid() }).go();
+    setTimeout(() => {
+      void Users.UserEntity.patch({ id: user.id }).remove(['feedWriting']).go();
+    }, 300);
+    const held = await countStorageCalls(() => Feed.buildFeed(user.id));
+    expect(held.result).toMatchObject({ built: true, written: 0 });
+    // The first try read the reader and stopped there; the second built as the unheld one did.
+    expect(held.calls).toEqual({
+      ...unheld.calls,
+      'dynamodb GetItem': (unheld.calls['dynamodb GetItem'] ?? 0) + 1,
+    });
+  });
 });
 
 describe('a list that is behind', () => {

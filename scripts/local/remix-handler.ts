@@ -12,12 +12,15 @@ import {
 } from '@remix-run/node';
 import type { Request as ExpressRequest, RequestHandler, Response } from 'express';
 
-/** The request as the app sees it: the URL from the Host header the edge checks let through. */
+/**
+ * The request as the app sees it: the URL from the Host header the edge checks let through, the
+ * headers as the front door left them (a list the Request copies once, not a Headers to copy).
+ */
 export function remixRequest(req: ExpressRequest, res: Response): Request {
-  const headers = new Headers();
+  const headers: [string, string][] = [];
   for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const one of value) headers.append(name, one);
-    else if (value) headers.set(name, value);
+    if (Array.isArray(value)) for (const one of value) headers.push([name, one]);
+    else if (value) headers.push([name, value]);
   }
   const url = `${req.protocol}://${req.headers.host}${req.originalUrl}`;
   if (req.method === 'GET' || req.method === 'HEAD') {
