@@ -174,10 +174,6 @@ export async function buildFeed(userId: string): Promise<BuildOutcome> {
 async function buildOnce(userId: string): Promise<BuildOutcome> {
   const reader = await Users.byId(userId);
   if (!reader) return { built: false, reason: 'no-reader' };
-  // Another build holds the list, and may still be deleting what its list left: a build from what
-  // is stored now could take it for leftovers. Wait for the list instead.
-  if (reader.feedWriting && reader.feedWriting >= oldestHold())
-    return { built: false, reason: 'busy' };
   const requestedAt = reader.feedRequestedAt;
   const published = reader.feedBuild;
   const keys = await Scoring.productionKeys();
@@ -257,6 +253,12 @@ async function buildOnce(userId: string): Promise<BuildOutcome> {
     }
     const current = requestedAt ? await settle(userId, requestedAt) : true;
     return { built: true, build: published, stories: next.length, current, written: 0 };
+  }
+  // Another build held the list when the reader was read: it may have been deleting what its list
+  // left, and this build's reads may hold some of that, which it would delete again once it took the
+  // list. Build again from fresh reads instead.
+  if (reader.feedWriting && reader.feedWriting >= oldestHold()) {
+    return { built: false, reason: 'busy' };
   }
   const began = Date.now();
   // Another build writes the list, or published it since it was read: build again from it.

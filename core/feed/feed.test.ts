@@ -172,26 +172,46 @@ describe("a reader's feed list", () => {
     expect(after.feedWriting).toBeUndefined();
   });
 
-  it('waits while another build holds the list, reading nothing of it until the list is let go', async () => {
+  it('with something to write, builds again from fresh reads when another build held the list as it read', async () => {
+    // Two readers alike, each with a new story since their list was built.
+    const [free, held] = await Promise.all(
+      [1, 2].map(async () => {
+        const user = await reader(['I run a validator']);
+        await scored(user, 'Very Relevant');
+        await Feed.buildFeed(user.id);
+        await scored(user, 'Quite Relevant');
+        return user;
+      }),
+    );
+    const unheld = await countStorageCalls(() => Feed.buildFeed(free!.id));
+    expect(unheld.result).toMatchObject({ built: true, stories: 2 });
+
+    // Another build holds the second reader's list (it may still be deleting what its list left),
+    // and lets it go before this build's second try.
+    await Users.UserEntity.patch({ id: held!.id }).set({ feedWriting: ulid() }).go();
+    setTimeout(() => {
+      void Users.UserEntity.patch({ id: held!.id }).remove(['feedWriting']).go();
+    }, 300);
+    const waited = await countStorageCalls(() => Feed.buildFeed(held!.id));
+    expect(waited.result).toMatchObject({ built: true, stories: 2 });
+    // The first try read as much as a build does and wrote nothing, not even a try at the hold.
+    const writes = ['UpdateItem', 'TransactWriteItems', 'BatchWriteItem', 'PutItem', 'DeleteItem'];
+    for (const write of writes.map((name) => `dynamodb ${name}`)) {
+      expect(waited.calls[write], write).toBe(unheld.calls[write]);
+    }
+    expect(waited.calls['dynamodb Query']).toBe(2 * unheld.calls['dynamodb Query']!);
+  });
+
+  it('with nothing to write, answers at once though a build that stopped still holds the list', async () => {
     const user = await reader(['I run a validator']);
     await scored(user, 'Very Relevant');
     await Feed.buildFeed(user.id);
-    const unheld = await countStorageCalls(() => Feed.buildFeed(user.id));
-    expect(unheld.result).toMatchObject({ built: true, written: 0 });
-
-    // Another build holds the list (it may still be deleting what its list left), and lets it go
-    // before this build's second try.
-    await Users.UserEntity.patch({ id: user.id }).set({ feedWriting: ulid() }).go();
-    setTimeout(() => {
-      void Users.UserEntity.patch({ id: user.id }).remove(['feedWriting']).go();
-    }, 300);
-    const held = await countStorageCalls(() => Feed.buildFeed(user.id));
-    expect(held.result).toMatchObject({ built: true, written: 0 });
-    // The first try read the reader and stopped there; the second built as the unheld one did.
-    expect(held.calls).toEqual({
-      ...unheld.calls,
-      'dynamodb GetItem': (unheld.calls['dynamodb GetItem'] ?? 0) + 1,
-    });
+    // A build stopped after it published and before it let the list go; a like waits for a build.
+    await Users.UserEntity.patch({ id: user.id })
+      .set({ feedWriting: ulid(), feedRequestedAt: new Date().toISOString() })
+      .go();
+    expect(await Feed.buildFeed(user.id)).toMatchObject({ built: true, current: true, written: 0 });
+    expect((await fresh(user.id)).feedRequestedAt).toBeUndefined();
   });
 });
 

@@ -1,7 +1,7 @@
 // The Remix build behind Express: each request handed to it as a Fetch API Request, and its
 // Response written back. In place of @remix-run/express, which gives every request an
-// AbortSignal of its own: making one, and the Request's copy that follows it, was about 8% of a
-// small request's CPU (docs/performance.md). Only a request with a body gets one here: an
+// AbortSignal of its own: making one, and the Request's copy that follows it, was a measurable
+// share of a small request's CPU (docs/performance.md). Only a request with a body gets one: an
 // action, such as an assessment's model call, stops when the visitor goes away; a read runs to
 // its end, as it does on Lambda, where nothing tells the app that a viewer left.
 import {
