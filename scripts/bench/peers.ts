@@ -17,6 +17,7 @@
 //   BENCH_WARM_UP=2          seconds of unmeasured load on each target first
 //   BENCH_EVENTS=100000      raw analytics events (bench:analytics writes 1,000,000)
 //   BENCH_COUNTED=20         requests, one at a time, whose storage calls are counted
+//   BENCH_WEB_NODE_ARGS=     more Node flags for the app's web server (e.g. heap sizes to compare)
 import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -280,7 +281,7 @@ async function main(): Promise<number> {
     env: {
       ADMIN_PASSWORD,
       APP_SECRET: appSecret,
-      WEB_NODE_ARGS: `--import ${COUNTER}`,
+      WEB_NODE_ARGS: `--import ${COUNTER} ${process.env.BENCH_WEB_NODE_ARGS ?? ''}`.trim(),
       STORAGE_CALLS_SOCKET: appCalls,
     },
   });
