@@ -81,9 +81,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     });
   }
   rows.sort((a, b) => b.at.localeCompare(a.at));
+  // A search looks through the newest e-mails of the table and the newest copies of the sink
+  // apart: a flood of newer mail in the sink does not hide the e-mail searched for.
   const shown = rows
-    .slice(0, SHOWN)
-    .filter((row) => !to || row.to.toLowerCase().includes(to.toLowerCase()));
+    .filter((row) => !to || row.to.toLowerCase().includes(to.toLowerCase()))
+    .slice(0, SHOWN);
   const pages = Math.max(1, Math.ceil(shown.length / OUTBOX_PAGE_SIZE));
   if (page > pages) throw notFound();
   const start = (page - 1) * OUTBOX_PAGE_SIZE;
