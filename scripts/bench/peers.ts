@@ -364,9 +364,8 @@ async function main(): Promise<number> {
   ];
 
   const calm = await settled(group);
-  console.error(
-    `The app's processes ${calm.quiet ? 'went quiet' : 'were still busy'} after ${(calm.ms / 1000).toFixed(0)} s.`,
-  );
+  const calmLine = `Before the first pass the app's processes ${calm.quiet ? 'went quiet (under 5% of a core for 2 s)' : 'were still busy'} after ${(calm.ms / 1000).toFixed(0)} s of waiting`;
+  console.error(calmLine);
   console.error('Measuring: the peers, the pages, the peers again...');
   const loadBefore = loadAverage();
   const bareFirst = await measure(bareTarget);
@@ -396,7 +395,7 @@ async function main(): Promise<number> {
   const rows = [bareFirst, floorFirst, ...pageRows, floorAfter, bareAfter];
   lines.push(
     `Load average at start (before the app and the seeding): ${loadAtStart}`,
-    `Before the first pass the app's processes ${calm.quiet ? 'went quiet (under 5% of a core for 2 s)' : 'were still busy'} after ${(calm.ms / 1000).toFixed(0)} s of waiting`,
+    calmLine,
     `autocannon: about ${DURATION}s at 1 connection, then at ${CONNECTIONS} (after about ${WARM_UP}s unmeasured), ` +
       'one target at a time, each run a number of requests; Accept-Encoding: identity',
     `Data: a reader with ${reader.stories} scored stories; ${analytics.events.toLocaleString('en-GB')} analytics events over 90 days`,
