@@ -278,6 +278,33 @@ describe('feedback on a story', () => {
     expect(stories.find((story) => story.articleId === newest.id)?.feedback).toBe('dislike');
   });
 
+  it('reads a page from the newer list when a build replaced the one the reader was read with', async () => {
+    const user = await reader(['I build DeFi lending protocols']);
+    const newest = await scored(user, 'Very Relevant', {
+      source: 'Rumour Mill',
+      publishedAt: '2026-11-24T00:00:00.000Z',
+    });
+    const oldest = await scored(user, 'Very Relevant', {
+      source: 'Protocol Review',
+      publishedAt: '2026-11-01T00:00:00.000Z',
+    });
+    await Feed.buildFeed(user.id);
+    // The reader as a page request read them, just before a build published a new list and took
+    // the entries it replaced out.
+    const readBefore = await fresh(user.id);
+    await Feed.giveFeedback(user.id, { articleId: newest.id, kind: 'dislike' });
+    expect(await Feed.buildFeed(user.id)).toMatchObject({ built: true, current: true });
+    expect((await fresh(user.id)).feedBuild).not.toBe(readBefore.feedBuild);
+
+    const raced = await countStorageCalls(() => Feed.page(readBefore, {}));
+    expect(raced.result.count).toBe(2);
+    expect(ids(raced.result.stories)).toEqual([oldest.id, newest.id]);
+    // The reader is read again only because the page came up short.
+    expect(raced.calls).toMatchObject({ 'dynamodb GetItem': 1 });
+    const after = await fresh(user.id);
+    expect((await countStorageCalls(() => Feed.page(after, {}))).total).toBe(1);
+  });
+
   it('stores one feedback per story: the same again changes nothing, the other kind turns it round', async () => {
     const user = await reader(['I trade perps']);
     const story = await scored(user, 'Very Relevant');

@@ -9,7 +9,7 @@ import type { EntityItem } from 'electrodb';
 import * as v from 'valibot';
 import { RELEVANCE_LABELS, type RelevanceLabel } from '#core/ai';
 import { parse } from '#core/common';
-import type * as Users from '#core/users';
+import * as Users from '#core/users';
 import { FeedStoryEntity } from './entities';
 import { FEED_MAX_STORIES } from './build';
 import { requestBuild } from './job';
@@ -106,7 +106,23 @@ export async function page(
   reader: FeedReader,
   input: v.InferInput<typeof PageInput>,
 ): Promise<{ stories: FeedStory[]; count: number; rebuilding?: true }> {
-  const { offset, limit, ratings } = parse(PageInput, input);
+  const read = await pageOf(reader, parse(PageInput, input));
+  if (!read.short) return read.page;
+  // A build published a newer list after the reader was read and took out entries of the one they
+  // name: the page is read again from the list the reader's record names now.
+  const now = await Users.byId(reader.id);
+  if (!now?.feedBuild || now.feedBuild === reader.feedBuild) return read.page;
+  return (await pageOf(now, parse(PageInput, input))).page;
+}
+
+/**
+ * The page of the list `reader` names, and whether it holds fewer stories than the list's counts
+ * promise: the mark of a list since replaced.
+ */
+async function pageOf(
+  reader: FeedReader,
+  { offset, limit, ratings }: v.InferOutput<typeof PageInput>,
+): Promise<{ page: { stories: FeedStory[]; count: number; rebuilding?: true }; short: boolean }> {
   const counts = countsOf(reader);
   const shown = ratings.length > 0 ? new Set(ratings) : new Set(RELEVANCE_LABELS);
   const count = RELEVANCE_LABELS.reduce(
@@ -115,12 +131,12 @@ export async function page(
   );
   const build = reader.feedBuild;
   const stories: FeedStory[] = [];
-  if (!build) return { stories, count: 0 };
+  if (!build) return { page: { stories, count: 0 }, short: false };
   // A list written before its entries had places (ADR 0066) cannot be read by them: it is built
   // anew at once, and the reader is told it is being updated meanwhile.
   if (!reader.feedMarks) {
     await requestBuild(reader.id);
-    return { stories, count, rebuilding: true };
+    return { page: { stories, count, rebuilding: true }, short: false };
   }
   let skip = offset;
   for (const run of runsOf(shown, counts)) {
@@ -144,7 +160,8 @@ export async function page(
     stories.push(...found.map(storyOf));
     skip = 0;
   }
-  return { stories, count };
+  const promised = Math.min(limit, Math.max(0, count - offset));
+  return { page: { stories, count }, short: stories.length < promised };
 }
 
 /**
