@@ -1,5 +1,5 @@
 // The double opt-in e-mail: nothing is sent to an address until its owner clicks through here.
-import { Section } from '@react-email/components';
+import { Section } from '@react-email/section';
 import type { OutgoingMail } from '../index';
 import {
   colours,

@@ -1,7 +1,9 @@
 // A subscriber's newsletter issue: the stories picked for them, each with why it is there and
 // links to its Cluefeed page and its source. The issue's words are composed in core/newsletter;
 // this only lays them out in the house style (light and dark).
-import { Heading, Section, Text } from '@react-email/components';
+import { Heading } from '@react-email/heading';
+import { Section } from '@react-email/section';
+import { Text } from '@react-email/text';
 import { render } from '@react-email/render';
 import type { OutgoingMail } from '../index';
 import { colours, EmailHeading, EmailLayout, EmailLink, EmailText } from '../layout';

@@ -1,6 +1,6 @@
 // The e-mail the funnel's last screen promises: the reader's first stories are picked, and the
 // link to sign in and read them.
-import { Section } from '@react-email/components';
+import { Section } from '@react-email/section';
 import type { OutgoingMail } from '../index';
 import { EmailButton, EmailLayout, EmailLink, EmailText, renderEmail } from '../layout';
 

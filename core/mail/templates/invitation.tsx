@@ -1,6 +1,6 @@
 // An invitation to a user: the admin's own words (sanitised HTML) and the link into the
 // get-started funnel, which carries a signed, expiring token naming the user.
-import { Section } from '@react-email/components';
+import { Section } from '@react-email/section';
 import { sanitizeContent } from '#core/html';
 import type { OutgoingMail } from '../index';
 import { colours, EmailButton, EmailLayout, EmailLink, EmailText, renderEmail } from '../layout';
