@@ -7,6 +7,7 @@ import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { eventsNaming } from '#tests/integration/business-events';
 import { createArticle } from '#tests/integration/factories';
+import { decidedTogether } from '#tests/integration/races';
 
 /** A reader with these clues, as the funnel leaves them. */
 async function reader(clues: string[]) {
@@ -522,16 +523,19 @@ describe("changing a reader's clues", () => {
 
   it('of two changes at the same moment applies one whole and refuses the other with a 409', async () => {
     const user = await reader(['I research MEV']);
-    const results = await Promise.allSettled([
-      Users.applyClueChanges(user.id, {
-        category: 'change_clues',
-        cluesToBeAdded: [{ clue: 'I follow restaking' }],
-      }),
-      Users.applyClueChanges(user.id, {
-        category: 'change_clues',
-        cluesToBeAdded: [{ clue: 'I collect generative art' }],
-      }),
-    ]);
+    // Each decides from the same stored reader, however the two are scheduled.
+    const results = await decidedTogether(
+      () =>
+        Users.applyClueChanges(user.id, {
+          category: 'change_clues',
+          cluesToBeAdded: [{ clue: 'I follow restaking' }],
+        }),
+      () =>
+        Users.applyClueChanges(user.id, {
+          category: 'change_clues',
+          cluesToBeAdded: [{ clue: 'I collect generative art' }],
+        }),
+    );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     const refused = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
     expect((refused.reason as { status: number }).status).toBe(409);

@@ -5,16 +5,19 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll } from 'vitest';
 import { config } from '#core/config';
 import { ensureTable } from '#core/db';
+import { flush } from '#core/logs';
 
 export function useOwnTable(prefix: string): void {
   const settings = config() as { TABLE_NAME: string };
   let shared: string;
   beforeAll(async () => {
+    await flush();
     shared = settings.TABLE_NAME;
     settings.TABLE_NAME = `${prefix}-${ulid().toLowerCase()}`;
     await ensureTable();
   });
-  afterAll(() => {
+  afterAll(async () => {
+    await flush();
     settings.TABLE_NAME = shared;
   });
 }

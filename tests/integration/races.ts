@@ -1,5 +1,6 @@
 // Races for tests: two (or more) actions started at the same moment, round after round.
 import { setTimeout as after } from 'node:timers/promises';
+import { db } from '#core/db';
 
 /**
  * From round to round each action starts up to 12 steps of this later than round 0's "all at
@@ -33,5 +34,42 @@ export async function rounds(count: number, run: (race: Race) => Promise<void>):
       });
       return Promise.all(started) as Promise<T>;
     });
+  }
+}
+
+const READS = /^(GetItem|BatchGetItem|Query|TransactGetItems)Command$/;
+/** How long a write waits for the other actions' reads before it goes ahead anyway. */
+const MAX_HOLD_MS = 3_000;
+
+/**
+ * Runs the actions at once, each DynamoDB write held until every action has made a read: they
+ * decide from the same stored state, as two requests at the very same moment do, however the
+ * machine schedules them. Answers how each ended.
+ */
+export async function decidedTogether<T>(
+  ...actions: (() => Promise<T>)[]
+): Promise<PromiseSettledResult<T>[]> {
+  const stack = db().client.middlewareStack;
+  let reads = 0;
+  let release!: () => void;
+  const allRead = new Promise<void>((resolve) => (release = resolve));
+  const timeout = setTimeout(release, MAX_HOLD_MS);
+  stack.add(
+    (next, context) => async (args) => {
+      if (READS.test(context.commandName ?? '')) {
+        const answer = await next(args);
+        if (++reads >= actions.length) release();
+        return answer;
+      }
+      await allRead;
+      return next(args);
+    },
+    { step: 'initialize', name: 'decidedTogether' },
+  );
+  try {
+    return await Promise.allSettled(actions.map((action) => action()));
+  } finally {
+    clearTimeout(timeout);
+    stack.remove('decidedTogether');
   }
 }
