@@ -34,7 +34,9 @@ Object.assign(process.env, appEnv, {
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
-  workers: 2,
+  // Journeys wait on the app's jobs and on timers for part of their time: on 2 cores a third
+  // worker fills that wait (docs/performance.md).
+  workers: 3,
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   timeout: 30_000,

@@ -63,6 +63,10 @@ export async function startDynamoDb(
       // which on 2 cores the app needs. Measured (docs/performance.md): -40% of its CPU per
       // subscription in bench:subscribe, -34% per warm PutItem.
       '-XX:TieredStopAtLevel=1',
+      // One collector thread, stopping the world: G1's concurrent threads cost more CPU than they
+      // save on a heap this size (6-10% less CPU in a mixed read and write run, docs/performance.md).
+      '-XX:+UseParallelGC',
+      '-XX:ParallelGCThreads=1',
       '-jar',
       join(libDir, 'DynamoDBLocal.jar'),
       '-port',
