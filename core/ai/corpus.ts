@@ -3,6 +3,7 @@
 // `storedCorpus` is the local provider's default loader, read at most once a minute per process.
 import { createHash } from 'node:crypto';
 import { isConditionFailure } from '#core/db';
+import { config } from '#core/config';
 import { CorpusStatsEntity } from './corpus-entity';
 import {
   buildCorpus,
@@ -71,18 +72,20 @@ export async function refreshCorpus(
 /** How long a process keeps the snapshot it read: a refresh reaches every process within it. */
 export const CORPUS_CACHE_MS = 60_000;
 
-let cached: { at: number; corpus: Promise<Corpus | undefined> } | undefined;
+/** The snapshot last read, and the table it was read from (tests point a process at several). */
+let cached: { table: string; at: number; corpus: Promise<Corpus | undefined> } | undefined;
 
 /** The stored corpus through a short in-process cache (undefined while none is stored). */
 export function storedCorpus(): Promise<Corpus | undefined> {
   const now = Date.now();
-  if (!cached || now - cached.at >= CORPUS_CACHE_MS) {
+  const table = config().TABLE_NAME;
+  if (!cached || cached.table !== table || now - cached.at >= CORPUS_CACHE_MS) {
     const corpus = corpusSnapshot().then((snapshot) => snapshot?.corpus);
     // A failed read is not kept: the next call tries again.
     corpus.catch(() => {
       if (cached?.corpus === corpus) cached = undefined;
     });
-    cached = { at: now, corpus };
+    cached = { table, at: now, corpus };
   }
   return cached.corpus;
 }

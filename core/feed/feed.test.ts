@@ -300,6 +300,7 @@ describe('feedback on a story', () => {
     const raced = await countStorageCalls(() => Feed.page(readBefore, {}));
     expect(raced.result.count).toBe(2);
     expect(ids(raced.result.stories)).toEqual([oldest.id, newest.id]);
+    expect(raced.result.list.feedBuild).toBe((await fresh(user.id)).feedBuild);
     // The reader is read again only because the page came up short.
     expect(raced.calls).toMatchObject({ 'dynamodb GetItem': 1 });
     const after = await fresh(user.id);

@@ -13,11 +13,8 @@ describe('a list built before its entries had places', () => {
     // What such a build left on the reader's record: its build and counts, no marks.
     await Users.UserEntity.patch({ id: user.id }).remove(['feedMarks']).go();
     const old = (await Users.byId(user.id))!;
-    expect(await Feed.page(old, { limit: 20 })).toEqual({
-      stories: [],
-      count: 2,
-      rebuilding: true,
-    });
+    const { list: _list, ...read } = await Feed.page(old, { limit: 20 });
+    expect(read).toEqual({ stories: [], count: 2, rebuilding: true });
     const build = (await Jobs.lastRun(Feed.buildFeedJob.name))!;
     expect(JSON.parse(build.input)).toEqual({ userId: user.id });
     await Jobs.handleBatch(await receive(build.id), Jobs.registry([Feed.buildFeedJob]));

@@ -64,7 +64,7 @@ export async function startDynamoDb(
       // subscription in bench:subscribe, -34% per warm PutItem.
       '-XX:TieredStopAtLevel=1',
       // One collector thread, stopping the world: G1's concurrent threads cost more CPU than they
-      // save on a heap this size (6-10% less CPU in a mixed read and write run, docs/performance.md).
+      // save on a heap this size (about 12% less CPU in a mixed read and write run, docs/performance.md).
       '-XX:+UseParallelGC',
       '-XX:ParallelGCThreads=1',
       '-jar',

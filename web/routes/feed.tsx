@@ -59,11 +59,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { user, headers } = await requireUser(request);
   await Users.recordFeedVisit(user);
   const url = new URL(request.url);
-  const ratings = chosenRatings(url, user);
+  let ratings = chosenRatings(url, user);
   const offset = url.searchParams.get('offset') ?? '0';
   let page: Awaited<ReturnType<typeof Feed.page>>;
   try {
     page = await Feed.page(user, { offset, ratings, limit: Feed.PAGE_SIZE });
+    // Read from a list rebuilt since the session's read: its default ratings are the ones to use.
+    const shown = chosenRatings(url, page.list);
+    if (page.list !== user && shown.join() !== ratings.join()) {
+      ratings = shown;
+      page = await Feed.page(page.list, { offset, ratings, limit: Feed.PAGE_SIZE });
+    }
   } catch (error) {
     if (!isVisibleError(error)) throw error;
     throw data(error.message, { status: error.status, headers: NO_STORE });
@@ -83,13 +89,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
       disliked: dislikedStories(user),
       showImages: user.showImages !== false,
       updating: !!user.feedRequestedAt || !!page.rebuilding,
-      build: user.feedBuild ?? null,
+      build: page.list.feedBuild ?? null,
       ratings,
-      options: ratingOptions(user),
+      options: ratingOptions(page.list),
       offset: Number(offset),
       stories,
       count: page.count,
-      total: Object.values(Feed.countsOf(user)).reduce((sum, n) => sum + n, 0),
+      total: Object.values(Feed.countsOf(page.list)).reduce((sum, n) => sum + n, 0),
       panel: await Assistant.feedPanel(user.id, url.searchParams.get('thread'), {
         review: url.searchParams.get('chat') !== '1',
       }),
