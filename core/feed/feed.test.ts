@@ -47,6 +47,20 @@ async function scored(
   return article;
 }
 
+/** Very Relevant stories for the reader, each from a source on a day, in the order given. */
+async function veryRelevantFrom<Stories extends [source: string, day: string][]>(
+  user: Users.User,
+  ...stories: Stories
+) {
+  const articles = [];
+  for (const [source, day] of stories) {
+    articles.push(
+      await scored(user, 'Very Relevant', { source, publishedAt: `${day}T00:00:00.000Z` }),
+    );
+  }
+  return articles as { [K in keyof Stories]: Awaited<ReturnType<typeof scored>> };
+}
+
 const fresh = async (id: string) => (await Users.byId(id))!;
 const ids = (stories: Feed.FeedStory[]) => stories.map((story) => story.articleId);
 
@@ -247,18 +261,12 @@ describe('a list that is behind', () => {
 describe('feedback on a story', () => {
   it("moves the disliked source's stories down at the next build and marks the story disliked", async () => {
     const user = await reader(['I build DeFi lending protocols']);
-    const newest = await scored(user, 'Very Relevant', {
-      source: 'Rumour Mill',
-      publishedAt: '2026-11-24T00:00:00.000Z',
-    });
-    const middle = await scored(user, 'Very Relevant', {
-      source: 'Rumour Mill',
-      publishedAt: '2026-11-23T00:00:00.000Z',
-    });
-    const oldest = await scored(user, 'Very Relevant', {
-      source: 'Protocol Review',
-      publishedAt: '2026-11-01T00:00:00.000Z',
-    });
+    const [newest, middle, oldest] = await veryRelevantFrom(
+      user,
+      ['Rumour Mill', '2026-11-24'],
+      ['Rumour Mill', '2026-11-23'],
+      ['Protocol Review', '2026-11-01'],
+    );
     await Feed.buildFeed(user.id);
     expect(ids((await Feed.page(await fresh(user.id), {})).stories)).toEqual([
       newest.id,
@@ -281,14 +289,11 @@ describe('feedback on a story', () => {
 
   it('reads a page from the newer list when a build replaced the one the reader was read with', async () => {
     const user = await reader(['I build DeFi lending protocols']);
-    const newest = await scored(user, 'Very Relevant', {
-      source: 'Rumour Mill',
-      publishedAt: '2026-11-24T00:00:00.000Z',
-    });
-    const oldest = await scored(user, 'Very Relevant', {
-      source: 'Protocol Review',
-      publishedAt: '2026-11-01T00:00:00.000Z',
-    });
+    const [newest, oldest] = await veryRelevantFrom(
+      user,
+      ['Rumour Mill', '2026-11-24'],
+      ['Protocol Review', '2026-11-01'],
+    );
     await Feed.buildFeed(user.id);
     // The reader as a page request read them, just before a build published a new list and took
     // the entries it replaced out.

@@ -106,14 +106,17 @@ export async function page(
   reader: FeedReader,
   input: v.InferInput<typeof PageInput>,
 ): Promise<{ stories: FeedStory[]; count: number; rebuilding?: true; list: FeedReader }> {
-  const read = await pageOf(reader, parse(PageInput, input));
+  const asked = parse(PageInput, input);
+  const read = await pageOf(reader, asked);
   if (!read.short) return { ...read.page, list: reader };
   // A build published a newer list after the reader was read and took out entries of the one they
   // name: the page is read again from the list the reader's record names now, and `list` says so
   // (its counts are the ones to show with it).
-  const now = await Users.byId(reader.id);
-  if (!now?.feedBuild || now.feedBuild === reader.feedBuild) return { ...read.page, list: reader };
-  return { ...(await pageOf(now, parse(PageInput, input))).page, list: now };
+  const current = await Users.byId(reader.id);
+  if (!current?.feedBuild || current.feedBuild === reader.feedBuild) {
+    return { ...read.page, list: reader };
+  }
+  return { ...(await pageOf(current, asked)).page, list: current };
 }
 
 /**

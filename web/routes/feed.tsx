@@ -65,10 +65,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   try {
     page = await Feed.page(user, { offset, ratings, limit: Feed.PAGE_SIZE });
     // Read from a list rebuilt since the session's read: its default ratings are the ones to use.
-    const shown = chosenRatings(url, page.list);
-    if (page.list !== user && shown.join() !== ratings.join()) {
-      ratings = shown;
-      page = await Feed.page(page.list, { offset, ratings, limit: Feed.PAGE_SIZE });
+    if (page.list !== user) {
+      const shown = chosenRatings(url, page.list);
+      if (shown.join() !== ratings.join()) {
+        ratings = shown;
+        page = await Feed.page(page.list, { offset, ratings, limit: Feed.PAGE_SIZE });
+      }
     }
   } catch (error) {
     if (!isVisibleError(error)) throw error;
