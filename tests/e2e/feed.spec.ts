@@ -193,8 +193,15 @@ test.describe("the reader's feed", () => {
     await page.getByRole('button', { name: 'Show images' }).click();
     const image = cards(page).filter({ hasText: rollups.title }).locator('img');
     await expect(image).toHaveAttribute('src', 'https://images.rollup-report.example/provers.jpg');
+    // Card images load lazily, and on a busy machine slowly: it is scrolled to and given time.
+    await image.scrollIntoViewIfNeeded();
     await expect
-      .poll(() => image.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
+      .poll(
+        () => image.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)),
+        {
+          timeout: 15_000,
+        },
+      )
       .toBeGreaterThan(0);
     await retireReader(reader.user.id);
   });
