@@ -4,13 +4,17 @@
 // Automations and stopped mid-way. The next start takes the run over at once (its worker is known
 // to be gone) instead of leaving every action disabled until the run's heartbeat is 5 minutes old,
 // says what its own start-up job waits for, and a new run can be started within a short bound.
+// The first start also shows how npm start runs: the app, the worker and the schedules in
+// processes of their own with plain Node, and a SIGTERM that stops every child and DynamoDB Local.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFeedServer, type FeedServer } from '#tests/fakes/feed-server';
+import { isRunning } from '#scripts/local/child-process';
 import { freePort } from '#scripts/local/net';
+import { APP_PROCESSES, childrenOf, dynamoDbProcesses } from '#tests/integration/processes';
 
 const ADMIN = { userName: 'admin', password: 'restart-admin-password-0123' };
 /** What the tests' own setup sets (tests/integration/setup.ts), which npm start sets for itself. */
@@ -44,7 +48,12 @@ type ProcessView = {
   silent?: unknown;
 };
 
-type Run = { output: () => string; exited: Promise<number | null>; stop: () => void };
+type Run = {
+  pid: number;
+  output: () => string;
+  exited: Promise<number | null>;
+  stop: () => void;
+};
 
 let dataDir: string;
 let feeds: FeedServer;
@@ -85,7 +94,12 @@ function startRuntime(): Run {
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const run = { output: () => output, exited, stop: () => void child.kill('SIGTERM') };
+  const run = {
+    pid: child.pid!,
+    output: () => output,
+    exited,
+    stop: () => void child.kill('SIGTERM'),
+  };
   runs.push(run);
   return run;
 }
@@ -186,9 +200,18 @@ afterAll(async () => {
 }, 60_000);
 
 describe('npm start after a SIGTERM in the middle of a job', () => {
-  it('takes the stopped run over at once, says what waits for it, and enables the actions again', async () => {
+  it('runs its processes apart, stops them all on SIGTERM, then takes the stopped run over at once, says what waits for it, and enables the actions again', async () => {
     const first = startRuntime();
     await started(first);
+    // Kept data runs the schedules; the app's three processes run compiled JavaScript with plain
+    // Node, as on Lambda.
+    expect(printed(first)).toContain('schedules: import-articles "0 * * * *"');
+    expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+    expect(dynamoDbProcesses(ports.dynamo)).toHaveLength(1);
+    const children = childrenOf(first.pid);
+    const app = APP_PROCESSES.map((name) => children.filter((child) => name.test(child.command)));
+    expect(app.map((found) => found.length)).toEqual([1, 1, 1]);
+    expect(app.flat().filter((child) => child.command.includes('tsx'))).toEqual([]);
     let cookie = await signIn();
     // The first start's own jobs (the demo issue, the analytics roll-up) end first.
     await idle(cookie, START_MS);
@@ -213,6 +236,10 @@ describe('npm start after a SIGTERM in the middle of a job', () => {
     );
     first.stop();
     expect(await first.exited).toBe(0);
+    // A SIGTERM stops every child and DynamoDB Local (a runtime killed outright leaves none behind
+    // either: scripts/local/child-process.test.ts).
+    expect(dynamoDbProcesses(ports.dynamo)).toEqual([]);
+    expect(app.flat().filter((child) => isRunning(child.pid))).toEqual([]);
 
     const second = startRuntime();
     await started(second);
