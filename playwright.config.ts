@@ -24,12 +24,16 @@ const appEnv = {
 
 // Test workers load this file too: journeys read what the app stored through the core operations,
 // so they point at the same DynamoDB Local and table.
-Object.assign(process.env, appEnv, {
+const journeyEnv = {
+  ...appEnv,
   DYNAMODB_ENDPOINT: `http://127.0.0.1:${E2E_DYNAMO_PORT}`,
   // Production config needs one; journeys send no mail themselves (the app's goes to its sink).
   SMTP_URL: 'smtp://127.0.0.1:9',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-});
+};
+/** What this file adds to the environment: a process a journey starts of its own leaves them out. */
+export const JOURNEY_SETTINGS = Object.keys(journeyEnv);
+Object.assign(process.env, journeyEnv);
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -43,7 +47,8 @@ export default defineConfig({
   // Curation journeys add content cards to seeded audiences that other journeys count: they run
   // after them. The newsletter journey sends a campaign, and only one send runs at a time: it runs
   // after the curation journeys, whose 'Send newsletters' would otherwise hold the slot. Promoting
-  // a scoring setup changes which scores every other journey reads: it runs last.
+  // a scoring setup changes which scores every other journey reads: it runs last. The deploy proof
+  // runs beside those three, once the main journeys have ended.
   projects: [
     { name: 'journeys', testIgnore: /(curation|newsletter|promote)\.spec\.ts/ },
     // Retires the journeys' readers, so the curation journey's scoring run scores what it checks.
@@ -51,6 +56,8 @@ export default defineConfig({
     { name: 'curation', testMatch: /curation\.spec\.ts/, dependencies: ['tidy'] },
     { name: 'newsletter', testMatch: /newsletter\.spec\.ts/, dependencies: ['curation'] },
     { name: 'promote', testMatch: /promote\.spec\.ts/, dependencies: ['newsletter'] },
+    // npm test's deploy proof, beside the three above, which run one at a time (tests/e2e/deploy-proof.setup.ts).
+    { name: 'deploy-proof', testMatch: /deploy-proof\.setup\.ts/, dependencies: ['journeys'] },
   ],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
