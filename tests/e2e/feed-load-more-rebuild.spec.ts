@@ -10,7 +10,7 @@ import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword, retireReader } from '#tests/integration/readers';
 import { expect, hydrated, offlineImages, remixIdle, test } from './fixtures';
-import { signInToFeed, storyCards as cards } from './feed-page';
+import { showEveryRating, signInToFeed, storyCards as cards } from './feed-page';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 const titles = (page: Page) =>
@@ -106,10 +106,7 @@ async function signedInWithLoadedStories(page: Page) {
   await signInToFeed(page, reader);
   await hydrated(page);
   // Every rating, so the whole list is one filter's.
-  const filter = page.getByRole('group', { name: 'Show stories rated' });
-  for (const option of await filter.getByRole('checkbox').all())
-    if (!(await option.isChecked())) await option.check();
-  await remixIdle(page);
+  await showEveryRating(page);
   await expect(cards(page)).toHaveCount(Feed.PAGE_SIZE);
   await page.getByRole('link', { name: 'Load more' }).click();
   await expect.poll(async () => cards(page).count()).toBeGreaterThan(Feed.PAGE_SIZE);

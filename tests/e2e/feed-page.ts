@@ -35,3 +35,17 @@ export async function rebuilt(page: Page, userId: string) {
   await page.reload();
   await hydrated(page);
 }
+
+/**
+ * Ticks every rating of the feed's filter that is not ticked, one at a time. Each tick navigates;
+ * a tick before the last one's answer has arrived cuts that answer off, and Remix logs the cut
+ * body as a console error (the newer list still shows), so each waits for the last to land.
+ */
+export async function showEveryRating(page: Page) {
+  const ratings = page.getByRole('group', { name: 'Show stories rated' }).getByRole('checkbox');
+  for (const option of await ratings.all()) {
+    if (await option.isChecked()) continue;
+    await option.check();
+    await remixIdle(page);
+  }
+}

@@ -11,7 +11,7 @@ import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword, retireReader } from '#tests/integration/readers';
 import { expect, hydrated, offlineImages, remixIdle, test } from './fixtures';
-import { signInToFeed, storyCards as cards } from './feed-page';
+import { showEveryRating, signInToFeed, storyCards as cards } from './feed-page';
 import { expectFitsAndReadable } from './page-checks';
 
 /**
@@ -118,9 +118,7 @@ test.describe("the reader's feed", () => {
     await expect(defaults.getByRole('checkbox', { name: /^Quite Relevant/ })).toBeChecked();
 
     // 2. The filter: one rating shows only that rating; every rating shows every story.
-    const options = await defaults.getByRole('checkbox').all();
-    for (const option of options) if (!(await option.isChecked())) await option.check();
-    await remixIdle(page);
+    await showEveryRating(page);
     await expect(page).toHaveURL(/rating=/);
     const everyRating = await page.getByRole('checkbox').count();
     expect(everyRating).toBeGreaterThanOrEqual(2);

@@ -12,7 +12,7 @@ import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword, retireReader } from '#tests/integration/readers';
 import { expect, hydrated, remixIdle, test } from './fixtures';
-import { signInToFeed, storyCards as cards } from './feed-page';
+import { showEveryRating, signInToFeed, storyCards as cards } from './feed-page';
 import { expectFitsAndReadable, WIDTHS } from './page-checks';
 
 const CLUES = [
@@ -49,9 +49,7 @@ async function rebuilt(page: Page, userId: string) {
 
 /** Every story with every rating shown: its title, rating and excerpt. */
 async function everyStory(page: Page) {
-  const ratings = page.getByRole('group', { name: 'Show stories rated' }).getByRole('checkbox');
-  for (const option of await ratings.all()) if (!(await option.isChecked())) await option.check();
-  await remixIdle(page);
+  await showEveryRating(page);
   const more = page.getByRole('link', { name: 'Load more' });
   while ((await more.count()) > 0) {
     const shown = await cards(page).count();
