@@ -47,8 +47,9 @@ export default defineConfig({
   // Curation journeys add content cards to seeded audiences that other journeys count: they run
   // after them. The newsletter journey sends a campaign, and only one send runs at a time: it runs
   // after the curation journeys, whose 'Send newsletters' would otherwise hold the slot. Promoting
-  // a scoring setup changes which scores every other journey reads: it runs last. The deploy proof
-  // runs beside those three, once the main journeys have ended.
+  // a scoring setup changes which scores every other journey reads: it runs last. The stacks'
+  // type-check and the deploy proof run beside the curation journeys: Playwright runs a project
+  // once every project of the phase before has ended, and each phase's projects together.
   projects: [
     { name: 'journeys', testIgnore: /(curation|newsletter|promote)\.spec\.ts/ },
     // Retires the journeys' readers, so the curation journey's scoring run scores what it checks.
@@ -56,8 +57,8 @@ export default defineConfig({
     { name: 'curation', testMatch: /curation\.spec\.ts/, dependencies: ['tidy'] },
     { name: 'newsletter', testMatch: /newsletter\.spec\.ts/, dependencies: ['curation'] },
     { name: 'promote', testMatch: /promote\.spec\.ts/, dependencies: ['newsletter'] },
-    // npm test's deploy proof, beside the three above, which run one at a time (tests/e2e/deploy-proof.setup.ts).
-    { name: 'deploy-proof', testMatch: /deploy-proof\.setup\.ts/, dependencies: ['journeys'] },
+    // npm test's stacks type-check and deploy proof, beside the curation journeys.
+    { name: 'deploy-proof', testMatch: /deploy-proof\.setup\.ts/, dependencies: ['tidy'] },
   ],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,

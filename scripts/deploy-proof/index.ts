@@ -337,7 +337,13 @@ async function main() {
 
     // The first admin, created as docs/operations.md says (sst shell passes resources as JSON).
     const password = 'deploy-proof-password-0123';
-    const { APP_SECRET: _unlinked, SMTP_URL: _alsoUnlinked, ...shell } = process.env;
+    // The password comes on stdin, as a person types it: one set in the shell would win over it.
+    const {
+      APP_SECRET: _unlinked,
+      SMTP_URL: _alsoUnlinked,
+      ADMIN_PASSWORD: _typedInstead,
+      ...shell
+    } = process.env;
     const createAdmin = spawnSync(
       process.execPath,
       ['--import', 'tsx', 'scripts/create-admin.ts', '--username', 'ops'],
