@@ -24,16 +24,12 @@ const appEnv = {
 
 // Test workers load this file too: journeys read what the app stored through the core operations,
 // so they point at the same DynamoDB Local and table.
-const journeyEnv = {
-  ...appEnv,
+Object.assign(process.env, appEnv, {
   DYNAMODB_ENDPOINT: `http://127.0.0.1:${E2E_DYNAMO_PORT}`,
   // Production config needs one; journeys send no mail themselves (the app's goes to its sink).
   SMTP_URL: 'smtp://127.0.0.1:9',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-};
-/** What this file adds to the environment: a process a journey starts of its own leaves them out. */
-export const JOURNEY_SETTINGS = Object.keys(journeyEnv);
-Object.assign(process.env, journeyEnv);
+});
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -47,9 +43,7 @@ export default defineConfig({
   // Curation journeys add content cards to seeded audiences that other journeys count: they run
   // after them. The newsletter journey sends a campaign, and only one send runs at a time: it runs
   // after the curation journeys, whose 'Send newsletters' would otherwise hold the slot. Promoting
-  // a scoring setup changes which scores every other journey reads: it runs last. The stacks'
-  // type-check and the deploy proof run beside the curation journeys: Playwright runs a project
-  // once every project of the phase before has ended, and each phase's projects together.
+  // a scoring setup changes which scores every other journey reads: it runs last.
   projects: [
     { name: 'journeys', testIgnore: /(curation|newsletter|promote)\.spec\.ts/ },
     // Retires the journeys' readers, so the curation journey's scoring run scores what it checks.
@@ -57,8 +51,6 @@ export default defineConfig({
     { name: 'curation', testMatch: /curation\.spec\.ts/, dependencies: ['tidy'] },
     { name: 'newsletter', testMatch: /newsletter\.spec\.ts/, dependencies: ['curation'] },
     { name: 'promote', testMatch: /promote\.spec\.ts/, dependencies: ['newsletter'] },
-    // npm test's stacks type-check and deploy proof, beside the curation journeys.
-    { name: 'deploy-proof', testMatch: /deploy-proof\.setup\.ts/, dependencies: ['tidy'] },
   ],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,

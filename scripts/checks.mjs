@@ -1,18 +1,9 @@
-// npm run checks: lint, type-check (the app and the stacks apart) and build at once. Each is
+// npm test's first step: lint, type-check (the app and the stacks apart) and build at once. Each is
 // mostly one thread, so on two cores together they take about as long as the longest alone. Each
 // one's output is printed whole when it ends, and the step fails if any of them does.
 import { spawn } from 'node:child_process';
 
-const ALL = ['lint', 'typecheck:app', 'typecheck:stacks', 'build'];
-// npm test names the ones it runs here: it type-checks the stacks beside its last journeys, where a
-// core is idle (playwright.config.ts, project 'deploy-proof').
-const named = process.argv.slice(2);
-const unknown = named.filter((script) => !ALL.includes(script));
-if (unknown.length > 0) {
-  console.error(`Unknown check: ${unknown.join(', ')}. Known: ${ALL.join(', ')}.`);
-  process.exit(2);
-}
-const SCRIPTS = named.length > 0 ? named : ALL;
+const SCRIPTS = ['lint', 'typecheck:app', 'typecheck:stacks', 'build'];
 
 function run(script) {
   const started = Date.now();
