@@ -117,11 +117,48 @@ test.describe("the reader's feed", () => {
     await expect(defaults.getByRole('checkbox', { name: /^Very Relevant/ })).toBeChecked();
     await expect(defaults.getByRole('checkbox', { name: /^Quite Relevant/ })).toBeChecked();
 
-    // 2. The filter: one rating shows only that rating; every rating shows every story.
+    // 2. The filter: one rating shows only that rating, as many stories as its count says; every
+    // rating shows every story, each once.
+    const filter = page.getByRole('group', { name: 'Show stories rated' });
+    const input = (label: string) => page.locator(`input[value="${label}"]`);
+    const box = (label: string) => filter.locator(input(label));
+    const countOf = async (label: string) =>
+      Number(
+        (await filter
+          .locator('label', { has: input(label) })
+          .locator('.rating-filter__count')
+          .textContent())!.replace(/\D/g, ''),
+      );
+    const ratingsShown = () => cards(page).locator('.story-card__rating').allTextContents();
+    const best = (await first.locator('.story-card__rating').textContent())!;
+    const ticked = await filter
+      .locator('input:checked')
+      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    for (const label of ticked.filter((label) => label !== best)) {
+      await box(label).uncheck();
+      await remixIdle(page);
+    }
+    expect(new URL(page.url()).searchParams.getAll('rating')).toEqual([best]);
+    const onlyBest = await everyTitle(page);
+    expect(onlyBest).toHaveLength(await countOf(best));
+    expect(new Set(await ratingsShown())).toEqual(new Set([best]));
+    // The rollups story is rated below the default ratings (step 5): the filter left it out.
+    expect(onlyBest).not.toContain(rollups.title);
     await showEveryRating(page);
-    await expect(page).toHaveURL(/rating=/);
-    const everyRating = await page.getByRole('checkbox').count();
-    expect(everyRating).toBeGreaterThanOrEqual(2);
+    const everyRatingUrl = page.url();
+    const labels = await filter
+      .locator('input')
+      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    expect(new URL(everyRatingUrl).searchParams.getAll('rating').sort()).toEqual(labels.sort());
+    const everyStory = await everyTitle(page);
+    expect(new Set(everyStory).size).toBe(everyStory.length);
+    expect(everyStory).toEqual(expect.arrayContaining(all.map(({ title }) => title)));
+    let counted = 0;
+    for (const label of labels) counted += await countOf(label);
+    expect(everyStory).toHaveLength(counted);
+    // Back to the first page of every rating, where the next steps start.
+    await page.goto(everyRatingUrl);
+    await hydrated(page);
 
     // 3. Images hidden, still hidden after a reload.
     await page.getByRole('button', { name: 'Hide images' }).click();
