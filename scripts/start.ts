@@ -15,7 +15,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { startFeedServer } from '#tests/fakes/feed-server';
 import { ensureBuild, PROCESSES } from './local/build';
 import { hasJava, JAVA_INSTALL_HINT, startDynamoDb } from './local/dynamodb';
@@ -23,32 +22,17 @@ import { startChild } from './local/child-process';
 import { isGoneLocalWorker, localWorkerName, startQueue } from './local/jobs';
 import { explainListenError } from './local/net';
 import { describeMessage, startSmtpSink } from './local/smtp-sink';
+import { startOptions } from './local/start-options';
 
 // The Lambda runtime is Node 22; locally Node 20 is supported, so the SDK's notice is noise.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { values: args } = parseArgs({
-  options: {
-    ephemeral: { type: 'boolean', default: false },
-    schedules: { type: 'boolean', default: false },
-    port: { type: 'string' },
-    'dynamo-port': { type: 'string' },
-    'mail-dir': { type: 'string' },
-    'data-dir': { type: 'string' },
-  },
-});
-/**
- * The seeded streams store their URLs, so with kept data the fixture feeds stay on one port
- * (FIXTURE_FEEDS_PORT moves it); in memory nothing remembers it and any free port does.
- */
-const FIXTURE_FEEDS_PORT = process.env.FIXTURE_FEEDS_PORT
-  ? Number(process.env.FIXTURE_FEEDS_PORT)
-  : args.ephemeral
-    ? 0
-    : 4590;
-/** Test runs must not have the hourly import start behind their back. */
-const runSchedules = !args.ephemeral || args.schedules;
+const {
+  args,
+  fixtureFeedsPort: FIXTURE_FEEDS_PORT,
+  runSchedules,
+} = startOptions(process.argv.slice(2), process.env);
 
 // Stops, latest started first; run once on whatever ends the process.
 const stops: (() => Promise<unknown> | void)[] = [];
