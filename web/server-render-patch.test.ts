@@ -1,0 +1,133 @@
+// patches/@remix-run+react+*.patch and patches/react-router-dom+*.patch, in both builds: the
+// CommonJS one Node loads, the ESM one esbuild bundles into the Lambda (docs/performance.md).
+// RemixServer built the whole server route tree for every document, and createStaticRouter
+// converted it to data routes again, so React Router matched a new array on every render, past the
+// router patch's memo (kept per routes array). Both are now kept: per build, and per routes array.
+import { createRequire } from 'node:module';
+import type { EntryContext, ServerBuild } from '@remix-run/server-runtime';
+import { createElement, type ComponentType } from 'react';
+import { renderToString } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const { createRequestHandler } = require('@remix-run/server-runtime') as {
+  createRequestHandler: typeof import('@remix-run/server-runtime').createRequestHandler;
+};
+type RemixServer = ComponentType<{ context: EntryContext; url: string }>;
+type StaticRouter = {
+  createStaticRouter: (routes: object[], context: object) => { routes: object[] };
+};
+const BUILDS = [
+  [
+    'CommonJS',
+    (require('@remix-run/react') as { RemixServer: RemixServer }).RemixServer,
+    require('react-router-dom/server') as StaticRouter,
+  ],
+  [
+    'ESM',
+    (
+      (await import('@remix-run/react/dist/esm/server.js' as string)) as {
+        RemixServer: RemixServer;
+      }
+    ).RemixServer,
+    (await import('react-router-dom/server.mjs' as string)) as StaticRouter,
+  ],
+] as const;
+
+/**
+ * An app of a root and one page whose document entry renders RemixServer; the manifest's routes
+ * count how often something lists them while a document renders (building the tree lists them).
+ */
+function app(RemixServer: RemixServer) {
+  const counted = { rendering: false, listed: 0, html: [] as string[] };
+  const manifestRoutes = new Proxy(
+    {
+      root: { id: 'root', path: '', hasLoader: false, module: '/root.js' },
+      page: { id: 'page', parentId: 'root', path: 'page', hasLoader: true, module: '/page.js' },
+    },
+    {
+      ownKeys(target) {
+        if (counted.rendering) counted.listed++;
+        return Reflect.ownKeys(target);
+      },
+    },
+  );
+  const build = {
+    mode: 'production',
+    entry: {
+      module: {
+        default: async (
+          request: Request,
+          status: number,
+          headers: Headers,
+          context: EntryContext,
+        ) => {
+          counted.rendering = true;
+          const html = renderToString(createElement(RemixServer, { context, url: request.url }));
+          counted.rendering = false;
+          counted.html.push(html);
+          return new Response(html, { status, headers });
+        },
+      },
+    },
+    routes: {
+      root: {
+        id: 'root',
+        path: '',
+        module: {
+          default: () =>
+            createElement('main', null, createElement(require('@remix-run/react').Outlet)),
+        },
+      },
+      page: {
+        id: 'page',
+        parentId: 'root',
+        path: 'page',
+        module: { default: () => createElement('p', null, 'the page'), loader: () => ({ n: 1 }) },
+      },
+    },
+    assets: {
+      entry: { imports: [], module: '/entry.js' },
+      routes: manifestRoutes,
+      url: '/manifest.js',
+      version: '1',
+    },
+    assetsBuildDirectory: 'build/client',
+    publicPath: '/assets/',
+    future: {
+      v3_singleFetch: true,
+      v3_fetcherPersist: true,
+      v3_relativeSplatPath: true,
+      v3_throwAbortReason: true,
+      v3_lazyRouteDiscovery: true,
+    },
+    isSpaMode: false,
+    basename: undefined,
+    routeDiscovery: { mode: 'lazy', manifestPath: '/__manifest' },
+  } as unknown as ServerBuild;
+  return { handler: createRequestHandler(build), counted };
+}
+
+describe.each(BUILDS)('a document render (%s build)', (_name, RemixServer, router) => {
+  it('builds the server route tree once per build, and renders each document whole', async () => {
+    const { handler, counted } = app(RemixServer);
+    expect((await handler(new Request('http://localhost/page'))).status).toBe(200);
+    const first = counted.listed;
+    expect(first, 'the first render builds the tree').toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++)
+      expect((await handler(new Request('http://localhost/page'))).status).toBe(200);
+    expect(counted.listed).toBe(first);
+    expect(counted.html).toHaveLength(4);
+    for (const html of counted.html) expect(html).toContain('<main><p>the page</p></main>');
+  });
+
+  it("converts a routes array to data routes once, so matching finds the router's kept table", () => {
+    const routes = [{ id: 'root', path: '/', children: [{ id: 'page', path: 'page' }] }];
+    const context = { matches: [], basename: '/', location: { pathname: '/page' } };
+    const first = router.createStaticRouter(routes, context).routes;
+    expect(router.createStaticRouter(routes, context).routes).toBe(first);
+    expect(first[0]).toMatchObject({ id: 'root', children: [{ id: 'page' }] });
+    const other = [{ id: 'root', path: '/' }];
+    expect(router.createStaticRouter(other, context).routes).not.toBe(first);
+  });
+});
