@@ -1,5 +1,6 @@
 // patches/@remix-run+react+*.patch and patches/react-router-dom+*.patch, in both builds: the
-// CommonJS one Node loads, the ESM one esbuild bundles into the Lambda (docs/performance.md).
+// CommonJS ones Node loads; the ESM @remix-run/react esbuild bundles into the Lambda (it takes
+// react-router-dom's server.js, the CommonJS one, there too) and server.mjs (docs/performance.md).
 // RemixServer built the whole server route tree for every document, and createStaticRouter
 // converted it to data routes again, so React Router matched a new array on every render, past the
 // router patch's memo (kept per routes array). Both are now kept: per build, and per routes array.
@@ -7,7 +8,7 @@ import { createRequire } from 'node:module';
 import type { EntryContext, ServerBuild } from '@remix-run/server-runtime';
 import { createElement, type ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 
 const require = createRequire(import.meta.url);
 const { createRequestHandler } = require('@remix-run/server-runtime') as {
@@ -35,15 +36,20 @@ const BUILDS = [
 ] as const;
 
 /**
- * An app of a root and one page whose document entry renders RemixServer; the manifest's routes
- * count how often something lists them while a document renders (building the tree lists them).
+ * An app of a root (with an error boundary), a page that shows the reader its loader names from
+ * the URL, and a page whose loader fails, with a document entry that renders RemixServer; the
+ * manifest's routes count how often something lists them while a document renders (building the
+ * tree lists them).
  */
 function app(RemixServer: RemixServer) {
+  const { Outlet, useLoaderData } =
+    require('@remix-run/react') as typeof import('@remix-run/react');
   const counted = { rendering: false, listed: 0, html: [] as string[] };
   const manifestRoutes = new Proxy(
     {
-      root: { id: 'root', path: '', hasLoader: false, module: '/root.js' },
+      root: { id: 'root', path: '', hasLoader: false, hasErrorBoundary: true, module: '/root.js' },
       page: { id: 'page', parentId: 'root', path: 'page', hasLoader: true, module: '/page.js' },
+      broken: { id: 'broken', parentId: 'root', path: 'broken', hasLoader: true, module: '/b.js' },
     },
     {
       ownKeys(target) {
@@ -75,15 +81,32 @@ function app(RemixServer: RemixServer) {
         id: 'root',
         path: '',
         module: {
-          default: () =>
-            createElement('main', null, createElement(require('@remix-run/react').Outlet)),
+          default: () => createElement('main', null, createElement(Outlet)),
+          ErrorBoundary: () => createElement('h1', null, 'Something went wrong'),
         },
       },
       page: {
         id: 'page',
         parentId: 'root',
         path: 'page',
-        module: { default: () => createElement('p', null, 'the page'), loader: () => ({ n: 1 }) },
+        module: {
+          default: () =>
+            createElement('p', null, `for ${useLoaderData<{ reader: string }>().reader}`),
+          loader: ({ request }: { request: Request }) => ({
+            reader: new URL(request.url).searchParams.get('reader'),
+          }),
+        },
+      },
+      broken: {
+        id: 'broken',
+        parentId: 'root',
+        path: 'broken',
+        module: {
+          default: () => createElement('p', null, 'never shown'),
+          loader: () => {
+            throw new Error('the store is down');
+          },
+        },
       },
     },
     assets: {
@@ -111,14 +134,38 @@ function app(RemixServer: RemixServer) {
 describe.each(BUILDS)('a document render (%s build)', (_name, RemixServer, router) => {
   it('builds the server route tree once per build, and renders each document whole', async () => {
     const { handler, counted } = app(RemixServer);
-    expect((await handler(new Request('http://localhost/page'))).status).toBe(200);
+    expect((await handler(new Request('http://localhost/page?reader=ada'))).status).toBe(200);
     const first = counted.listed;
     expect(first, 'the first render builds the tree').toBeGreaterThan(0);
     for (let i = 0; i < 3; i++)
-      expect((await handler(new Request('http://localhost/page'))).status).toBe(200);
+      expect((await handler(new Request('http://localhost/page?reader=ada'))).status).toBe(200);
     expect(counted.listed).toBe(first);
     expect(counted.html).toHaveLength(4);
-    for (const html of counted.html) expect(html).toContain('<main><p>the page</p></main>');
+    for (const html of counted.html) expect(html).toContain('<main><p>for ada</p></main>');
+  });
+
+  it('renders each document from its own request, whatever the documents before it held', async () => {
+    const { handler, counted } = app(RemixServer);
+    // The runtime logs the failing loader's error; it is expected here.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    onTestFinished(() => logged.mockRestore());
+    const visits = ['ada', 'broken', 'grace', 'ada', 'broken', 'linus'];
+    for (const visit of visits) {
+      const url = visit === 'broken' ? '/broken' : `/page?reader=${visit}`;
+      const response = await handler(new Request(`http://localhost${url}`));
+      expect(response.status).toBe(visit === 'broken' ? 500 : 200);
+    }
+    expect(counted.html).toHaveLength(visits.length);
+    visits.forEach((visit, i) => {
+      const html = counted.html[i]!;
+      if (visit === 'broken') {
+        expect(html).toContain('<h1>Something went wrong</h1>');
+        expect(html).not.toContain('<p>for ');
+      } else {
+        expect(html).toContain(`<main><p>for ${visit}</p></main>`);
+        expect(html).not.toContain('Something went wrong');
+      }
+    });
   });
 
   it("converts a routes array to data routes once, so matching finds the router's kept table", () => {
