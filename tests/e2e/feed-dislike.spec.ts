@@ -12,9 +12,13 @@ import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword, retireReader } from '#tests/integration/readers';
-import { expect, hydrated, test } from './fixtures';
+import { expect, hydrated, offlineImages, test } from './fixtures';
 import { rebuilt, signInToFeed, storyCard as card, storyList as list } from './feed-page';
 import { expectFitsAndReadable } from './page-checks';
+
+// The reader's feed can hold other journeys' stories, whose images are on sites that do not
+// resolve here: they get a placeholder.
+test.beforeEach(async ({ page }) => offlineImages(page));
 
 const AHEAD = Date.now() + 5 * 60_000;
 const minutesAgo = (minutes: number) => new Date(AHEAD - minutes * 60_000).toISOString();

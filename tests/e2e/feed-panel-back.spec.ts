@@ -3,8 +3,12 @@
 import { ulid } from 'ulid';
 import * as Users from '#core/users';
 import { readerWithPassword, retireReader } from '#tests/integration/readers';
-import { expect, hydrated, test } from './fixtures';
+import { expect, hydrated, offlineImages, test } from './fixtures';
 import { signInToFeed } from './feed-page';
+
+// The reader's feed can hold other journeys' stories, whose images are on sites that do not
+// resolve here: they get a placeholder.
+test.beforeEach(async ({ page }) => offlineImages(page));
 
 test.describe("the feed's side panel and the browser's Back", () => {
   test('Back after chatting closes the panel', async ({ page }) => {

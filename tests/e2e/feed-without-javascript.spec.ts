@@ -7,8 +7,12 @@ import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword, retireReader } from '#tests/integration/readers';
-import { expect, test } from './fixtures';
+import { expect, offlineImages, test } from './fixtures';
 import { signInToFeed } from './feed-page';
+
+// The reader's feed can hold other journeys' stories, whose images are on sites that do not
+// resolve here: they get a placeholder.
+test.beforeEach(async ({ page }) => offlineImages(page));
 
 test.use({ javaScriptEnabled: false });
 

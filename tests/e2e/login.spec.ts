@@ -2,7 +2,11 @@
 // message and clears the field, the right one lands on the feed with the reader's clues, and
 // Logout ends the session (the feed then sends them back to /login).
 import { readerWithPassword } from '#tests/integration/readers';
-import { expect, test } from './fixtures';
+import { expect, offlineImages, test } from './fixtures';
+
+// The reader's feed can hold other journeys' stories, whose images are on sites that do not
+// resolve here: they get a placeholder.
+test.beforeEach(async ({ page }) => offlineImages(page));
 
 test.describe('reader sign-in', () => {
   test.use({ allowConsoleErrors: [/status of 401/] });

@@ -11,9 +11,13 @@ import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
 import { createArticle } from '#tests/integration/factories';
 import { readerWithPassword, retireReader } from '#tests/integration/readers';
-import { expect, hydrated, remixIdle, test } from './fixtures';
+import { expect, hydrated, offlineImages, remixIdle, test } from './fixtures';
 import { showEveryRating, signInToFeed, storyCards as cards } from './feed-page';
 import { expectFitsAndReadable, WIDTHS } from './page-checks';
+
+// The reader's feed can hold other journeys' stories, whose images are on sites that do not
+// resolve here: they get a placeholder.
+test.beforeEach(async ({ page }) => offlineImages(page));
 
 const CLUES = [
   'I build DeFi lending on Ethereum, with a focus on smart-contract security',
