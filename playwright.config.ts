@@ -35,8 +35,8 @@ export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
   // Journeys wait on the app's jobs and on timers for part of their time: on 2 cores a third
-  // worker filled most of that wait, and a fourth the rest (docs/performance.md).
-  workers: 4,
+  // worker fills that wait; a fourth made them slower inside npm test (docs/performance.md).
+  workers: 3,
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   timeout: 30_000,
