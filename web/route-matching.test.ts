@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import type { AgnosticRouteObject } from '@remix-run/router';
 import { describe, expect, it } from 'vitest';
+import { remixBuild } from '#tests/integration/remix-build';
 
 // The build the server loads: @remix-run/server-runtime requires it, so the same module instance.
 const require = createRequire(import.meta.url);
@@ -90,18 +91,7 @@ function serverBuild() {
     post: route('post', 'p/:slug', text('post')),
     admin: route('admin', 'admin-panel/outbox/:id', text('admin')),
   };
-  return {
-    routes,
-    entry: { module: { default: () => new Response('document', { status: 500 }) } },
-    assets: { entry: { module: '', imports: [] }, routes: {}, url: '', version: '1' },
-    future: { v3_singleFetch: true, v3_lazyRouteDiscovery: true },
-    basename: undefined,
-    publicPath: '/',
-    assetsBuildDirectory: '',
-    isSpaMode: false,
-    mode: 'production',
-    prerender: [],
-  } as unknown as Parameters<typeof createRequestHandler>[0];
+  return remixBuild({ routes, entry: () => new Response('document', { status: 500 }) });
 }
 
 describe.each(BUILDS)('route matching, %s build', (_build, Router) => {

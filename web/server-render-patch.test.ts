@@ -5,10 +5,11 @@
 // converted it to data routes again, so React Router matched a new array on every render, past the
 // router patch's memo (kept per routes array). Both are now kept: per build, and per routes array.
 import { createRequire } from 'node:module';
-import type { EntryContext, ServerBuild } from '@remix-run/server-runtime';
+import type { EntryContext } from '@remix-run/server-runtime';
 import { createElement, type ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { remixBuild } from '#tests/integration/remix-build';
 
 const require = createRequire(import.meta.url);
 const { createRequestHandler } = require('@remix-run/server-runtime') as {
@@ -58,24 +59,15 @@ function app(RemixServer: RemixServer) {
       },
     },
   );
-  const build = {
-    mode: 'production',
-    entry: {
-      module: {
-        default: async (
-          request: Request,
-          status: number,
-          headers: Headers,
-          context: EntryContext,
-        ) => {
-          counted.rendering = true;
-          const html = renderToString(createElement(RemixServer, { context, url: request.url }));
-          counted.rendering = false;
-          counted.html.push(html);
-          return new Response(html, { status, headers });
-        },
-      },
+  const build = remixBuild({
+    entry: async (request, status, headers, context) => {
+      counted.rendering = true;
+      const html = renderToString(createElement(RemixServer, { context, url: request.url }));
+      counted.rendering = false;
+      counted.html.push(html);
+      return new Response(html, { status, headers });
     },
+    manifestRoutes,
     routes: {
       root: {
         id: 'root',
@@ -109,25 +101,7 @@ function app(RemixServer: RemixServer) {
         },
       },
     },
-    assets: {
-      entry: { imports: [], module: '/entry.js' },
-      routes: manifestRoutes,
-      url: '/manifest.js',
-      version: '1',
-    },
-    assetsBuildDirectory: 'build/client',
-    publicPath: '/assets/',
-    future: {
-      v3_singleFetch: true,
-      v3_fetcherPersist: true,
-      v3_relativeSplatPath: true,
-      v3_throwAbortReason: true,
-      v3_lazyRouteDiscovery: true,
-    },
-    isSpaMode: false,
-    basename: undefined,
-    routeDiscovery: { mode: 'lazy', manifestPath: '/__manifest' },
-  } as unknown as ServerBuild;
+  });
   return { handler: createRequestHandler(build), counted };
 }
 

@@ -10,6 +10,7 @@
 import { createRequire } from 'node:module';
 import type { EntryContext, ServerBuild } from '@remix-run/server-runtime';
 import { describe, expect, it } from 'vitest';
+import { remixBuild } from '#tests/integration/remix-build';
 
 const require = createRequire(import.meta.url);
 type Runtime = {
@@ -29,20 +30,10 @@ const resource = async ({ request }: { request: Request }) => {
 
 /** An app whose document entry hands its context to `seen`, with a resource route at /data. */
 function app(seen: (context: EntryContext) => Promise<void> = async () => {}): ServerBuild {
-  return {
-    mode: 'production',
-    entry: {
-      module: {
-        default: async (
-          _request: Request,
-          status: number,
-          headers: Headers,
-          context: EntryContext,
-        ) => {
-          await seen(context);
-          return new Response('<!doctype html><p>page</p>', { status, headers });
-        },
-      },
+  return remixBuild({
+    entry: async (_request, status, headers, context) => {
+      await seen(context);
+      return new Response('<!doctype html><p>page</p>', { status, headers });
     },
     routes: {
       root: {
@@ -57,25 +48,7 @@ function app(seen: (context: EntryContext) => Promise<void> = async () => {}): S
         module: { loader: resource, action: resource },
       },
     },
-    assets: {
-      entry: { imports: [], module: '/entry.js' },
-      routes: {},
-      url: '/manifest.js',
-      version: '1',
-    },
-    assetsBuildDirectory: 'build/client',
-    publicPath: '/assets/',
-    future: {
-      v3_singleFetch: true,
-      v3_fetcherPersist: true,
-      v3_relativeSplatPath: true,
-      v3_throwAbortReason: true,
-      v3_lazyRouteDiscovery: true,
-    },
-    isSpaMode: false,
-    basename: undefined,
-    routeDiscovery: { mode: 'lazy', manifestPath: '/__manifest' },
-  } as unknown as ServerBuild;
+  });
 }
 
 describe.each(BUILDS)('the browser handoff of a document request (%s build)', (_name, runtime) => {
