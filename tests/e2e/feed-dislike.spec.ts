@@ -16,8 +16,6 @@ import { expect, hydrated, offlineImages, test } from './fixtures';
 import { rebuilt, signInToFeed, storyCard as card, storyList as list } from './feed-page';
 import { expectFitsAndReadable } from './page-checks';
 
-// The reader's feed can hold other journeys' stories, whose images are on sites that do not
-// resolve here: they get a placeholder.
 test.beforeEach(async ({ page }) => offlineImages(page));
 
 const AHEAD = Date.now() + 5 * 60_000;

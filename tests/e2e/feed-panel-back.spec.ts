@@ -6,8 +6,6 @@ import { readerWithPassword, retireReader } from '#tests/integration/readers';
 import { expect, hydrated, offlineImages, test } from './fixtures';
 import { signInToFeed } from './feed-page';
 
-// The reader's feed can hold other journeys' stories, whose images are on sites that do not
-// resolve here: they get a placeholder.
 test.beforeEach(async ({ page }) => offlineImages(page));
 
 test.describe("the feed's side panel and the browser's Back", () => {

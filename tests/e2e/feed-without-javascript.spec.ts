@@ -10,8 +10,6 @@ import { readerWithPassword, retireReader } from '#tests/integration/readers';
 import { expect, offlineImages, test } from './fixtures';
 import { signInToFeed } from './feed-page';
 
-// The reader's feed can hold other journeys' stories, whose images are on sites that do not
-// resolve here: they get a placeholder.
 test.beforeEach(async ({ page }) => offlineImages(page));
 
 test.use({ javaScriptEnabled: false });

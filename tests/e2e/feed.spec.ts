@@ -4,7 +4,7 @@
 // side panel, applies the clue change it proposes, and sees the feed re-ranked: the story that
 // matches the new clue rises, the disliked story is out of the chosen ratings.
 import { ulid } from 'ulid';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import * as Feed from '#core/feed';
 import * as Scoring from '#core/scoring';
 import * as Users from '#core/users';
@@ -131,9 +131,9 @@ test.describe("the reader's feed", () => {
       );
     const ratingsShown = () => cards(page).locator('.story-card__rating').allTextContents();
     const best = (await first.locator('.story-card__rating').textContent())!;
-    const ticked = await filter
-      .locator('input:checked')
-      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    const valuesOf = (inputs: Locator) =>
+      inputs.evaluateAll((found) => found.map((input) => (input as HTMLInputElement).value));
+    const ticked = await valuesOf(filter.locator('input:checked'));
     for (const label of ticked.filter((label) => label !== best)) {
       await box(label).uncheck();
       await remixIdle(page);
@@ -146,9 +146,7 @@ test.describe("the reader's feed", () => {
     expect(onlyBest).not.toContain(rollups.title);
     await showEveryRating(page);
     const everyRatingUrl = page.url();
-    const labels = await filter
-      .locator('input')
-      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    const labels = await valuesOf(filter.locator('input'));
     expect(new URL(everyRatingUrl).searchParams.getAll('rating').sort()).toEqual(labels.sort());
     const everyStory = await everyTitle(page);
     expect(new Set(everyStory).size).toBe(everyStory.length);

@@ -36,7 +36,7 @@ export { expect };
 
 /**
  * Journeys never reach the network. A journey that shows stories' images from their publishers'
- * sites (the reader's feed) calls this first: each https image gets a placeholder, anything else
+ * sites (the reader's feed, which can hold other journeys' stories too) calls this first: each https image gets a placeholder, anything else
  * from another site a refusal. Not for every journey: routing turns the browser's HTTP cache off
  * and holds every request, which a journey that holds requests itself (CDP Fetch) cannot share.
  */

@@ -4,8 +4,6 @@
 import { readerWithPassword } from '#tests/integration/readers';
 import { expect, offlineImages, test } from './fixtures';
 
-// The reader's feed can hold other journeys' stories, whose images are on sites that do not
-// resolve here: they get a placeholder.
 test.beforeEach(async ({ page }) => offlineImages(page));
 
 test.describe('reader sign-in', () => {

@@ -15,8 +15,6 @@ import { expect, hydrated, offlineImages, remixIdle, test } from './fixtures';
 import { showEveryRating, signInToFeed, storyCards as cards } from './feed-page';
 import { expectFitsAndReadable, WIDTHS } from './page-checks';
 
-// The reader's feed can hold other journeys' stories, whose images are on sites that do not
-// resolve here: they get a placeholder.
 test.beforeEach(async ({ page }) => offlineImages(page));
 
 const CLUES = [
