@@ -6,29 +6,79 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, HEADLESS_SHELL_PATH } from './scripts/local/chromium';
 
-// Ports move with E2E_PORT, E2E_DYNAMO_PORT and FIXTURE_FEEDS_PORT, so two runs can share a machine.
+// Ports move with E2E_PORT, E2E_DYNAMO_PORT and FIXTURE_FEEDS_PORT, so two runs can share a machine
+// (the back office's app takes the port after each).
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_DYNAMO_PORT = Number(process.env.E2E_DYNAMO_PORT ?? 8765);
-const FIXTURE_FEEDS_PORT = process.env.FIXTURE_FEEDS_PORT ?? '4591';
-export const E2E_MAIL_DIR = join(tmpdir(), `cluefeed-e2e-mail-${E2E_PORT}`);
+const FIXTURE_FEEDS_PORT = Number(process.env.FIXTURE_FEEDS_PORT ?? 4591);
+
+/** An `npm start --ephemeral` the journeys run against, with ports and a mail sink of its own. */
+export type AppUnderTest = {
+  port: number;
+  dynamoPort: number;
+  fixtureFeedsPort: number;
+  origin: string;
+  mailDir: string;
+};
+
+function appUnderTest(offset: number): AppUnderTest {
+  const port = E2E_PORT + offset;
+  return {
+    port,
+    dynamoPort: E2E_DYNAMO_PORT + offset,
+    fixtureFeedsPort: FIXTURE_FEEDS_PORT + offset,
+    origin: `http://127.0.0.1:${port}`,
+    mailDir: join(tmpdir(), `cluefeed-e2e-mail-${port}`),
+  };
+}
+
+/** The app most journeys share. */
+export const JOURNEYS_APP = appUnderTest(0);
+/**
+ * The back office's journeys change what every other journey reads: picks add content cards to
+ * the seeded audiences, a send holds the one send slot, a promoted scoring setup changes every
+ * score. They run one at a time against an app of their own, beside the other journeys instead of
+ * after them.
+ */
+export const BACK_OFFICE_APP = appUnderTest(1);
+const BACK_OFFICE_JOURNEYS = /(curation|newsletter|promote)\.spec\.ts/;
+/** The project whose tests run against BACK_OFFICE_APP (tests/e2e/fixtures.ts points them there). */
+export const BACK_OFFICE_PROJECT = 'back office';
 
 const appEnv = {
   TABLE_NAME: 'cluefeed-e2e',
   APP_SECRET: 'e2e-secret-that-is-long-enough-0123456789abcdef',
-  PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
   RATE_LIMIT_FACTOR: '50',
   ADMIN_USERNAME: 'admin',
   ADMIN_PASSWORD: 'e2e-admin-password-0123',
-  FIXTURE_FEEDS_PORT,
 };
 
+/** What a journey's own process needs to read what its app stored, through the core operations. */
+export function journeyEnv(app: AppUnderTest): Record<string, string> {
+  return {
+    PUBLIC_URL: app.origin,
+    DYNAMODB_ENDPOINT: `http://127.0.0.1:${app.dynamoPort}`,
+    FIXTURE_FEEDS_PORT: String(app.fixtureFeedsPort),
+    E2E_MAIL_DIR: app.mailDir,
+  };
+}
+
 // Test workers load this file too: journeys read what the app stored through the core operations,
-// so they point at the same DynamoDB Local and table.
-Object.assign(process.env, appEnv, {
-  DYNAMODB_ENDPOINT: `http://127.0.0.1:${E2E_DYNAMO_PORT}`,
+// so they point at the same DynamoDB Local and table (the back office's workers are pointed at
+// theirs before their first test, tests/e2e/fixtures.ts).
+Object.assign(process.env, appEnv, journeyEnv(JOURNEYS_APP), {
   // Production config needs one; journeys send no mail themselves (the app's goes to its sink).
   SMTP_URL: 'smtp://127.0.0.1:9',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+});
+
+const webServer = (app: AppUnderTest) => ({
+  command: `npx tsx scripts/start.ts --ephemeral --port ${app.port} --dynamo-port ${app.dynamoPort} --mail-dir ${app.mailDir}`,
+  url: `${app.origin}/healthz`,
+  reuseExistingServer: !process.env.CI,
+  timeout: 180_000,
+  env: { ...appEnv, ...journeyEnv(app) },
+  stdout: 'pipe' as const,
 });
 
 export default defineConfig({
@@ -40,34 +90,25 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   timeout: 30_000,
-  // Curation journeys add content cards to seeded audiences that other journeys count: they run
-  // after them. The newsletter journey sends a campaign, and only one send runs at a time: it runs
-  // after the curation journeys, whose 'Send newsletters' would otherwise hold the slot. Promoting
-  // a scoring setup changes which scores every other journey reads: it runs last.
+  // The back office first: its journeys are queued before the others, so its one worker starts at
+  // once and the rest run beside it. One at a time, in file order (curation, newsletter, promote):
+  // each reads what the one before it left.
   projects: [
-    { name: 'journeys', testIgnore: /(curation|newsletter|promote)\.spec\.ts/ },
-    // Retires the journeys' readers, so the curation journey's scoring run scores what it checks.
-    { name: 'tidy', testMatch: /tidy\.setup\.ts/, dependencies: ['journeys'] },
-    { name: 'curation', testMatch: /curation\.spec\.ts/, dependencies: ['tidy'] },
-    { name: 'newsletter', testMatch: /newsletter\.spec\.ts/, dependencies: ['curation'] },
-    { name: 'promote', testMatch: /promote\.spec\.ts/, dependencies: ['newsletter'] },
+    {
+      name: BACK_OFFICE_PROJECT,
+      testMatch: BACK_OFFICE_JOURNEYS,
+      workers: 1,
+      fullyParallel: false,
+      use: { baseURL: BACK_OFFICE_APP.origin },
+    },
+    { name: 'journeys', testIgnore: BACK_OFFICE_JOURNEYS, workers: 3 },
   ],
   use: {
-    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    baseURL: JOURNEYS_APP.origin,
     // A trace records every action's snapshots: about a fifth of the journeys' time on 2 cores
     // (docs/performance.md). CI keeps no files of a run, only its output, so it records none.
     trace: process.env.CI ? 'off' : 'retain-on-failure',
     launchOptions: { executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS },
   },
-  webServer: {
-    command: `npx tsx scripts/start.ts --ephemeral --port ${E2E_PORT} --dynamo-port ${E2E_DYNAMO_PORT} --mail-dir ${E2E_MAIL_DIR}`,
-    url: `http://127.0.0.1:${E2E_PORT}/healthz`,
-    reuseExistingServer: !process.env.CI,
-    timeout: 180_000,
-    env: {
-      TABLE_NAME: 'cluefeed-e2e',
-      APP_SECRET: 'e2e-secret-that-is-long-enough-0123456789abcdef',
-    },
-    stdout: 'pipe',
-  },
+  webServer: [webServer(JOURNEYS_APP), webServer(BACK_OFFICE_APP)],
 });

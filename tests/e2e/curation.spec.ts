@@ -1,6 +1,6 @@
 // The curation journeys: scoring, matching, prompt testing, the experiment and picks. Picks add
 // content cards to the seeded audiences' public pages, which other journeys count, so this file
-// runs after every other one (its own Playwright project, see playwright.config.ts).
+// runs against the back office's own app (playwright.config.ts).
 import type { Page } from '@playwright/test';
 import { ulid } from 'ulid';
 import * as Articles from '#core/articles';

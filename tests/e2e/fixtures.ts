@@ -1,7 +1,17 @@
-// Playwright fixtures: any console error fails a test unless the test expects it.
+// Playwright fixtures: any console error fails a test unless the test expects it, and each test's
+// own process reads the store of the app its project runs against.
 import { test as base, expect } from '@playwright/test';
+import { config } from '#core/config';
+import {
+  BACK_OFFICE_APP,
+  BACK_OFFICE_PROJECT,
+  JOURNEYS_APP,
+  journeyEnv,
+  type AppUnderTest,
+} from '../../playwright.config';
 
 type Fixtures = { allowConsoleErrors: RegExp[] };
+type WorkerFixtures = { app: AppUnderTest };
 
 /** What a story's image from another site shows in a journey (offlineImages). */
 const PLACEHOLDER_IMAGE =
@@ -10,8 +20,25 @@ const PLACEHOLDER_IMAGE =
 /** Remix's route discovery fetch, cut short when a test navigates away with page.goto. */
 const ABORTED_DISCOVERY = /^Failed to fetch manifest patches TypeError: Failed to fetch/;
 
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures, WorkerFixtures>({
   allowConsoleErrors: [[], { option: true }],
+  // Before the worker's first hook or test, so before core first reads its configuration (once,
+  // on first use): the back office's journeys then read and write their own app's table.
+  app: [
+    // Playwright reads a fixture's dependencies from this pattern: it needs none.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, workerInfo) => {
+      const app = workerInfo.project.name === BACK_OFFICE_PROJECT ? BACK_OFFICE_APP : JOURNEYS_APP;
+      const env = journeyEnv(app);
+      Object.assign(process.env, env);
+      // Core reads its configuration once: had anything read it before this, the journeys would
+      // read another app's table without a word.
+      if (config().DYNAMODB_ENDPOINT !== env.DYNAMODB_ENDPOINT)
+        throw new Error(`Core was configured before this worker pointed it at ${app.origin}`);
+      await use(app);
+    },
+    { scope: 'worker', auto: true },
+  ],
   page: async ({ page, allowConsoleErrors }, use) => {
     const errors: string[] = [];
     page.on('console', (message) => {
@@ -33,6 +60,9 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/** The SMTP sink's folder of the app this test's project runs against. */
+export const mailDir = (): string => process.env.E2E_MAIL_DIR!;
 
 /**
  * Journeys never reach the network. A journey that shows stories' images from their publishers'

@@ -1,14 +1,14 @@
 // The e-mails the app under test sent, read from its SMTP sink's folder.
 import { expect } from '@playwright/test';
 import { readMessages, type StoredMessage } from '../../scripts/local/smtp-sink';
-import { E2E_MAIL_DIR } from '../../playwright.config';
+import { mailDir } from './fixtures';
 
 /** Waits for the one message to `email`, and returns it. */
 export async function onlyMessageTo(email: string): Promise<StoredMessage> {
   let found: StoredMessage[] = [];
   await expect
     .poll(async () => {
-      found = (await readMessages(E2E_MAIL_DIR)).filter((message) => message.to.includes(email));
+      found = (await readMessages(mailDir())).filter((message) => message.to.includes(email));
       return found.length;
     })
     .toBe(1);
@@ -31,7 +31,7 @@ export async function messageTo(email: string, subject: string): Promise<StoredM
   await expect
     .poll(
       async () => {
-        found = (await readMessages(E2E_MAIL_DIR)).filter(
+        found = (await readMessages(mailDir())).filter(
           (message) => message.to.includes(email) && message.subject === subject,
         );
         return found.length;

@@ -2,7 +2,7 @@
 // through the public site, sends a test, sends it now and watches its figures; the e-mail shows
 // in the Outbox with its stories and reasons, and its one-click unsubscribe counts against the
 // issue. It sends newsletters, which one job slot allows at a time, so it runs after the curation
-// journeys (its own Playwright project, see playwright.config.ts).
+// journeys, against the back office's own app (playwright.config.ts).
 import type { Page } from '@playwright/test';
 import { ulid } from 'ulid';
 import * as Audiences from '#core/audiences';
@@ -11,10 +11,8 @@ import * as Curation from '#core/curation';
 import * as Jobs from '#core/jobs';
 import * as Newsletter from '#core/newsletter';
 import * as Subscribers from '#core/subscribers';
-import { readMessages, type StoredMessage } from '../../scripts/local/smtp-sink';
-import { E2E_MAIL_DIR } from '../../playwright.config';
 import { expect, test } from './fixtures';
-import { onlyMessageTo, pathOfLink } from './mail';
+import { messageTo, onlyMessageTo, pathOfLink } from './mail';
 import { expectFitsAndReadable, WIDTHS } from './page-checks';
 import { noProcessRuns, ranToEnd } from './processes';
 
@@ -54,23 +52,6 @@ async function pickedAudience() {
       return audience;
   }
   return undefined;
-}
-
-/** The one message to `email` with this subject. */
-async function messageTo(email: string, subject: string): Promise<StoredMessage> {
-  let found: StoredMessage[] = [];
-  await expect
-    .poll(
-      async () => {
-        found = (await readMessages(E2E_MAIL_DIR)).filter(
-          (message) => message.to.includes(email) && message.subject === subject,
-        );
-        return found.length;
-      },
-      { timeout: 30_000 },
-    )
-    .toBe(1);
-  return found[0]!;
 }
 
 test.describe('newsletter campaign', () => {

@@ -1,8 +1,8 @@
 // Promoting a production scoring setup, at 1280 and 390 px and without JavaScript: a prompt saved
 // to try changes nothing production reads; the operator chooses it on Content Automations, is
 // asked first, promotes it, and the card shows it with when and by whom. Promoting changes what
-// every scoring journey reads, so this file runs after all of them (playwright.config.ts), one
-// test at a time.
+// every scoring journey reads, so this file runs against the back office's own app, after the
+// curation journeys (playwright.config.ts), one test at a time.
 import type { Page } from '@playwright/test';
 import { ulid } from 'ulid';
 import * as Prompts from '#core/prompts';

@@ -20,8 +20,7 @@ import * as Scoring from '#core/scoring';
 import * as Stories from '#core/stories';
 import { FIXTURE_FEEDS_DIR } from '#tests/fakes/feed-server';
 import { readMessages, type StoredMessage } from '../../scripts/local/smtp-sink';
-import { E2E_MAIL_DIR } from '../../playwright.config';
-import { expect, test } from './fixtures';
+import { expect, mailDir, test } from './fixtures';
 import { onlyMessageTo, pathOfLink } from './mail';
 import { expectFitsAndReadable, sidewaysOverflow, WIDTHS } from './page-checks';
 
@@ -136,7 +135,7 @@ async function digestTo(email: string): Promise<StoredMessage> {
   await expect
     .poll(
       async () => {
-        found = (await readMessages(E2E_MAIL_DIR)).filter(
+        found = (await readMessages(mailDir())).filter(
           (message) =>
             message.to.includes(email) && message.subject.startsWith('Your daily Cluefeed'),
         );
