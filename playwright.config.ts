@@ -1,16 +1,33 @@
 // Browser journeys in Debian's Chromium (its headless shell) against `npm start --ephemeral`
 // (in-memory DynamoDB Local on a fixed port, so tests can check what was stored; no schedules, so
 // no hourly import mid-run).
+import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, HEADLESS_SHELL_PATH } from './scripts/local/chromium';
+import { isRunning } from './scripts/local/child-process';
 
 // Ports move with E2E_PORT, E2E_DYNAMO_PORT and FIXTURE_FEEDS_PORT, so two runs can share a machine
 // (the back office's app takes the port after each).
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_DYNAMO_PORT = Number(process.env.E2E_DYNAMO_PORT ?? 8765);
 const FIXTURE_FEEDS_PORT = Number(process.env.FIXTURE_FEEDS_PORT ?? 4591);
+
+const RUN_FOLDER_PREFIX = 'cluefeed-e2e-run-';
+// Each run keeps its apps' mail in a folder of its own, named after the runner's process, which
+// its workers inherit: a journey polls its sink's folder, and the messages of every earlier run
+// there made each poll slower (3,500 of them made one journey miss a message that had arrived).
+// The runner removes the folders of runs that have ended.
+if (!process.env.E2E_RUN) {
+  process.env.E2E_RUN = String(process.pid);
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(name.slice(RUN_FOLDER_PREFIX.length));
+    if (name.startsWith(RUN_FOLDER_PREFIX) && !isRunning(pid))
+      rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+const RUN_FOLDER = join(tmpdir(), `${RUN_FOLDER_PREFIX}${process.env.E2E_RUN}`);
 
 /** An `npm start --ephemeral` the journeys run against, with ports and a mail sink of its own. */
 export type AppUnderTest = {
@@ -28,7 +45,7 @@ function appUnderTest(offset: number): AppUnderTest {
     dynamoPort: E2E_DYNAMO_PORT + offset,
     fixtureFeedsPort: FIXTURE_FEEDS_PORT + offset,
     origin: `http://127.0.0.1:${port}`,
-    mailDir: join(tmpdir(), `cluefeed-e2e-mail-${port}`),
+    mailDir: join(RUN_FOLDER, `mail-${port}`),
   };
 }
 
@@ -75,7 +92,8 @@ Object.assign(process.env, appEnv, journeyEnv(JOURNEYS_APP), {
 const webServer = (app: AppUnderTest) => ({
   command: `npx tsx scripts/start.ts --ephemeral --port ${app.port} --dynamo-port ${app.dynamoPort} --mail-dir ${app.mailDir}`,
   url: `${app.origin}/healthz`,
-  reuseExistingServer: !process.env.CI,
+  // Never another run's app: the journeys read the mail of the app this run started.
+  reuseExistingServer: false,
   timeout: 180_000,
   env: { ...appEnv, ...journeyEnv(app) },
   stdout: 'pipe' as const,
