@@ -8,8 +8,9 @@ import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, HEADLESS_SHELL_PATH } from './scripts/local/chromium';
 import { isRunning } from './scripts/local/child-process';
 
-// Ports move with E2E_PORT, E2E_DYNAMO_PORT and FIXTURE_FEEDS_PORT, so two runs can share a machine
-// (the back office's app takes the port after each).
+// Ports move with E2E_PORT, E2E_DYNAMO_PORT and FIXTURE_FEEDS_PORT, so two runs can share a machine:
+// each run takes the port each names and the one after it (the back office's app), so move them by
+// at least 2.
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_DYNAMO_PORT = Number(process.env.E2E_DYNAMO_PORT ?? 8765);
 const FIXTURE_FEEDS_PORT = Number(process.env.FIXTURE_FEEDS_PORT ?? 4591);
@@ -18,13 +19,17 @@ const RUN_FOLDER_PREFIX = 'cluefeed-e2e-run-';
 // Each run keeps its apps' mail in a folder of its own, named after the runner's process, which
 // its workers inherit: a journey polls its sink's folder, and the messages of every earlier run
 // there made each poll slower (3,500 of them made one journey miss a message that had arrived).
-// The runner removes the folders of runs that have ended.
+// The runner removes the folders of runs that have ended, where it may (another user's stay).
 if (!process.env.E2E_RUN) {
   process.env.E2E_RUN = String(process.pid);
   for (const name of readdirSync(tmpdir())) {
     const pid = Number(name.slice(RUN_FOLDER_PREFIX.length));
-    if (name.startsWith(RUN_FOLDER_PREFIX) && !isRunning(pid))
+    if (!name.startsWith(RUN_FOLDER_PREFIX) || isRunning(pid)) continue;
+    try {
       rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    } catch {
+      // Not ours to remove: it costs this run nothing.
+    }
   }
 }
 const RUN_FOLDER = join(tmpdir(), `${RUN_FOLDER_PREFIX}${process.env.E2E_RUN}`);
@@ -119,7 +124,7 @@ export default defineConfig({
       fullyParallel: false,
       use: { baseURL: BACK_OFFICE_APP.origin },
     },
-    { name: 'journeys', testIgnore: BACK_OFFICE_JOURNEYS, workers: 3 },
+    { name: 'journeys', testIgnore: BACK_OFFICE_JOURNEYS },
   ],
   use: {
     baseURL: JOURNEYS_APP.origin,

@@ -42,7 +42,8 @@ test.describe('scoring, matching and picks', () => {
     await signIn(page);
     await whenIdle(page);
     if ((await Articles.count()) === 0) {
-      // Run alone, this journey imports the fixture feeds first (the import queues scoring too).
+      // The back office's app starts with no articles: this journey imports the fixture feeds
+      // first (the import queues scoring too).
       await page.getByRole('button', { name: 'Import articles', exact: true }).click();
       await ranToEnd(Automations.importArticles.name);
       await whenIdle(page);

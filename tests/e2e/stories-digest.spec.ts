@@ -52,8 +52,8 @@ function fixtureItem(feed: string, title: string) {
 /**
  * The reports stored, grouped into stories and scored for a new audience. Each is a copy under a
  * URL of its own, on a day long ago that no other run uses: the admin journey imports the fixture
- * feeds themselves and counts the newest articles, and a run against a reused server must not join
- * the stories of the run before.
+ * feeds themselves and counts the newest articles, and no story may join one stored by another
+ * journey of the run.
  */
 async function reportedEvent() {
   const key = ulid().toLowerCase();
