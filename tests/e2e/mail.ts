@@ -25,18 +25,27 @@ export function pathOfLink(message: StoredMessage, pathname: string): string {
   return `${link.pathname}${link.search}`;
 }
 
-/** Waits for the one message to `email` with this subject, and returns it. */
-export async function messageTo(email: string, subject: string): Promise<StoredMessage> {
+/**
+ * Waits up to `timeout` ms for the one message to `email` with this subject (or a subject this
+ * pattern matches), and returns it.
+ */
+export async function messageTo(
+  email: string,
+  subject: string | RegExp,
+  timeout = 60_000,
+): Promise<StoredMessage> {
+  const matches = (found: string) =>
+    typeof subject === 'string' ? found === subject : subject.test(found);
   let found: StoredMessage[] = [];
   await expect
     .poll(
       async () => {
         found = (await readMessages(mailDir())).filter(
-          (message) => message.to.includes(email) && message.subject === subject,
+          (message) => message.to.includes(email) && matches(message.subject),
         );
         return found.length;
       },
-      { timeout: 60_000 },
+      { timeout },
     )
     .toBe(1);
   return found[0]!;

@@ -147,7 +147,7 @@ test.describe('newsletter campaign', () => {
     await expect(
       page.getByRole('status').filter({ hasText: `Test sent to ${tester}` }),
     ).toBeVisible();
-    await messageTo(tester, `[Test] ${digest.subject}`);
+    await messageTo(tester, `[Test] ${digest.subject}`, 30_000);
 
     // Send now, and watch the figures.
     await expect(page.getByLabel('Send at (UTC)')).toHaveValue('');
@@ -199,7 +199,7 @@ test.describe('newsletter campaign', () => {
     await expect(copy.getByText(story.reasons[0]!).first()).toBeVisible();
 
     // One click, as a mail provider does it (RFC 8058), from the issue's own headers.
-    const message = await messageTo(email, digest.subject);
+    const message = await messageTo(email, digest.subject, 30_000);
     expect(message.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     const oneClick = new URL(/<(https?:[^>]+)>/.exec(message.headers['list-unsubscribe']!)![1]!);
     const response = await page.request.post(`${oneClick.pathname}${oneClick.search}`, {

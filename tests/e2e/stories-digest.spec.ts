@@ -19,9 +19,8 @@ import { logger } from '#core/logs';
 import * as Scoring from '#core/scoring';
 import * as Stories from '#core/stories';
 import { FIXTURE_FEEDS_DIR } from '#tests/fakes/feed-server';
-import { readMessages, type StoredMessage } from '../../scripts/local/smtp-sink';
-import { expect, mailDir, test } from './fixtures';
-import { onlyMessageTo, pathOfLink } from './mail';
+import { expect, test } from './fixtures';
+import { messageTo, onlyMessageTo, pathOfLink } from './mail';
 import { expectFitsAndReadable, sidewaysOverflow, WIDTHS } from './page-checks';
 
 /**
@@ -130,23 +129,6 @@ async function sendCampaign(page: Page, audience: Audiences.Audience) {
   await expect(page.getByRole('heading', { name: 'Campaign', level: 1 })).toBeVisible();
 }
 
-async function digestTo(email: string): Promise<StoredMessage> {
-  let found: StoredMessage[] = [];
-  await expect
-    .poll(
-      async () => {
-        found = (await readMessages(mailDir())).filter(
-          (message) =>
-            message.to.includes(email) && message.subject.startsWith('Your daily Cluefeed'),
-        );
-        return found.length;
-      },
-      { timeout: 90_000 },
-    )
-    .toBe(1);
-  return found[0]!;
-}
-
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 async function showAt(page: Page, width: number) {
@@ -186,7 +168,7 @@ test('an event carried by two fixture feeds shows once in the digest and once on
   const email = await subscribe(page, audience);
   await showAt(page, 1280);
   await sendCampaign(page, audience);
-  const mail = await digestTo(email);
+  const mail = await messageTo(email, /^Your daily Cluefeed/, 90_000);
   expect(mail.subject).toBe(`Your daily Cluefeed: ${lead.title}`);
   // One entry for the story, led by its best pick; the other outlet is a link under it.
   expect(count(mail.text, 'also covered by 1 source')).toBe(1);
