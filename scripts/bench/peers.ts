@@ -5,10 +5,10 @@
 // with 2,000 scored stories (bench:feed's seeding) and BENCH_EVENTS analytics events over 90 days
 // (bench:analytics's, rolled up by the worker) are stored; then each target is loaded at 1 and at
 // BENCH_CONNECTIONS connections, the peers first and again last (scripts/bench/lib.ts "Honest
-// figures": a ratio only to a peer that held still). One table: req/s, p50/p99, CPU ms per
-// request of the web server and of DynamoDB Local's JVM (from /proc), storage calls per request
-// (of requests one at a time, counted outside the product's code by count-storage-calls.mjs),
-// HTML bytes, and the ratio to the peer.
+// figures": a ratio only to a peer that held still); `/feed` also past its last story, the page
+// without its cards. One table: req/s, p50/p99, CPU ms per request of the web server and of
+// DynamoDB Local's JVM (from /proc), storage calls per request (of requests one at a time, counted
+// outside the product's code by count-storage-calls.mjs), HTML bytes, and the ratio to the peer.
 // Answers are asked for uncompressed (Accept-Encoding: identity), as the issue's targets are.
 // Targets: /feed <= 2x the floor page's web CPU per request and 2 storage calls;
 // /healthz >= 0.5 of bare Express's req/s.
@@ -356,6 +356,12 @@ async function main(): Promise<number> {
     page(`/feed (${reader.stories} stories)`, '/feed', {
       headers: { ...HEADERS, cookie: reader.cookie },
       expect: reader.expect,
+    }),
+    // The same document past its last story: the session, the page around the list and Remix's
+    // handoff, without the 20 cards. What it costs alone is the part of /feed no card trim reaches.
+    page('/feed past its last story', `/feed?offset=${reader.stories}`, {
+      headers: { ...HEADERS, cookie: reader.cookie },
+      expect: 'Back to the first stories',
     }),
     page('analytics, 90 days', analytics.path, {
       headers: { ...HEADERS, cookie: admin },
