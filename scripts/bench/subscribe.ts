@@ -199,7 +199,27 @@ async function main() {
   console.error(`App is up at ${app.baseUrl}; warming up...`);
   await warmUp([formUrl.href], 5, BROWSER_HEADERS);
 
-  // Anything the app mailed on its own before the benchmark is left out of the proof.
+  // The proof reads the app's table and outbox as the app does.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  process.env.DYNAMODB_ENDPOINT = `http://127.0.0.1:${app.dynamoPort}`;
+  process.env.TABLE_NAME = TABLE_NAME;
+  process.env.APP_SECRET = appSecret;
+  // This process only reads the table; config() still wants the app's URLs outside development.
+  process.env.PUBLIC_URL = app.baseUrl;
+  process.env.SMTP_URL ??= 'smtp://127.0.0.1:25';
+  const Outbox = await import('#core/outbox');
+  /** Waits until the outbox holds nothing queued or sending (at most DRAIN_TIMEOUT_MS); seconds. */
+  const drainOutbox = async () => {
+    const started = performance.now();
+    while ((await Outbox.onTheirWay()) && performance.now() - started < DRAIN_TIMEOUT_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return (performance.now() - started) / 1000;
+  };
+  // Anything the app mailed on its own is left out of the proof: npm start's demo subscribers get
+  // their confirmations from the worker after the app is up, so those are waited for first.
+  await drainOutbox();
+  await settleMail(mailDir);
   const mailedBefore = new Set((await readMessages(mailDir)).map((message) => message.id));
 
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
@@ -267,20 +287,8 @@ async function main() {
   );
 
   // ------------------------------------------------------------------ proof
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  process.env.DYNAMODB_ENDPOINT = `http://127.0.0.1:${app.dynamoPort}`;
-  process.env.TABLE_NAME = TABLE_NAME;
-  process.env.APP_SECRET = appSecret;
-  // This process only reads the table; config() still wants the app's URLs outside development.
-  process.env.PUBLIC_URL = app.baseUrl;
-  process.env.SMTP_URL ??= 'smtp://127.0.0.1:25';
-  const Outbox = await import('#core/outbox');
   console.error('Waiting for the outbox worker to send every queued e-mail...');
-  const drainStarted = performance.now();
-  while ((await Outbox.onTheirWay()) && performance.now() - drainStarted < DRAIN_TIMEOUT_MS) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  const drainSeconds = (performance.now() - drainStarted) / 1000;
+  const drainSeconds = await drainOutbox();
   const drained = !(await Outbox.onTheirWay());
   console.error('Waiting for the mail sink to settle...');
   const messageFiles = await settleMail(mailDir);
