@@ -218,7 +218,12 @@ async function main() {
   };
   // Anything the app mailed on its own is left out of the proof: npm start's demo subscribers get
   // their confirmations from the worker after the app is up, so those are waited for first.
+  console.error("Waiting for the app's own e-mails (the demo subscribers') to go out...");
   await drainOutbox();
+  if (await Outbox.onTheirWay())
+    console.error(
+      `  The outbox still holds e-mails after ${DRAIN_TIMEOUT_MS / 1000} s: any sent during the run count as stray in the proof.`,
+    );
   await settleMail(mailDir);
   const mailedBefore = new Set((await readMessages(mailDir)).map((message) => message.id));
 
