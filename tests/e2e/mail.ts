@@ -4,15 +4,8 @@ import { readMessages, type StoredMessage } from '../../scripts/local/smtp-sink'
 import { mailDir } from './fixtures';
 
 /** Waits for the one message to `email`, and returns it. */
-export async function onlyMessageTo(email: string): Promise<StoredMessage> {
-  let found: StoredMessage[] = [];
-  await expect
-    .poll(async () => {
-      found = (await readMessages(mailDir())).filter((message) => message.to.includes(email));
-      return found.length;
-    })
-    .toBe(1);
-  return found[0]!;
+export function onlyMessageTo(email: string): Promise<StoredMessage> {
+  return theOneMessage(email, () => true);
 }
 
 /** A link of the message as a path the test browser can open (the app's PUBLIC_URL differs). */
@@ -29,13 +22,27 @@ export function pathOfLink(message: StoredMessage, pathname: string): string {
  * Waits up to `timeout` ms for the one message to `email` with this subject (or a subject this
  * pattern matches), and returns it.
  */
-export async function messageTo(
+export function messageTo(
   email: string,
   subject: string | RegExp,
   timeout = 60_000,
 ): Promise<StoredMessage> {
-  const matches = (found: string) =>
-    typeof subject === 'string' ? found === subject : subject.test(found);
+  return theOneMessage(
+    email,
+    (found) => (typeof subject === 'string' ? found === subject : subject.test(found)),
+    timeout,
+  );
+}
+
+/**
+ * Polls the sink until exactly one message to `email` has a subject `matches` takes, for
+ * expect.poll's usual wait unless `timeout` is given.
+ */
+async function theOneMessage(
+  email: string,
+  matches: (subject: string) => boolean,
+  timeout?: number,
+): Promise<StoredMessage> {
   let found: StoredMessage[] = [];
   await expect
     .poll(
