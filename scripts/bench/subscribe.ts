@@ -208,19 +208,23 @@ async function main() {
   process.env.PUBLIC_URL = app.baseUrl;
   process.env.SMTP_URL ??= 'smtp://127.0.0.1:25';
   const Outbox = await import('#core/outbox');
-  /** Waits until the outbox holds nothing queued or sending (at most DRAIN_TIMEOUT_MS); seconds. */
+  /**
+   * Waits until the outbox holds nothing queued or sending, at most DRAIN_TIMEOUT_MS: whether it
+   * drained, and after how many seconds.
+   */
   const drainOutbox = async () => {
     const started = performance.now();
-    while ((await Outbox.onTheirWay()) && performance.now() - started < DRAIN_TIMEOUT_MS) {
+    let waiting = await Outbox.onTheirWay();
+    while (waiting && performance.now() - started < DRAIN_TIMEOUT_MS) {
       await new Promise((resolve) => setTimeout(resolve, 250));
+      waiting = await Outbox.onTheirWay();
     }
-    return (performance.now() - started) / 1000;
+    return { drained: !waiting, seconds: (performance.now() - started) / 1000 };
   };
   // Anything the app mailed on its own is left out of the proof: npm start's demo subscribers get
   // their confirmations from the worker after the app is up, so those are waited for first.
   console.error("Waiting for the app's own e-mails (the demo subscribers') to go out...");
-  await drainOutbox();
-  if (await Outbox.onTheirWay())
+  if (!(await drainOutbox()).drained)
     console.error(
       `  The outbox still holds e-mails after ${DRAIN_TIMEOUT_MS / 1000} s: any sent during the run count as stray in the proof.`,
     );
@@ -293,8 +297,7 @@ async function main() {
 
   // ------------------------------------------------------------------ proof
   console.error('Waiting for the outbox worker to send every queued e-mail...');
-  const drainSeconds = await drainOutbox();
-  const drained = !(await Outbox.onTheirWay());
+  const { drained, seconds: drainSeconds } = await drainOutbox();
   console.error('Waiting for the mail sink to settle...');
   const messageFiles = await settleMail(mailDir);
   console.error(`  ${messageFiles} message(s) on disk; reading the table...`);
