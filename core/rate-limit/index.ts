@@ -9,8 +9,8 @@
 // subscriptions at once from one address take seconds). Within a window the write raises the
 // count only while it is under the room the previous count leaves; the first request of a new
 // window moves the count to `previousCount` only if the count is still what it read, so a request
-// counted at the boundary is never lost; a request whose clock is behind the window that has just
-// begun is refused. A refused request counts nothing.
+// counted at the boundary is never lost; a request whose clock is just behind the window that has
+// begun counts in it, at its start. A refused request counts nothing.
 import { VisibleError } from '#core/common';
 import { config } from '#core/config';
 import type { Entity, EntityItem, Item, TransactWriteEntity, WhereCallback } from 'electrodb';
@@ -109,13 +109,14 @@ function counting(
   upTo = false,
 ): Counting | undefined {
   const windowMs = limit.windowSeconds * 1000;
-  const windowStart = Math.floor(now / windowMs) * windowMs;
+  let windowStart = Math.floor(now / windowMs) * windowMs;
+  // Another request began the next window: this request's clock is just behind it. It is counted
+  // in that window at its start, where the room is least, rather than refused for a moment's lag.
+  if (stored?.windowStart === windowStart + windowMs) now = windowStart = stored.windowStart;
   const caller = { bucket: limit.bucket, key };
   const max = limit.max * (limit.unscaled ? 1 : config().RATE_LIMIT_FACTOR);
   // Read as the previous count until the end of the next window; a minute's grace for clock skew.
   const expiresAt = (windowStart + 2 * windowMs) / 1000 + 60;
-  // The next window has begun: this request's clock is behind.
-  if (stored?.windowStart === windowStart + windowMs) return undefined;
   // Any other window (history, or a clock that is off by more than a window) is replaced by
   // this one, so one far-off clock never holds every other writer back.
   const windows: Windows =

@@ -95,14 +95,33 @@ describe('rate limit', () => {
     }
   });
 
-  it('refuses a clock just behind a window that has begun, but is not held back by one far off', async () => {
+  it('counts a clock just behind a window that has begun in that window, and is not held back by one far off', async () => {
     const key = ulid();
     expect((await RateLimit.attempt(limit, key, boundary + 1_000)).allowed).toBe(true);
-    // A window earlier: this request's clock is behind the one that began the new window.
-    expect((await RateLimit.attempt(limit, key, boundary - 1_000)).allowed).toBe(false);
+    // A window earlier: this request's clock is behind the one that began the new window. It
+    // counts in the new window, so the maximum there is reached one request sooner.
+    expect((await RateLimit.attempt(limit, key, boundary - 1_000)).allowed).toBe(true);
+    expect(await stored(key, boundary)).toBe(2);
+    expect((await RateLimit.attempt(limit, key, boundary + 1_500)).allowed).toBe(true);
+    expect((await RateLimit.attempt(limit, key, boundary - 500)).allowed).toBe(false);
+    expect(await stored(key, boundary)).toBe(3);
     // Six minutes ahead (a worker's clock far off): it counts, and the others go on counting.
     expect((await RateLimit.attempt(limit, key, boundary + 361_000)).allowed).toBe(true);
     expect((await RateLimit.attempt(limit, key, boundary + 2_000)).allowed).toBe(true);
+  });
+
+  it('lets a burst whose clocks straddle the minute through when the limit has room for all', async () => {
+    const roomy = { bucket: 'burst', max: 40, windowSeconds: 60, unscaled: true as const };
+    for (let round = 0; round < 3; round++) {
+      const key = ulid();
+      // As a burst crossing the minute arrives: some requests read the clock before it turned.
+      const attempts = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          RateLimit.attempt(roomy, key, boundary + (i % 2 === 0 ? -5 : 5)),
+        ),
+      );
+      expect(attempts.filter(({ allowed }) => allowed)).toHaveLength(20);
+    }
   });
 
   it('gives a place back on release, in the window it was counted in', async () => {
