@@ -109,10 +109,12 @@ function counting(
   upTo = false,
 ): Counting | undefined {
   const windowMs = limit.windowSeconds * 1000;
-  let windowStart = Math.floor(now / windowMs) * windowMs;
+  const ownWindow = Math.floor(now / windowMs) * windowMs;
   // Another request began the next window: this request's clock is just behind it. It is counted
   // in that window at its start, where the room is least, rather than refused for a moment's lag.
-  if (stored?.windowStart === windowStart + windowMs) now = windowStart = stored.windowStart;
+  const behind = stored?.windowStart === ownWindow + windowMs;
+  const windowStart = behind ? ownWindow + windowMs : ownWindow;
+  const elapsedMs = behind ? 0 : now - windowStart;
   const caller = { bucket: limit.bucket, key };
   const max = limit.max * (limit.unscaled ? 1 : config().RATE_LIMIT_FACTOR);
   // Read as the previous count until the end of the next window; a minute's grace for clock skew.
@@ -127,7 +129,7 @@ function counting(
           count: 0,
           previousCount: stored?.windowStart === windowStart - windowMs ? (stored.count ?? 0) : 0,
         };
-  const room = roomIn(max, windows.previousCount, windowMs, now - windowStart);
+  const room = roomIn(max, windows.previousCount, windowMs, elapsedMs);
   const free = room - windows.count;
   const counted = upTo ? Math.min(places, free) : places;
   if (counted < 1 || counted > free) return undefined;
