@@ -7,13 +7,22 @@
 // write of one item, and concurrent requests of one caller queue on that item instead of
 // cancelling each other's transactions (which a window per item needed, and which made 20
 // subscriptions at once from one address take seconds). Within a window the write raises the
-// count only while it is under the room the previous count leaves; the first request of a new
-// window moves the count to `previousCount` only if the count is still what it read, so a request
-// counted at the boundary is never lost; a request whose clock is just behind the window that has
-// begun counts in it, at its start. A refused request counts nothing.
+// count only while it is under the room the previous count leaves. The first request of the next
+// window moves the count to `previousCount` in the same write (DynamoDB reads it as it is then), so
+// a request counted at the boundary is never lost, and the write holds only while that count still
+// leaves the new request room: requests of the old window landing meanwhile do not cancel it. A
+// request whose clock is just behind the window that has begun counts in it, at its start. A
+// refused request counts nothing.
 import { VisibleError } from '#core/common';
 import { config } from '#core/config';
-import type { Entity, EntityItem, Item, TransactWriteEntity, WhereCallback } from 'electrodb';
+import type {
+  DataUpdateCallback,
+  Entity,
+  EntityItem,
+  Item,
+  TransactWriteEntity,
+  WhereCallback,
+} from 'electrodb';
 import { isConditionFailure, type ItemRead } from '#core/db';
 import { RateLimitWindowEntity } from './entity';
 export { RateLimitWindowEntity };
@@ -82,22 +91,16 @@ type Caller = { bucket: string; key: string };
 
 /**
  * How one request of `key` is counted, decided from its windows as read: one more in the current
- * window while there is room (`add`), or the window's first request, which moves what the stored
- * window counted to `previousCount` (`start`); undefined when the limit refuses it.
+ * window while there is room (`add`); the window's first request after the previous one, which
+ * moves what that window counted to `previousCount` (`move`), while it counted at most
+ * `maxPrevious`; or the first request after no window or an older one (`start`). Undefined when
+ * the limit refuses it.
  */
-type Counting =
-  | {
-      caller: Caller;
-      expiresAt: number;
-      places: number;
-      add: { windowStart: number; room: number };
-    }
-  | {
-      caller: Caller;
-      expiresAt: number;
-      places: number;
-      start: { windows: Windows; stored?: Stored };
-    };
+type Counting = { caller: Caller; expiresAt: number; places: number } & (
+  | { add: { windowStart: number; room: number } }
+  | { move: { from: number; windowStart: number; maxPrevious: number } }
+  | { start: { windowStart: number; stored?: Stored } }
+);
 
 function counting(
   limit: Limit,
@@ -119,42 +122,65 @@ function counting(
   const max = limit.max * (limit.unscaled ? 1 : config().RATE_LIMIT_FACTOR);
   // Read as the previous count until the end of the next window; a minute's grace for clock skew.
   const expiresAt = (windowStart + 2 * windowMs) / 1000 + 60;
+  const current = stored?.windowStart === windowStart;
+  const following = stored?.windowStart === windowStart - windowMs;
   // Any other window (history, or a clock that is off by more than a window) is replaced by
   // this one, so one far-off clock never holds every other writer back.
-  const windows: Windows =
-    stored?.windowStart === windowStart
-      ? { windowStart, count: stored.count ?? 0, previousCount: stored.previousCount ?? 0 }
-      : {
-          windowStart,
-          count: 0,
-          previousCount: stored?.windowStart === windowStart - windowMs ? (stored.count ?? 0) : 0,
-        };
+  const windows: Windows = current
+    ? { windowStart, count: stored.count ?? 0, previousCount: stored.previousCount ?? 0 }
+    : { windowStart, count: 0, previousCount: following ? (stored.count ?? 0) : 0 };
   const room = roomIn(max, windows.previousCount, windowMs, elapsedMs);
   const free = room - windows.count;
   const counted = upTo ? Math.min(places, free) : places;
   if (counted < 1 || counted > free) return undefined;
-  return stored?.windowStart === windowStart
-    ? { caller, expiresAt, places: counted, add: { windowStart, room } }
-    : { caller, expiresAt, places: counted, start: { windows, stored } };
+  const decided = { caller, expiresAt, places: counted };
+  if (current) return { ...decided, add: { windowStart, room } };
+  if (following) {
+    // The most the previous window may have counted by the time this write lands, for the room
+    // it leaves now to still hold `counted`.
+    const maxPrevious = Math.floor(((max - counted) * windowMs) / (windowMs - elapsedMs));
+    return { ...decided, move: { from: stored.windowStart, windowStart, maxPrevious } };
+  }
+  return { ...decided, start: { windowStart, stored } };
 }
 
-/** The condition a counting write holds to: the windows still as they were read. */
+/** The condition a counting write holds to: the windows still leave the room it was decided on. */
 function countingCondition(decided: Counting): RateLimitCondition {
   return (attr, op) => {
     if ('add' in decided) {
       const { windowStart, room } = decided.add;
       return `${op.eq(attr.windowStart, windowStart)} AND ${op.lte(attr.count, room - decided.places)}`;
     }
+    if ('move' in decided) {
+      const { from, maxPrevious } = decided.move;
+      return `${op.eq(attr.windowStart, from)} AND ${op.lte(attr.count, maxPrevious)}`;
+    }
     const { stored } = decided.start;
-    return stored
-      ? `${op.eq(attr.windowStart, stored.windowStart)} AND ${op.eq(attr.count, stored.count ?? 0)}`
-      : op.notExists(attr.windowStart);
+    return stored ? op.eq(attr.windowStart, stored.windowStart) : op.notExists(attr.windowStart);
+  };
+}
+
+/** What a counting write sets on the caller's item (with `add`, besides adding to the count). */
+function countingData(decided: Counting): RateLimitData {
+  return (attr, op) => {
+    op.set(attr.expiresAt, decided.expiresAt);
+    if ('add' in decided) return;
+    const { windowStart } = 'move' in decided ? decided.move : decided.start;
+    op.set(attr.windowStart, windowStart);
+    // Both read the item as it was before this write: the count it ended with moves over.
+    op.set(attr.previousCount, 'move' in decided ? op.name(attr.count) : 0);
+    op.set(attr.count, decided.places);
   };
 }
 
 type RateLimitCondition =
   typeof RateLimitWindowEntity extends Entity<infer A, infer F, infer C, infer S>
     ? WhereCallback<A, F, C, S, Item<A, F, C, S, S['attributes']>>
+    : never;
+
+type RateLimitData =
+  typeof RateLimitWindowEntity extends Entity<infer A, infer F, infer C, infer S>
+    ? DataUpdateCallback<A, F, C, S, Item<A, F, C, S, S['attributes']>>
     : never;
 
 type RateLimitTransaction =
@@ -179,23 +205,13 @@ export function windowsRead(limit: Limit, key: string): ItemRead<Stored> {
 export function countIn(limit: Limit, key: string, stored: Stored | undefined, now = Date.now()) {
   const decided = counting(limit, key, stored, now);
   if (!decided) throw refusal();
-  return (rate: RateLimitTransaction) =>
-    'add' in decided
-      ? rate
-          .update(decided.caller)
-          .add({ count: 1 })
-          .set({ expiresAt: decided.expiresAt })
-          .where(countingCondition(decided))
-          .commit()
-      : rate
-          .put({
-            ...decided.caller,
-            ...decided.start.windows,
-            count: 1,
-            expiresAt: decided.expiresAt,
-          })
-          .where(countingCondition(decided))
-          .commit();
+  return (rate: RateLimitTransaction) => {
+    const item = rate.update(decided.caller);
+    return ('add' in decided ? item.add({ count: decided.places }) : item)
+      .data(countingData(decided))
+      .where(countingCondition(decided))
+      .commit();
+  };
 }
 
 /**
@@ -219,22 +235,13 @@ export async function attempt(
     const decided = counting(limit, key, stored, now, places, upTo);
     if (!decided) return REFUSED;
     const granted = decided.places;
-    const windowStart =
-      'add' in decided ? decided.add.windowStart : decided.start.windows.windowStart;
+    const { windowStart } =
+      'add' in decided ? decided.add : 'move' in decided ? decided.move : decided.start;
+    const item = RateLimitWindowEntity.update(caller);
     const counted = await committed(
-      'add' in decided
-        ? // Within the window: one more, while there is room.
-          RateLimitWindowEntity.update(caller)
-            .add({ count: granted })
-            .set({ expiresAt: decided.expiresAt })
-            .where(countingCondition(decided))
-        : // The window's first request: what the stored window counted becomes the previous count.
-          RateLimitWindowEntity.put({
-            ...caller,
-            ...decided.start.windows,
-            count: granted,
-            expiresAt: decided.expiresAt,
-          }).where(countingCondition(decided)),
+      ('add' in decided ? item.add({ count: granted }) : item)
+        .data(countingData(decided))
+        .where(countingCondition(decided)),
     );
     if (counted) {
       return {

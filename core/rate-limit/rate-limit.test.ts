@@ -1,5 +1,7 @@
+import { createWriteTransaction } from 'electrodb';
 import { describe, expect, it } from 'vitest';
 import { ulid } from 'ulid';
+import { committedOnce } from '#core/db';
 import * as RateLimit from '#core/rate-limit';
 import { RateLimitWindowEntity } from './entity';
 
@@ -112,7 +114,7 @@ describe('rate limit', () => {
 
   it('lets a burst whose clocks straddle the minute through when the limit has room for all', async () => {
     const roomy = { bucket: 'burst', max: 40, windowSeconds: 60, unscaled: true as const };
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 10; round++) {
       const key = ulid();
       // As a burst crossing the minute arrives: some requests read the clock before it turned.
       const attempts = await Promise.all(
@@ -122,6 +124,35 @@ describe('rate limit', () => {
       );
       expect(attempts.filter(({ allowed }) => allowed)).toHaveLength(20);
     }
+  });
+
+  describe('the first request of the next window, counted in a transaction from an earlier read', () => {
+    const read = async (key: string) =>
+      (await RateLimitWindowEntity.get({ bucket: 'test', key }).go({ consistent: true })).data ??
+      undefined;
+    const commit = (counted: ReturnType<typeof RateLimit.countIn>) =>
+      committedOnce(
+        createWriteTransaction({ rate: RateLimitWindowEntity }, ({ rate }) => [counted(rate)]),
+      );
+
+    it('moves over the count the last window ended with, though a request landed in it after the read', async () => {
+      const key = ulid();
+      await RateLimit.hit(limit, key, boundary - 3_000);
+      const before = await read(key);
+      await RateLimit.hit(limit, key, boundary - 2_000);
+      expect(await commit(RateLimit.countIn(limit, key, before, boundary + 1_000))).toBe(true);
+      expect(await read(key)).toMatchObject({ windowStart: boundary, count: 1, previousCount: 2 });
+    });
+
+    it('is not written when the last window, by the time it lands, leaves it no room', async () => {
+      const key = ulid();
+      await RateLimit.hit(limit, key, boundary - 3_000);
+      const before = await read(key);
+      await RateLimit.hit(limit, key, boundary - 2_000);
+      await RateLimit.hit(limit, key, boundary - 1_000);
+      expect(await commit(RateLimit.countIn(limit, key, before, boundary + 1_000))).toBe(false);
+      expect(await read(key)).toMatchObject({ windowStart: boundary - 60_000, count: 3 });
+    });
   });
 
   it('gives a place back on release, in the window it was counted in', async () => {
