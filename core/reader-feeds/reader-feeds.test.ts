@@ -151,10 +151,10 @@ describe("a reader's private feed URL", () => {
   it('answers a conditional GET with 304 from one BatchGetItem and its count; a full answer is that and one Query', async () => {
     const { made, user, articles } = await readerWithUrl();
     const full = await countStorageCalls(() => serve(made.key));
-    // The URL's first request in its rate window starts the window (a PutItem), later ones add.
+    // The URL's first request starts its rate window, later ones add to it: one UpdateItem each.
     expect(full.calls).toEqual({
       'dynamodb BatchGetItem': 1,
-      'dynamodb PutItem': 1,
+      'dynamodb UpdateItem': 1,
       'dynamodb Query': 1,
     });
     const { ETag: etag, 'Last-Modified': lastModified } = (full.result as Ok).headers;
