@@ -11,8 +11,8 @@
 // window moves the count to `previousCount` in the same write (DynamoDB reads it as it is then), so
 // a request counted at the boundary is never lost, and the write holds only while that count still
 // leaves the new request room: requests of the old window landing meanwhile do not cancel it. A
-// request whose clock is just behind the window that has begun counts in it, at its start. A
-// refused request counts nothing.
+// request whose clock is just behind the window that has begun (by a moment's lag, not a clock that
+// is off) counts in it, at its start. A refused request counts nothing.
 import { VisibleError } from '#core/common';
 import { config } from '#core/config';
 import type {
@@ -82,6 +82,12 @@ function roomIn(max: number, previousCount: number, windowMs: number, elapsedMs:
   return Math.floor((max * windowMs - previousCount * (windowMs - elapsedMs)) / windowMs);
 }
 
+/**
+ * The most a request's clock may be behind the window another request began, for it to count
+ * there (a tenth of a short window at most): the time between reading the clock and writing.
+ */
+const MOST_CLOCK_LAG_MS = 5_000;
+
 /** How often a request reads again when the item changed under it, before refusing. */
 const RACED_RETRIES = 5;
 
@@ -115,7 +121,12 @@ function counting(
   const ownWindow = Math.floor(now / windowMs) * windowMs;
   // Another request began the next window: this request's clock is just behind it. It is counted
   // in that window at its start, where the room is least, rather than refused for a moment's lag.
+  // A window begun further ahead of this clock than a lag explains was begun by a clock that is
+  // off: refused, so that clock cannot open a window, with nothing in the last, for the others.
   const behind = stored?.windowStart === ownWindow + windowMs;
+  if (behind && stored.windowStart - now > Math.min(windowMs / 10, MOST_CLOCK_LAG_MS)) {
+    return undefined;
+  }
   const windowStart = behind ? ownWindow + windowMs : ownWindow;
   const elapsedMs = behind ? 0 : now - windowStart;
   const caller = { bucket: limit.bucket, key };
@@ -199,8 +210,9 @@ export function windowsRead(limit: Limit, key: string): ItemRead<Stored> {
 /**
  * Counts one request of `key` inside the caller's own transaction, from its windows as read
  * (`windowsRead`): answers the write to add to it (entity `RateLimitWindowEntity`), conditioned on
- * those windows, or throws the 429 refusal. If another request of the caller counted meanwhile, the
- * condition cancels the transaction and nothing is counted.
+ * those windows, or throws the 429 refusal. If, by the time it lands, the windows no longer leave it
+ * room (or another request began a later window), the condition cancels the transaction and
+ * nothing is counted.
  */
 export function countIn(limit: Limit, key: string, stored: Stored | undefined, now = Date.now()) {
   const decided = counting(limit, key, stored, now);

@@ -126,6 +126,17 @@ describe('rate limit', () => {
     }
   });
 
+  it('does not let a clock about a window ahead open the next window for the others', async () => {
+    const key = ulid();
+    for (let i = 0; i < 3; i++) await RateLimit.hit(limit, key, boundary - 1_000);
+    // A server whose clock is 61 s fast skips the next window and begins the one after it.
+    expect((await RateLimit.attempt(limit, key, boundary + 61_500)).allowed).toBe(true);
+    // Clocks that are right are a minute behind that window, not a moment: refused, as the last
+    // window's three still fill the sliding window.
+    for (let i = 0; i < 3; i++)
+      expect((await RateLimit.attempt(limit, key, boundary + 1_000)).allowed).toBe(false);
+  });
+
   describe('the first request of the next window, counted in a transaction from an earlier read', () => {
     const read = async (key: string) =>
       (await RateLimitWindowEntity.get({ bucket: 'test', key }).go({ consistent: true })).data ??

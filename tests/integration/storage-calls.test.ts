@@ -169,7 +169,7 @@ describe('storage calls per operation', () => {
     );
     expect((subscribe.result as Response).status).toBe(302);
     // The audience, the address's claim and both rate limits' windows in one read; the visitor's
-    // count on its own item (a put or an update); the subscriber, its claim, membership, event,
+    // count on its own item (one update); the subscriber, its claim, membership, event,
     // e-mail and the address's count in one transaction; the e-mail's message.
     expect(subscribe.total, JSON.stringify(subscribe.calls)).toBe(4);
     expect(subscribe.calls).toMatchObject({
