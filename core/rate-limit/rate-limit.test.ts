@@ -131,8 +131,8 @@ describe('rate limit', () => {
     for (let i = 0; i < 3; i++) await RateLimit.hit(limit, key, boundary - 1_000);
     // A server whose clock is 61 s fast skips the next window and begins the one after it.
     expect((await RateLimit.attempt(limit, key, boundary + 61_500)).allowed).toBe(true);
-    // Clocks that are right are a minute behind that window, not a moment: refused, as the last
-    // window's three still fill the sliding window.
+    // Clocks that are right are a minute behind that window, not a moment's lag: refused, though
+    // the fast clock's window dropped the last window's three.
     for (let i = 0; i < 3; i++)
       expect((await RateLimit.attempt(limit, key, boundary + 1_000)).allowed).toBe(false);
   });
