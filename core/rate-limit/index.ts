@@ -91,7 +91,6 @@ const MOST_CLOCK_LAG_MS = 5_000;
 /** How often a request reads again when the item changed under it, before refusing. */
 const RACED_RETRIES = 5;
 
-type Windows = { windowStart: number; count: number; previousCount: number };
 type Stored = EntityItem<typeof RateLimitWindowEntity>;
 type Caller = { bucket: string; key: string };
 
@@ -137,11 +136,10 @@ function counting(
   const following = stored?.windowStart === windowStart - windowMs;
   // Any other window (history, or a clock that is off by more than a window) is replaced by
   // this one, so one far-off clock never holds every other writer back.
-  const windows: Windows = current
-    ? { windowStart, count: stored.count ?? 0, previousCount: stored.previousCount ?? 0 }
-    : { windowStart, count: 0, previousCount: following ? (stored.count ?? 0) : 0 };
-  const room = roomIn(max, windows.previousCount, windowMs, elapsedMs);
-  const free = room - windows.count;
+  const count = current ? (stored.count ?? 0) : 0;
+  const previousCount = current ? (stored.previousCount ?? 0) : following ? (stored.count ?? 0) : 0;
+  const room = roomIn(max, previousCount, windowMs, elapsedMs);
+  const free = room - count;
   const counted = upTo ? Math.min(places, free) : places;
   if (counted < 1 || counted > free) return undefined;
   const decided = { caller, expiresAt, places: counted };
